@@ -1,0 +1,18 @@
+/* One function per subcommand; each parses its own options. */
+#ifndef PG_CLI_H
+#define PG_CLI_H
+
+/* Exit statuses every subcommand uses. */
+#define PG_EXIT_OK 0
+#define PG_EXIT_FAIL 1		/* ran, but something failed */
+#define PG_EXIT_USAGE 2		/* bad input: nothing was done */
+#define PG_EXIT_INTERRUPTED 130
+
+int pg_cmd_list(int argc, char **argv);
+int pg_cmd_info(int argc, char **argv);
+int pg_cmd_run(int argc, char **argv);
+
+/* "perfguide: <message>" on stderr, then PG_EXIT_USAGE. */
+int pg_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,125 @@
+/* perfguide info: the machine's identity, as recorded with every run. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/params.h"
+#include "core/sysinfo.h"
+#include "pg_build.h"
+#ifdef PG_HAVE_JANSSON
+#include "core/results.h"
+#endif
+
+static const char help[] =
+	"usage: perfguide info [--json]\n"
+	"\n"
+	"Shows what perfguide records about this machine with every run: board\n"
+	"model (device tree, DMI or hostname), CPUs, cpufreq policies, caches,\n"
+	"memory, kernel, command line, libc, and the compiler and flags this\n"
+	"binary was built with. What the machine does not expose is left out.\n"
+	"\n"
+	"  --json   the same as JSON, as it appears in a results file's run record\n";
+
+static void row(const char *k, const char *v)
+{
+	if (v && v[0])
+		printf("%-16s %s\n", k, v);
+}
+
+static void print_text(const struct pg_machine *m)
+{
+	char b[256];
+	snprintf(b, sizeof(b), "%s (from %s)", m->board, m->board_source);
+	row("board", b);
+	row("device tree", m->dt_model);
+	row("compatible", m->dt_compatible);
+	row("dmi vendor", m->dmi_vendor);
+	row("dmi product", m->dmi_product);
+	row("hostname", m->hostname);
+	row("arch", m->arch);
+	snprintf(b, sizeof(b), "%d online, %d configured", m->cpus_online, m->cpus_configured);
+	row("cpus", b);
+	/* Consecutive CPUs of the same model print as one line. */
+	for (int i = 0; i < m->ncpu;) {
+		int j = i;
+		while (j + 1 < m->ncpu && strcmp(m->cpu[j + 1].model, m->cpu[i].model) == 0)
+			j++;
+		char k[32];
+		if (j > i)
+			snprintf(k, sizeof(k), "cpu%d-%d", m->cpu[i].id, m->cpu[j].id);
+		else
+			snprintf(k, sizeof(k), "cpu%d", m->cpu[i].id);
+		row(k, m->cpu[i].model[0] ? m->cpu[i].model : "?");
+		i = j + 1;
+	}
+	for (int i = 0; i < m->npolicy; i++) {
+		const struct pg_freq_policy *p = &m->policy[i];
+		snprintf(b, sizeof(b), "cpus %s, %s, %ld-%ld MHz, now %ld MHz", p->cpus,
+			 p->governor[0] ? p->governor : "?", p->min_khz / 1000, p->max_khz / 1000,
+			 p->cur_khz / 1000);
+		row(p->name, b);
+	}
+	if (!m->npolicy)
+		row("cpufreq", "none (no /sys/devices/system/cpu/cpufreq)");
+	for (int i = 0; i < m->ncache; i++) {
+		const struct pg_cache_info *c = &m->cache[i];
+		char sz[32], k[32];
+		pg_format_size(c->size, sz, sizeof(sz));
+		snprintf(k, sizeof(k), "L%d %s", c->level, c->type);
+		snprintf(b, sizeof(b), "%s x %d, %d-byte lines, first shared by cpus %s", sz, c->count,
+			 c->line, c->shared_cpus[0] ? c->shared_cpus : "?");
+		row(k, b);
+	}
+	if (m->mem_total) {
+		snprintf(b, sizeof(b), "%.1f MiB total, %.1f MiB available",
+			 (double)m->mem_total / 1048576, (double)m->mem_available / 1048576);
+		row("memory", b);
+	}
+	row("kernel", m->kernel_release);
+	row("kernel version", m->kernel_version);
+	row("cmdline", m->cmdline);
+	row("libc", m->libc);
+	row("compiler", m->compiler);
+	row("cflags", m->cflags);
+	row("perfguide", m->version);
+}
+
+int pg_cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int json = 0, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		default: return pg_usage_error("info: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return pg_usage_error("info: unexpected argument '%s'", argv[optind]);
+#ifndef PG_HAVE_JANSSON
+	if (json)
+		return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev and rebuild)");
+#endif
+	struct pg_machine m;
+	pg_machine_read(&m);
+	if (json) {
+#ifdef PG_HAVE_JANSSON
+		char *s = pg_machine_json_text(&m);
+		if (s)
+			puts(s);
+		free(s);
+#endif
+	} else {
+		print_text(&m);
+	}
+	pg_machine_free(&m);
+	return PG_EXIT_OK;
+}

@@ -1,0 +1,384 @@
+/*
+ * perfguide run: choose benchmarks and their parameter sweeps, check every
+ * input before any work starts, then hand each combination to the runner and
+ * write what it measured as it finishes.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/console.h"
+#include "core/params.h"
+#include "core/registry.h"
+#include "core/runner.h"
+#include "core/sysinfo.h"
+#include "core/timer.h"
+#include "pg_build.h"
+#ifdef PG_HAVE_JANSSON
+#include "core/results.h"
+#endif
+
+#define MAX_SELECTED 1024
+#define MAX_OVERRIDES 16
+#define MAX_CPUS 256
+#define RESULTS_DIR "perfguide-results"
+
+static const char help[] =
+	"usage: perfguide run [SELECTOR...] [options]\n"
+	"\n"
+	"Runs the benchmarks that the SELECTORs name (an id, a group such as 'mem',\n"
+	"or a glob such as 'mem.bw.*'; all benchmarks when none is given) and writes\n"
+	"one results file. Without --suite each parameter takes its default.\n"
+	"\n"
+	"  --suite quick|standard|full  sweep each parameter as the suite says\n"
+	"                               (default: quick when no SELECTOR is given)\n"
+	"  --runs N                     samples per result (quick 5, standard 10, full 20)\n"
+	"  --min-time SECONDS           each sample lasts at least this long\n"
+	"                               (quick 0.1, standard 0.5, full 1)\n"
+	"  --board NAME                 the guide's column name (default: device-tree\n"
+	"                               model, DMI product, or hostname)\n"
+	"  --out FILE.jsonl             results file (default: " RESULTS_DIR "/<board>-<time>.jsonl)\n"
+	"  --json                       also print every record as JSON on stdout\n"
+	"  --cpu LIST                   pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a\n"
+	"                               benchmark runs on the i-th CPU of the list\n"
+	"  -p NAME=VALUE[,VALUE...]     set a parameter; several values sweep it.\n"
+	"                               Sizes take k, m, g suffixes (powers of 1024)\n"
+	"\n"
+	"Exit status: 0 all ran or were skipped, 1 a benchmark failed,\n"
+	"2 bad input (nothing was run), 130 interrupted (finished results kept).\n"
+	"\n"
+	"examples:\n"
+	"  perfguide run mem.bw.fcp -p size=8m\n"
+	"  perfguide run 'mem.*' --suite standard --board am62x-sk\n";
+
+struct plan_item {
+	const struct pg_bench *bench;
+	struct pg_args args;
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (pg_interrupted) {
+		/* Results are flushed after each benchmark: nothing is lost. */
+		static const char msg[] = "\nperfguide: stopped\n";
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)w;
+		_exit(PG_EXIT_INTERRUPTED);
+	}
+	pg_interrupted = 1;
+	static const char msg[] = "\nperfguide: stopping after the current sample (again to quit now)\n";
+	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)w;
+}
+
+static int parse_cpus(const char *s, int *cpus, int *n, char *err, size_t errlen)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	*n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long lo = strtol(tok, &end, 10), hi = lo;
+		if (end == tok || lo < 0)
+			goto bad;
+		if (*end == '-') {
+			char *e2;
+			hi = strtol(end + 1, &e2, 10);
+			if (e2 == end + 1 || *e2 || hi < lo)
+				goto bad;
+		} else if (*end) {
+			goto bad;
+		}
+		for (long c = lo; c <= hi; c++) {
+			if (c >= ncpu) {
+				snprintf(err, errlen, "--cpu: CPU %ld does not exist (this machine has %ld)", c, ncpu);
+				return -1;
+			}
+			if (*n == MAX_CPUS)
+				goto bad;
+			cpus[(*n)++] = (int)c;
+		}
+	}
+	if (*n > 0)
+		return 0;
+bad:
+	snprintf(err, errlen, "--cpu: '%s' is not a CPU list (use 0, 2,3 or 0-3)", s);
+	return -1;
+}
+
+/* Board names become file names: keep them to a safe alphabet. */
+static void file_safe(const char *in, char *out, size_t len)
+{
+	size_t i = 0;
+	for (; in[i] && i + 1 < len; i++) {
+		unsigned char c = (unsigned char)in[i];
+		out[i] = (isalnum(c) || c == '-' || c == '_' || c == '.') ? (char)c : '_';
+	}
+	out[i] = '\0';
+}
+
+static void make_run_id(const char *board, double t, char *buf, size_t len)
+{
+	unsigned char rnd[4] = { 0 };
+	if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+		unsigned long x = (unsigned long)getpid() ^ (unsigned long)(t * 1e6);
+		memcpy(rnd, &x, sizeof(rnd));
+	}
+	char safe[64], ts[40];
+	file_safe(board, safe, sizeof(safe));
+	pg_iso_time(t, ts, sizeof(ts));
+	/* 2026-11-30T21:09:10.123Z -> 20261130T210910 */
+	char compact[20];
+	snprintf(compact, sizeof(compact), "%.4s%.2s%.2sT%.2s%.2s%.2s", ts, ts + 5, ts + 8,
+		 ts + 11, ts + 14, ts + 17);
+	snprintf(buf, len, "%s-%s-%02x%02x%02x%02x", safe, compact, rnd[0], rnd[1], rnd[2], rnd[3]);
+}
+
+static void suite_defaults(enum pg_suite s, int *runs, double *min_time)
+{
+	switch (s) {
+	case PG_SUITE_STANDARD: *runs = 10; *min_time = 0.5; break;
+	case PG_SUITE_FULL: *runs = 20; *min_time = 1.0; break;
+	default: *runs = 5; *min_time = 0.1; break;
+	}
+}
+
+int pg_cmd_run(int argc, char **argv)
+{
+	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU };
+	static const struct option opts[] = {
+		{ "suite", required_argument, NULL, O_SUITE },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "min-time", required_argument, NULL, O_MINTIME },
+		{ "board", required_argument, NULL, O_BOARD },
+		{ "out", required_argument, NULL, O_OUT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum pg_suite suite = PG_SUITE_NONE;
+	int runs = 0, json = 0, ncpus = 0, nov = 0, c;
+	double min_time = 0;
+	const char *board = NULL, *out = NULL;
+	static int cpus[MAX_CPUS];
+	struct pg_override ov[MAX_OVERRIDES];
+	char err[320];
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case O_SUITE:
+			if (pg_suite_parse(optarg, &suite) < 0)
+				return pg_usage_error("run: --suite '%s': use quick, standard or full", optarg);
+			break;
+		case O_RUNS: {
+			long v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 100000)
+				return pg_usage_error("run: --runs '%s': give a whole number from 1 to 100000", optarg);
+			runs = (int)v;
+			break;
+		}
+		case O_MINTIME:
+			errno = 0;
+			min_time = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(min_time > 0) || min_time > 3600)
+				return pg_usage_error("run: --min-time '%s': give seconds above 0 (at most 3600)", optarg);
+			break;
+		case O_BOARD:
+			if (!optarg[0] || strlen(optarg) > 100)
+				return pg_usage_error("run: --board: give a name of 1 to 100 characters");
+			board = optarg;
+			break;
+		case O_OUT: out = optarg; break;
+		case O_JSON: json = 1; break;
+		case O_CPU:
+			if (parse_cpus(optarg, cpus, &ncpus, err, sizeof(err)) < 0)
+				return pg_usage_error("run: %s", err);
+			break;
+		case 'p':
+			if (nov == MAX_OVERRIDES)
+				return pg_usage_error("run: at most %d -p options", MAX_OVERRIDES);
+			if (pg_override_parse(optarg, &ov[nov], err, sizeof(err)) < 0)
+				return pg_usage_error("run: %s", err);
+			nov++;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return PG_EXIT_OK;
+		default:
+			if (optopt)
+				return pg_usage_error("run: option '-%c' needs a value or is unknown", optopt);
+			return pg_usage_error("run: unknown option '%s' (see 'perfguide run --help')", argv[optind - 1]);
+		}
+	}
+#ifndef PG_HAVE_JANSSON
+	if (out || json)
+		return pg_usage_error("run: --out and --json need a build with jansson (install libjansson-dev and rebuild)");
+#endif
+
+	/* Which benchmarks. */
+	static const struct pg_bench *sel[MAX_SELECTED];
+	int nsel = 0;
+	const char *const *selectors = (const char *const *)argv + optind;
+	int nselectors = argc - optind;
+	if (nselectors == 0) {
+		pg_registry_select("*", sel, &nsel, MAX_SELECTED);
+		if (suite == PG_SUITE_NONE)
+			suite = PG_SUITE_QUICK;
+	}
+	for (int i = 0; i < nselectors; i++) {
+		int m = pg_registry_select(selectors[i], sel, &nsel, MAX_SELECTED);
+		if (m == 0)
+			return pg_usage_error("run: no benchmark matches '%s' (see 'perfguide list')", selectors[i]);
+	}
+	if (runs == 0 || min_time == 0) {
+		int r;
+		double t;
+		suite_defaults(suite, &r, &t);
+		runs = runs ? runs : r;
+		min_time = min_time > 0 ? min_time : t;
+	}
+
+	/* Every parameter combination, checked now so no bad input is found
+	 * halfway through a long run. */
+	int64_t mem_avail = pg_mem_available();
+	struct plan_item *plan = NULL;
+	int nplan = 0;
+	for (int i = 0; i < nsel; i++) {
+		struct pg_args *combos;
+		int n;
+		if (pg_sweep(sel[i], suite, ov, nov, mem_avail, &combos, &n, err, sizeof(err)) < 0) {
+			free(plan);
+			return pg_usage_error("run: %s", err);
+		}
+		struct plan_item *np = realloc(plan, (size_t)(nplan + n + 1) * sizeof(*plan));
+		if (!np) {
+			free(combos);
+			free(plan);
+			return pg_usage_error("run: out of memory");
+		}
+		plan = np;
+		for (int k = 0; k < n; k++) {
+			plan[nplan].bench = sel[i];
+			plan[nplan].args = combos[k];
+			nplan++;
+		}
+		free(combos);
+	}
+	for (int i = 0; i < nov; i++) {
+		if (!ov[i].used) {
+			free(plan);
+			return pg_usage_error("run: no selected benchmark has a parameter '%s' (see 'perfguide list')",
+					      ov[i].name);
+		}
+	}
+	if (nplan == 0) {
+		free(plan);
+		return pg_usage_error("run: nothing to run: every combination was left out");
+	}
+
+	struct pg_machine machine;
+	pg_machine_read(&machine);
+	if (!board)
+		board = machine.board;
+	double started = pg_wall_time();
+	char run_id[160];
+	make_run_id(board, started, run_id, sizeof(run_id));
+
+#ifdef PG_HAVE_JANSSON
+	char default_out[256];
+	if (!out) {
+		if (mkdir(RESULTS_DIR, 0777) < 0 && errno != EEXIST) {
+			pg_machine_free(&machine);
+			free(plan);
+			return pg_usage_error("run: cannot create %s/: %s", RESULTS_DIR, strerror(errno));
+		}
+		snprintf(default_out, sizeof(default_out), "%s/%s.jsonl", RESULTS_DIR, run_id);
+		out = default_out;
+	}
+	FILE *f = fopen(out, "a");
+	if (!f) {
+		int e = errno;
+		pg_machine_free(&machine);
+		free(plan);
+		return pg_usage_error("run: cannot write results to %s: %s", out, strerror(e));
+	}
+	struct pg_results res = { .sink = { f }, .nsinks = 1, .path = out };
+	if (json)
+		res.sink[res.nsinks++] = stdout;
+	struct pg_run_info ri = {
+		.board = board, .started = started, .machine = &machine, .suite = suite,
+		.runs = runs, .min_time = min_time, .selectors = selectors,
+		.nselectors = nselectors, .overrides = ov, .noverrides = nov,
+		.cpus = ncpus ? cpus : NULL, .ncpus = ncpus,
+	};
+	snprintf(ri.id, sizeof(ri.id), "%s", run_id);
+	pg_results_run(&res, &ri);
+#else
+	fprintf(stderr, "perfguide: built without jansson: results are shown but no results file is written\n");
+#endif
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	struct pg_console con;
+	pg_console_init(&con, json);
+	struct pg_run_opts ro = { .runs = runs, .min_time = min_time,
+				  .cpus = ncpus ? cpus : NULL, .ncpus = ncpus };
+	int failed = 0;
+	double t0 = pg_now();
+	for (int i = 0; i < nplan && !pg_interrupted; i++) {
+		char what[200], args[160];
+		pg_args_format(&plan[i].args, args, sizeof(args));
+		snprintf(what, sizeof(what), "%s %s", plan[i].bench->id, args);
+		/* Until something has run, guess warm-up, calibration and samples. */
+		double left = i ? (pg_now() - t0) / i * (nplan - i) : (runs + 4) * min_time * nplan;
+		pg_console_progress(&con, i, nplan, what, left);
+
+		struct pg_result r;
+		pg_run_bench(plan[i].bench, &plan[i].args, &ro, &r);
+		if (pg_interrupted && r.status == PG_ERROR) {
+			pg_result_free(&r);
+			break;
+		}
+		failed |= r.status == PG_ERROR;
+#ifdef PG_HAVE_JANSSON
+		pg_results_result(&res, &r);
+#endif
+		pg_console_result(&con, &r);
+		pg_result_free(&r);
+	}
+	pg_console_clear(&con);
+	int interrupted = pg_interrupted != 0;
+#ifdef PG_HAVE_JANSSON
+	pg_results_end(&res, interrupted);
+	if (fclose(f) != 0 && !res.failed) {
+		fprintf(stderr, "perfguide: writing %s: %s\n", out, strerror(errno));
+		res.failed = 1;
+	}
+	fprintf(stderr, "perfguide: %s results in %s\n", interrupted ? "interrupted; finished" : "wrote", out);
+	failed |= res.failed;
+#endif
+	pg_machine_free(&machine);
+	free(plan);
+	if (interrupted)
+		return PG_EXIT_INTERRUPTED;
+	return failed ? PG_EXIT_FAIL : PG_EXIT_OK;
+}

@@ -1,0 +1,128 @@
+/*
+ * The benchmark interface: everything a benchmark file needs, nothing more.
+ *
+ * A benchmark owns its kernel and what it counts. The runner owns the clock,
+ * warm-up, calibration, repetitions, copies, CPU load, statistics and output.
+ * A benchmark never prints, parses options or computes a median itself.
+ */
+#ifndef PG_BENCH_H
+#define PG_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PG_MAX_PARAMS 8
+#define PG_MAX_METRICS 8
+#define PG_MSG_LEN 256
+
+enum pg_ptype {
+	PG_P_SIZE,	/* bytes; accepts 512, 4k, 16m, 1g (powers of 1024) */
+	PG_P_INT,	/* a whole number */
+	PG_P_STR,	/* one of choices, or free text when choices is NULL */
+};
+
+struct pg_param {
+	const char *name;
+	enum pg_ptype type;
+	const char *def;	/* default value, as text */
+	const char *help;
+	int64_t min, max;	/* numeric bounds; max 0 means unbounded */
+	/* PG_P_STR: comma-separated allowed values. PG_P_SIZE: named values
+	 * ("auto") accepted besides sizes; they parse as 0. */
+	const char *choices;
+	/* Per-suite sweeps, comma-separated; NULL means the default only. */
+	const char *quick, *standard, *full;
+	/* PG_P_SIZE: the benchmark allocates this many times the value (per
+	 * copy), so it must fit in what the machine has free; 0: not memory. */
+	int mem_factor;
+};
+
+struct pg_value {
+	const struct pg_param *param;
+	int64_t num;		/* PG_P_SIZE and PG_P_INT */
+	char text[48];		/* as given (PG_P_STR: the value) */
+};
+
+struct pg_args {
+	int n;
+	struct pg_value v[PG_MAX_PARAMS];
+};
+
+int64_t pg_arg_int(const struct pg_args *a, const char *name);
+const char *pg_arg_str(const struct pg_args *a, const char *name);
+
+/* How a metric turns (elapsed seconds, count) into its value. */
+enum pg_metric_kind {
+	PG_RATE,	/* count / seconds * scale: MB/s, ops/s */
+	PG_TIME_PER,	/* seconds / count * scale: ns per load, us per call */
+	PG_VALUE,	/* count itself: a search result, a fact of the machine */
+};
+
+struct pg_metric {
+	const char *name;	/* "bandwidth", "latency" */
+	const char *unit;	/* "MB/s", "ns" */
+	enum pg_metric_kind kind;
+	double scale;
+	int higher_is_better;
+};
+
+struct pg_bench;
+
+/* One copy of a running benchmark. priv is the benchmark's own state. */
+struct pg_ctx {
+	const struct pg_bench *bench;
+	const struct pg_args *args;
+	void *priv;
+	int copy;		/* 0 .. copies-1 */
+	int copies;
+	char msg[PG_MSG_LEN];	/* why a setup skipped or a step failed */
+	char note[PG_MSG_LEN];	/* a fact the result should carry (copy 0) */
+};
+
+enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };
+
+/* Set ctx->msg and return the status, for "return pg_skip(ctx, ...)". */
+int pg_skip(struct pg_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int pg_error(struct pg_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pg_note(struct pg_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Keeps a computed value alive so the compiler cannot drop the work. */
+static inline void pg_consume(uint64_t v)
+{
+	__asm__ volatile("" : : "r"(v) : "memory");
+}
+
+struct pg_bench {
+	const char *id;		/* "mem.bw.fcp" */
+	const char *title;	/* what the guide prints */
+	const struct pg_param *params;	/* terminated by a NULL name */
+	const struct pg_metric *metrics;	/* primary first, NULL name ends */
+	/* Name of the parameter that runs N copies at once, one per thread,
+	 * the counts summed; NULL when the benchmark runs one copy. */
+	const char *copies_param;
+	/* Facts of the machine: one sample, no warm-up or calibration. */
+	int once;
+	const void *data;	/* per-variant constants for shared code */
+
+	/* Checks a combination of parameters before anything runs (a size
+	 * smaller than the stride); returns 0, or -1 with err set. */
+	int (*check)(const struct pg_args *args, char *err, size_t len);
+	/* Called in the copy's own thread, so memory is first touched there. */
+	int (*setup)(struct pg_ctx *ctx);
+	/* The timed part: do `iters` units of work and add what was counted to
+	 * counts[], one slot per metric. */
+	int (*step)(struct pg_ctx *ctx, uint64_t iters, double *counts);
+	/* After the samples: check the answer; an error here voids the result. */
+	int (*verify)(struct pg_ctx *ctx);
+	/* Called whenever setup was, even when it skipped or failed: frees
+	 * whatever ctx->priv holds. */
+	void (*teardown)(struct pg_ctx *ctx);
+	/* The seed guide's row name for this result, if it has one. */
+	void (*label)(const struct pg_bench *b, const struct pg_args *args,
+		      const char *metric, char *buf, size_t len);
+};
+
+#endif

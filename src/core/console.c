@@ -1,0 +1,77 @@
+#include "console.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "params.h"
+
+void pg_console_init(struct pg_console *c, int json_on_stdout)
+{
+	memset(c, 0, sizeof(*c));
+	c->table = json_on_stdout ? stderr : stdout;
+	c->progress = isatty(STDERR_FILENO);
+}
+
+void pg_format_value(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (a >= 1 || a == 0)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+void pg_console_clear(struct pg_console *c)
+{
+	if (c->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		c->shown = 0;
+	}
+}
+
+void pg_console_progress(struct pg_console *c, int done, int total, const char *what,
+			 double left)
+{
+	if (!c->progress)
+		return;
+	char eta[32] = "";
+	if (left >= 0) {
+		int s = (int)(left + 0.5);
+		if (s >= 60)
+			snprintf(eta, sizeof(eta), ", ~%dm%02ds left", s / 60, s % 60);
+		else
+			snprintf(eta, sizeof(eta), ", ~%ds left", s);
+	}
+	fprintf(stderr, "\r\033[K[%d/%d%s] %s", done, total, eta, what);
+	fflush(stderr);
+	c->shown = 1;
+}
+
+void pg_console_result(struct pg_console *c, const struct pg_result *r)
+{
+	char args[160];
+	pg_args_format(r->args, args, sizeof(args));
+	pg_console_clear(c);
+	if (r->status != PG_OK) {
+		fprintf(c->table, "%-16s %-28s %s: %s\n", r->bench->id, args,
+			r->status == PG_SKIP ? "skipped" : "error", r->reason);
+		fflush(c->table);
+		return;
+	}
+	for (int m = 0; m < r->nmetrics; m++) {
+		const struct pg_stats *s = &r->stats[m];
+		char med[32], lo[32], hi[32], load[32] = "";
+		pg_format_value(s->median, med, sizeof(med));
+		pg_format_value(s->min, lo, sizeof(lo));
+		pg_format_value(s->max, hi, sizeof(hi));
+		if (r->cpu.have_busy)
+			snprintf(load, sizeof(load), "  cpu %.0f%%", r->cpu.busy_pct);
+		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s\n",
+			m ? "" : r->bench->id, m ? "" : args, r->bench->metrics[m].name, med,
+			r->bench->metrics[m].unit, lo, hi, s->cv * 100, load,
+			s->cv > PG_NOISY_CV ? "  NOISY" : "");
+	}
+	fflush(c->table);
+}

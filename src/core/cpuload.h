@@ -1,0 +1,25 @@
+/*
+ * CPU load over a measured window: system-wide busy share of all CPUs from
+ * /proc/stat (what netperf -c reports) and this process's own CPU time.
+ */
+#ifndef PG_CPULOAD_H
+#define PG_CPULOAD_H
+
+struct pg_cpu_mark {
+	unsigned long long busy, total;	/* jiffies, all CPUs; total 0: no /proc/stat */
+	double user_s, sys_s;		/* getrusage(RUSAGE_SELF) */
+};
+
+struct pg_cpu_load {
+	int have_busy;
+	double busy_pct;	/* 0..100 */
+	double self_user_s, self_sys_s;
+};
+
+void pg_cpu_mark(struct pg_cpu_mark *m);
+void pg_cpu_load(const struct pg_cpu_mark *start, const struct pg_cpu_mark *end,
+		 struct pg_cpu_load *out);
+/* Parse the aggregate "cpu" line of /proc/stat; 0 on success. */
+int pg_cpu_parse_stat(const char *line, unsigned long long *busy, unsigned long long *total);
+
+#endif

@@ -1,0 +1,382 @@
+#include "params.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COMBOS 4096
+
+static const char *const suite_names[] = { "default", "quick", "standard", "full" };
+
+int pg_suite_parse(const char *s, enum pg_suite *out)
+{
+	for (int i = 1; i < 4; i++) {
+		if (strcmp(s, suite_names[i]) == 0) {
+			*out = (enum pg_suite)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *pg_suite_name(enum pg_suite s)
+{
+	return suite_names[s];
+}
+
+int pg_parse_size(const char *s, int64_t *out, char *err, size_t errlen)
+{
+	const char *p = s;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '-' || *p == '+' || !isdigit((unsigned char)*p)) {
+		snprintf(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
+		return -1;
+	}
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(p, &end, 10);
+	if (errno) {
+		snprintf(err, errlen, "size '%s' is too large", s);
+		return -1;
+	}
+	int shift = 0;
+	switch (tolower((unsigned char)*end)) {
+	case '\0': break;
+	case 'k': shift = 10; end++; break;
+	case 'm': shift = 20; end++; break;
+	case 'g': shift = 30; end++; break;
+	default:
+		snprintf(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
+		return -1;
+	}
+	/* Accept "4kb"/"16mb"/"1GiB"-style spellings of the same suffix. */
+	if (shift && tolower((unsigned char)*end) == 'i')
+		end++;
+	if (shift && tolower((unsigned char)*end) == 'b')
+		end++;
+	if (*end != '\0') {
+		snprintf(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
+		return -1;
+	}
+	if (v == 0) {
+		snprintf(err, errlen, "size '%s' must be greater than zero", s);
+		return -1;
+	}
+	if (v > ((unsigned long long)INT64_MAX >> shift)) {
+		snprintf(err, errlen, "size '%s' is too large", s);
+		return -1;
+	}
+	*out = (int64_t)(v << shift);
+	return 0;
+}
+
+void pg_format_size(int64_t b, char *buf, size_t len)
+{
+	if (b >= (1LL << 30) && b % (1LL << 30) == 0)
+		snprintf(buf, len, "%" PRId64 "g", b >> 30);
+	else if (b >= (1LL << 20) && b % (1LL << 20) == 0)
+		snprintf(buf, len, "%" PRId64 "m", b >> 20);
+	else if (b >= (1LL << 10) && b % (1LL << 10) == 0)
+		snprintf(buf, len, "%" PRId64 "k", b >> 10);
+	else
+		snprintf(buf, len, "%" PRId64, b);
+}
+
+static int in_choices(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+	for (const char *p = choices; p && *p;) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+		if (l == n && strncmp(p, v, n) == 0)
+			return 1;
+		p = c ? c + 1 : NULL;
+	}
+	return 0;
+}
+
+int pg_value_parse(const struct pg_param *p, const char *text,
+		   struct pg_value *v, char *err, size_t errlen)
+{
+	memset(v, 0, sizeof(*v));
+	v->param = p;
+	if (strlen(text) >= sizeof(v->text)) {
+		snprintf(err, errlen, "value for '%s' is too long", p->name);
+		return -1;
+	}
+	snprintf(v->text, sizeof(v->text), "%s", text);
+	char e[160];
+	switch (p->type) {
+	case PG_P_SIZE:
+		if (p->choices && in_choices(p->choices, text))
+			return 0;
+		if (pg_parse_size(text, &v->num, e, sizeof(e)) < 0) {
+			snprintf(err, errlen, "%s: %s", p->name, e);
+			return -1;
+		}
+		break;
+	case PG_P_INT: {
+		char *end;
+		errno = 0;
+		long long n = strtoll(text, &end, 10);
+		if (errno || end == text || *end != '\0') {
+			snprintf(err, errlen, "%s: '%s' is not a whole number", p->name, text);
+			return -1;
+		}
+		v->num = n;
+		break;
+	}
+	case PG_P_STR:
+		if (p->choices && !in_choices(p->choices, text)) {
+			snprintf(err, errlen, "%s: '%s' is not one of %s", p->name, text, p->choices);
+			return -1;
+		}
+		return 0;
+	}
+	if (v->num < p->min || (p->max && v->num > p->max)) {
+		if (p->max)
+			snprintf(err, errlen, "%s: %s is out of range (%" PRId64 " to %" PRId64 ")",
+				 p->name, text, p->min, p->max);
+		else
+			snprintf(err, errlen, "%s: %s is below the minimum %" PRId64,
+				 p->name, text, p->min);
+		return -1;
+	}
+	return 0;
+}
+
+int pg_override_parse(const char *arg, struct pg_override *ov, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	memset(ov, 0, sizeof(*ov));
+	if (!eq || eq == arg || eq[1] == '\0') {
+		snprintf(err, errlen, "-p takes NAME=VALUE, not '%s'", arg);
+		return -1;
+	}
+	size_t nl = (size_t)(eq - arg);
+	if (nl >= sizeof(ov->name) || strlen(eq + 1) >= sizeof(ov->values)) {
+		snprintf(err, errlen, "-p '%s' is too long", arg);
+		return -1;
+	}
+	memcpy(ov->name, arg, nl);
+	snprintf(ov->values, sizeof(ov->values), "%s", eq + 1);
+	return 0;
+}
+
+const struct pg_param *pg_param_find(const struct pg_bench *b, const char *name)
+{
+	for (const struct pg_param *p = b->params; p && p->name; p++)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+static const char *suite_list(const struct pg_param *p, enum pg_suite s)
+{
+	switch (s) {
+	case PG_SUITE_FULL:
+		if (p->full)
+			return p->full;
+		/* fall through */
+	case PG_SUITE_STANDARD:
+		if (p->standard)
+			return p->standard;
+		return p->def;
+	case PG_SUITE_QUICK:
+		return p->quick ? p->quick : p->def;
+	case PG_SUITE_NONE:
+		break;
+	}
+	return p->def;
+}
+
+/* Split a comma list into parsed values. Returns the count or -1. */
+static int parse_list(const struct pg_param *p, const char *list,
+		      struct pg_value *vals, int max, char *err, size_t errlen)
+{
+	char buf[256];
+	int n = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == max) {
+			snprintf(err, errlen, "%s: too many values", p->name);
+			return -1;
+		}
+		if (pg_value_parse(p, tok, &vals[n], err, errlen) < 0)
+			return -1;
+		n++;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "%s: no value given", p->name);
+		return -1;
+	}
+	return n;
+}
+
+/* Bytes this combination allocates, from its memory parameters and copies. */
+static int64_t mem_need(const struct pg_bench *b, const struct pg_args *a)
+{
+	int64_t need = 0, copies = 1;
+	for (int i = 0; i < a->n; i++) {
+		const struct pg_param *p = a->v[i].param;
+		if (p->type == PG_P_SIZE && p->mem_factor)
+			need += a->v[i].num * p->mem_factor;
+		if (b->copies_param && strcmp(p->name, b->copies_param) == 0)
+			copies = a->v[i].num > 0 ? a->v[i].num : 1;
+	}
+	return need * copies;
+}
+
+int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
+	     struct pg_override *ov, int nov, int64_t mem_avail,
+	     struct pg_args **out, int *nout, char *err, size_t errlen)
+{
+	enum { MAXV = 32 };
+	struct pg_value vals[PG_MAX_PARAMS][MAXV];
+	int nvals[PG_MAX_PARAMS], from_user[PG_MAX_PARAMS];
+	int np = 0;
+	char e[200];
+
+	for (const struct pg_param *p = b->params; p && p->name; p++, np++) {
+		const char *list = suite_list(p, suite);
+		from_user[np] = 0;
+		for (int i = 0; i < nov; i++) {
+			if (strcmp(ov[i].name, p->name) == 0) {
+				list = ov[i].values;
+				ov[i].used = 1;
+				from_user[np] = 1;
+			}
+		}
+		int n = parse_list(p, list, vals[np], MAXV, e, sizeof(e));
+		if (n < 0) {
+			snprintf(err, errlen, "%s: %s", b->id, e);
+			return -1;
+		}
+		nvals[np] = n;
+	}
+
+	int total = 1;
+	for (int i = 0; i < np; i++) {
+		total *= nvals[i];
+		if (total > MAX_COMBOS) {
+			snprintf(err, errlen, "%s: more than %d parameter combinations", b->id, MAX_COMBOS);
+			return -1;
+		}
+	}
+	struct pg_args *res = calloc((size_t)total, sizeof(*res));
+	if (!res) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int kept = 0;
+	for (int c = 0; c < total; c++) {
+		struct pg_args *a = &res[kept];
+		int idx = c, user = 0;
+		a->n = np;
+		/* The last parameter varies fastest, so a size sweep stays in order. */
+		for (int i = np - 1; i >= 0; i--) {
+			a->v[i] = vals[i][idx % nvals[i]];
+			user |= from_user[i] && a->v[i].param->mem_factor;
+			idx /= nvals[i];
+		}
+		if (b->check && b->check(a, e, sizeof(e)) < 0) {
+			char args[128];
+			pg_args_format(a, args, sizeof(args));
+			snprintf(err, errlen, "%s %s: %s", b->id, args, e);
+			free(res);
+			return -1;
+		}
+		int64_t need = mem_need(b, a);
+		if (mem_avail > 0 && need > mem_avail) {
+			char args[128], nb[32], ab[32];
+			pg_args_format(a, args, sizeof(args));
+			pg_format_size(need, nb, sizeof(nb));
+			pg_format_size(mem_avail, ab, sizeof(ab));
+			if (user) {
+				snprintf(err, errlen, "%s %s needs %s of memory, more than the %s available",
+					 b->id, args, nb, ab);
+				free(res);
+				return -1;
+			}
+			fprintf(stderr, "perfguide: %s %s left out: needs %s of memory, %s available\n",
+				b->id, args, nb, ab);
+			continue;
+		}
+		kept++;
+	}
+	*out = res;
+	*nout = kept;
+	return 0;
+}
+
+void pg_args_format(const struct pg_args *a, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < a->n && off < len; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s=%s", i ? " " : "",
+				 a->v[i].param->name, a->v[i].text);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+static const struct pg_value *find(const struct pg_args *a, const char *name)
+{
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].param->name, name) == 0)
+			return &a->v[i];
+	return NULL;
+}
+
+int64_t pg_arg_int(const struct pg_args *a, const char *name)
+{
+	const struct pg_value *v = find(a, name);
+	return v ? v->num : 0;
+}
+
+const char *pg_arg_str(const struct pg_args *a, const char *name)
+{
+	const struct pg_value *v = find(a, name);
+	return v ? v->text : "";
+}
+
+static int vstatus(struct pg_ctx *ctx, char *buf, int st, const char *fmt, va_list ap)
+{
+	vsnprintf(buf, PG_MSG_LEN, fmt, ap);
+	(void)ctx;
+	return st;
+}
+
+int pg_skip(struct pg_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vstatus(ctx, ctx->msg, PG_SKIP, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int pg_error(struct pg_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vstatus(ctx, ctx->msg, PG_ERROR, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+void pg_note(struct pg_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vstatus(ctx, ctx->note, PG_OK, fmt, ap);
+	va_end(ap);
+}

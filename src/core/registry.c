@@ -1,0 +1,50 @@
+#include "registry.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+void pg_registry_each(void (*fn)(const struct pg_bench *, void *), void *arg)
+{
+	for (const struct pg_group *g = pg_groups; g->name; g++)
+		for (const struct pg_bench *const *b = g->benches; *b; b++)
+			fn(*b, arg);
+}
+
+const struct pg_bench *pg_registry_find(const char *id)
+{
+	for (const struct pg_group *g = pg_groups; g->name; g++)
+		for (const struct pg_bench *const *b = g->benches; *b; b++)
+			if (strcmp((*b)->id, id) == 0)
+				return *b;
+	return NULL;
+}
+
+int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max)
+{
+	int matched = 0;
+	for (const struct pg_group *g = pg_groups; g->name; g++)
+		for (const struct pg_bench *const *b = g->benches; *b; b++) {
+			/* "mem" alone selects the whole group, as "mem.*" does. */
+			if (fnmatch(glob, (*b)->id, 0) != 0 && strcmp(glob, g->name) != 0)
+				continue;
+			matched++;
+			int dup = 0;
+			for (int i = 0; i < *n; i++)
+				dup |= out[i] == *b;
+			if (dup)
+				continue;
+			if (*n == max)
+				return -1;
+			out[(*n)++] = *b;
+		}
+	return matched;
+}
+
+int pg_registry_count(void)
+{
+	int n = 0;
+	for (const struct pg_group *g = pg_groups; g->name; g++)
+		for (const struct pg_bench *const *b = g->benches; *b; b++)
+			n++;
+	return n;
+}

@@ -1,0 +1,28 @@
+/*
+ * Every benchmark perfguide has. Each group (src/bench/<group>/) exports a
+ * NULL-terminated table named pg_group_<group>; the build lists the groups it
+ * found in a generated file, so adding a group changes nothing here.
+ */
+#ifndef PG_REGISTRY_H
+#define PG_REGISTRY_H
+
+#include "bench.h"
+
+struct pg_group {
+	const char *name;
+	const struct pg_bench *const *benches;
+};
+
+extern const struct pg_group pg_groups[];	/* generated; ends with a NULL name */
+
+/* Calls fn for each benchmark in table order. */
+void pg_registry_each(void (*fn)(const struct pg_bench *, void *), void *arg);
+const struct pg_bench *pg_registry_find(const char *id);
+
+/* Appends every benchmark matching the glob (an id or fnmatch pattern) to
+ * out[] unless already there; returns how many matched, or -1 if out is full. */
+int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max);
+
+int pg_registry_count(void);
+
+#endif

@@ -1,0 +1,250 @@
+#include "results.h"
+
+#include "timer.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "pg_build.h"
+
+#define SCHEMA "perfguide/1"
+#define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(12))
+
+static void emit(struct pg_results *w, json_t *rec)
+{
+	for (int i = 0; i < w->nsinks; i++) {
+		FILE *f = w->sink[i];
+		if (json_dumpf(rec, f, DUMP_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) == EOF) {
+			if (!w->failed && i == 0)
+				fprintf(stderr, "perfguide: writing %s: %s\n",
+					w->path ? w->path : "results", strerror(errno));
+			w->failed = 1;
+		}
+	}
+	json_decref(rec);
+}
+
+static void set_str(json_t *o, const char *k, const char *v)
+{
+	if (v && v[0])
+		json_object_set_new(o, k, json_string(v));
+}
+
+static void set_int(json_t *o, const char *k, long long v)
+{
+	if (v)
+		json_object_set_new(o, k, json_integer(v));
+}
+
+static json_t *machine_json(const struct pg_machine *m)
+{
+	json_t *o = json_object();
+	set_str(o, "board", m->board);
+	set_str(o, "board_source", m->board_source);
+	set_str(o, "dt_model", m->dt_model);
+	set_str(o, "dt_compatible", m->dt_compatible);
+	set_str(o, "dmi_vendor", m->dmi_vendor);
+	set_str(o, "dmi_product", m->dmi_product);
+	set_str(o, "hostname", m->hostname);
+	set_str(o, "arch", m->arch);
+	set_int(o, "cpus_online", m->cpus_online);
+	set_int(o, "cpus_configured", m->cpus_configured);
+
+	json_t *cpus = json_array();
+	for (int i = 0; i < m->ncpu; i++) {
+		const struct pg_cpu_info *c = &m->cpu[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "id", json_integer(c->id));
+		set_str(j, "model", c->model);
+		set_str(j, "implementer", c->implementer);
+		set_str(j, "part", c->part);
+		set_str(j, "variant", c->variant);
+		set_str(j, "revision", c->revision);
+		json_array_append_new(cpus, j);
+	}
+	json_object_set_new(o, "cpus", cpus);
+
+	json_t *pol = json_array();
+	for (int i = 0; i < m->npolicy; i++) {
+		const struct pg_freq_policy *p = &m->policy[i];
+		json_t *j = json_object();
+		set_str(j, "policy", p->name);
+		set_str(j, "cpus", p->cpus);
+		set_str(j, "governor", p->governor);
+		set_int(j, "min_khz", p->min_khz);
+		set_int(j, "max_khz", p->max_khz);
+		set_int(j, "cur_khz", p->cur_khz);
+		json_array_append_new(pol, j);
+	}
+	json_object_set_new(o, "cpufreq", pol);
+
+	json_t *caches = json_array();
+	for (int i = 0; i < m->ncache; i++) {
+		const struct pg_cache_info *c = &m->cache[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "level", json_integer(c->level));
+		set_str(j, "type", c->type);
+		json_object_set_new(j, "size", json_integer(c->size));
+		json_object_set_new(j, "count", json_integer(c->count));
+		set_int(j, "line", c->line);
+		set_str(j, "shared_cpus", c->shared_cpus);
+		json_array_append_new(caches, j);
+	}
+	json_object_set_new(o, "caches", caches);
+
+	set_int(o, "mem_total", m->mem_total);
+	set_int(o, "mem_available", m->mem_available);
+	set_str(o, "kernel_release", m->kernel_release);
+	set_str(o, "kernel_version", m->kernel_version);
+	set_str(o, "cmdline", m->cmdline);
+	set_str(o, "libc", m->libc);
+	return o;
+}
+
+static json_t *build_json(void)
+{
+	json_t *o = json_object();
+	set_str(o, "version", PG_VERSION);
+	set_str(o, "compiler", PG_COMPILER);
+	set_str(o, "cflags", PG_CFLAGS);
+	set_str(o, "build_type", PG_BUILD_TYPE);
+	set_str(o, "target", PG_TARGET);
+	json_t *libs = json_object();
+	set_str(libs, "jansson", JANSSON_VERSION);
+	json_object_set_new(o, "libs", libs);
+	return o;
+}
+
+static json_t *params_json(const struct pg_args *a)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < a->n; i++) {
+		const struct pg_value *v = &a->v[i];
+		json_object_set_new(o, v->param->name, v->param->type == PG_P_STR
+					? json_string(v->text) : json_integer(v->num));
+	}
+	return o;
+}
+
+void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
+{
+	char started[40];
+	pg_iso_time(ri->started, started, sizeof(started));
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("run"));
+	json_object_set_new(o, "schema", json_string(SCHEMA));
+	json_object_set_new(o, "id", json_string(ri->id));
+	json_object_set_new(o, "board", json_string(ri->board));
+	json_object_set_new(o, "started", json_string(started));
+	json_object_set_new(o, "machine", machine_json(ri->machine));
+	json_object_set_new(o, "build", build_json());
+
+	json_t *cfg = json_object();
+	json_object_set_new(cfg, "suite", json_string(pg_suite_name(ri->suite)));
+	json_object_set_new(cfg, "runs", json_integer(ri->runs));
+	json_object_set_new(cfg, "min_time", json_real(ri->min_time));
+	json_t *sel = json_array();
+	for (int i = 0; i < ri->nselectors; i++)
+		json_array_append_new(sel, json_string(ri->selectors[i]));
+	json_object_set_new(cfg, "selectors", sel);
+	json_t *ov = json_object();
+	for (int i = 0; i < ri->noverrides; i++)
+		json_object_set_new(ov, ri->overrides[i].name, json_string(ri->overrides[i].values));
+	json_object_set_new(cfg, "params", ov);
+	if (ri->ncpus) {
+		json_t *c = json_array();
+		for (int i = 0; i < ri->ncpus; i++)
+			json_array_append_new(c, json_integer(ri->cpus[i]));
+		json_object_set_new(cfg, "cpus", c);
+	}
+	json_object_set_new(o, "config", cfg);
+	emit(w, o);
+}
+
+static json_t *result_head(const struct pg_result *r, int m)
+{
+	const struct pg_metric *met = &r->bench->metrics[m];
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("result"));
+	json_object_set_new(o, "bench", json_string(r->bench->id));
+	json_object_set_new(o, "params", params_json(r->args));
+	json_object_set_new(o, "metric", json_string(met->name));
+	json_object_set_new(o, "unit", json_string(met->unit));
+	json_object_set_new(o, "better", json_string(met->higher_is_better ? "higher" : "lower"));
+	return o;
+}
+
+static const char *status_name(enum pg_status s)
+{
+	return s == PG_OK ? "ok" : s == PG_SKIP ? "skipped" : "error";
+}
+
+void pg_results_result(struct pg_results *w, const struct pg_result *r)
+{
+	if (r->status != PG_OK) {
+		json_t *o = result_head(r, 0);
+		json_object_set_new(o, "status", json_string(status_name(r->status)));
+		json_object_set_new(o, "reason", json_string(r->reason));
+		emit(w, o);
+		return;
+	}
+	for (int m = 0; m < r->nmetrics; m++) {
+		const struct pg_stats *st = &r->stats[m];
+		json_t *o = result_head(r, m);
+		json_t *samples = json_array();
+		for (int s = 0; s < r->nsamples; s++)
+			json_array_append_new(samples, json_real(r->values[m][s]));
+		json_object_set_new(o, "samples", samples);
+		json_object_set_new(o, "median", json_real(st->median));
+		json_object_set_new(o, "min", json_real(st->min));
+		json_object_set_new(o, "max", json_real(st->max));
+		json_object_set_new(o, "mean", json_real(st->mean));
+		json_object_set_new(o, "stddev", json_real(st->stddev));
+		json_object_set_new(o, "cv", json_real(st->cv));
+		json_object_set_new(o, "noisy", json_boolean(st->cv > PG_NOISY_CV));
+		json_object_set_new(o, "iterations", json_integer((json_int_t)r->iters));
+		json_object_set_new(o, "copies", json_integer(r->copies));
+		json_t *el = json_array();
+		for (int s = 0; s < r->nsamples; s++)
+			json_array_append_new(el, json_real(r->elapsed[s]));
+		json_object_set_new(o, "sample_s", el);
+
+		json_t *cpu = json_object();
+		if (r->cpu.have_busy)
+			json_object_set_new(cpu, "busy_pct", json_real(r->cpu.busy_pct));
+		json_object_set_new(cpu, "self_user_s", json_real(r->cpu.self_user_s));
+		json_object_set_new(cpu, "self_sys_s", json_real(r->cpu.self_sys_s));
+		json_object_set_new(o, "cpu", cpu);
+
+		if (r->bench->label) {
+			char label[128] = "";
+			r->bench->label(r->bench, r->args, r->bench->metrics[m].name, label, sizeof(label));
+			set_str(o, "label", label);
+		}
+		set_str(o, "title", r->bench->title);
+		set_str(o, "note", r->note);
+		json_object_set_new(o, "status", json_string("ok"));
+		emit(w, o);
+	}
+}
+
+void pg_results_end(struct pg_results *w, int interrupted)
+{
+	char t[40];
+	pg_iso_time(pg_wall_time(), t, sizeof(t));
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("end"));
+	json_object_set_new(o, "finished", json_string(t));
+	json_object_set_new(o, "status", json_string(interrupted ? "interrupted" : "complete"));
+	emit(w, o);
+}
+
+char *pg_machine_json_text(const struct pg_machine *m)
+{
+	json_t *o = machine_json(m);
+	json_object_set_new(o, "build", build_json());
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	json_decref(o);
+	return s;
+}

@@ -1,0 +1,344 @@
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "timer.h"
+
+volatile sig_atomic_t pg_interrupted;
+
+/* Calibration never lets one sample's iteration count run away. */
+#define MAX_ITERS (UINT64_C(1) << 40)
+#define MAX_CALIBRATION_STEPS 40
+
+enum cmd { CMD_SETUP, CMD_STEP, CMD_VERIFY, CMD_TEARDOWN, CMD_EXIT };
+
+struct team;
+
+struct worker {
+	pthread_t thread;
+	struct team *team;
+	struct pg_ctx ctx;
+	int cpu;		/* -1: not pinned */
+	int rc;			/* status of the last command */
+	int set_up;		/* setup ran: teardown is owed, whatever it returned */
+	double counts[PG_MAX_METRICS];
+};
+
+/*
+ * The copies of one benchmark, each in its own thread, moving in lock-step:
+ * the runner posts a command, all copies run it, the runner reads the clock
+ * when the last one is done. One copy is a team of one, so there is a single
+ * path for both.
+ */
+struct team {
+	pthread_mutex_t lock;
+	pthread_cond_t posted, finished;
+	unsigned long generation;	/* bumped for every command */
+	int pending;			/* copies still running the command */
+	enum cmd cmd;
+	uint64_t iters;
+	int n;				/* threads started */
+	struct worker *w;
+};
+
+int pg_metric_count(const struct pg_bench *b)
+{
+	int n = 0;
+	while (n < PG_MAX_METRICS && b->metrics[n].name)
+		n++;
+	return n;
+}
+
+double pg_metric_value(const struct pg_metric *m, double elapsed, double count, int copies)
+{
+	switch (m->kind) {
+	case PG_RATE:
+		return elapsed > 0 ? count / elapsed * m->scale : 0;
+	case PG_TIME_PER:
+		return count > 0 ? elapsed * copies / count * m->scale : 0;
+	case PG_VALUE:
+		return count * m->scale;
+	}
+	return 0;
+}
+
+static void do_cmd(struct worker *w)
+{
+	const struct pg_bench *b = w->ctx.bench;
+	struct team *t = w->team;
+	switch (t->cmd) {
+	case CMD_SETUP:
+		w->rc = b->setup ? b->setup(&w->ctx) : PG_OK;
+		w->set_up = 1;
+		break;
+	case CMD_STEP:
+		memset(w->counts, 0, sizeof(w->counts));
+		w->rc = b->step(&w->ctx, t->iters, w->counts);
+		break;
+	case CMD_VERIFY:
+		w->rc = b->verify ? b->verify(&w->ctx) : PG_OK;
+		break;
+	case CMD_TEARDOWN:
+		if (w->set_up && b->teardown)
+			b->teardown(&w->ctx);
+		w->set_up = 0;
+		w->rc = PG_OK;
+		break;
+	case CMD_EXIT:
+		break;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct team *t = w->team;
+	unsigned long seen = 0;
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		/* Failure leaves the copy unpinned; the runner reports it. */
+		if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+			w->cpu = -2;
+	}
+	for (;;) {
+		pthread_mutex_lock(&t->lock);
+		while (t->generation == seen)
+			pthread_cond_wait(&t->posted, &t->lock);
+		seen = t->generation;
+		enum cmd c = t->cmd;
+		pthread_mutex_unlock(&t->lock);
+
+		if (c != CMD_EXIT)
+			do_cmd(w);
+
+		pthread_mutex_lock(&t->lock);
+		if (--t->pending == 0)
+			pthread_cond_signal(&t->finished);
+		pthread_mutex_unlock(&t->lock);
+		if (c == CMD_EXIT)
+			return NULL;
+	}
+}
+
+/* Runs one command on every copy; returns the wall time it took. */
+static double team_do(struct team *t, enum cmd c, uint64_t iters)
+{
+	pthread_mutex_lock(&t->lock);
+	t->cmd = c;
+	t->iters = iters;
+	t->pending = t->n;
+	t->generation++;
+	double t0 = pg_now();
+	pthread_cond_broadcast(&t->posted);
+	while (t->pending > 0)
+		pthread_cond_wait(&t->finished, &t->lock);
+	double el = pg_now() - t0;
+	pthread_mutex_unlock(&t->lock);
+	return el;
+}
+
+/* The first copy that did not return PG_OK, or NULL. */
+static struct worker *team_failed(struct team *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->w[i].rc != PG_OK)
+			return &t->w[i];
+	return NULL;
+}
+
+static void team_join(struct team *t)
+{
+	team_do(t, CMD_EXIT, 0);
+	for (int i = 0; i < t->n; i++)
+		pthread_join(t->w[i].thread, NULL);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->posted);
+	pthread_cond_destroy(&t->finished);
+	free(t->w);
+}
+
+static int team_start(struct team *t, int n, const struct pg_bench *b,
+		      const struct pg_args *a, const struct pg_run_opts *o)
+{
+	memset(t, 0, sizeof(*t));
+	t->w = calloc((size_t)n, sizeof(*t->w));
+	if (!t->w)
+		return -1;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->posted, NULL);
+	pthread_cond_init(&t->finished, NULL);
+
+	/* Copies must not take the signals meant for the run as a whole. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < n; i++) {
+		struct worker *w = &t->w[i];
+		w->team = t;
+		w->ctx.bench = b;
+		w->ctx.args = a;
+		w->ctx.copy = i;
+		w->ctx.copies = n;
+		w->cpu = o->cpus && o->ncpus ? o->cpus[i % o->ncpus] : -1;
+		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+			break;
+		t->n++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (t->n < n) {
+		team_join(t);
+		return -1;
+	}
+	return 0;
+}
+
+static void team_stop(struct team *t)
+{
+	team_do(t, CMD_TEARDOWN, 0);
+	team_join(t);
+}
+
+static int fail(struct pg_result *r, enum pg_status st, const char *why)
+{
+	r->status = st;
+	snprintf(r->reason, sizeof(r->reason), "%s", why);
+	return st;
+}
+
+/* Grows the iteration count until one step lasts at least min_time. */
+static int calibrate(struct team *t, double min_time, uint64_t *iters_out, struct pg_result *r)
+{
+	uint64_t iters = 1;
+	for (int k = 0; k < MAX_CALIBRATION_STEPS; k++) {
+		double el = team_do(t, CMD_STEP, iters);
+		struct worker *bad = team_failed(t);
+		if (bad)
+			return fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
+		if (pg_interrupted)
+			return fail(r, PG_ERROR, "interrupted");
+		if (el >= min_time || iters >= MAX_ITERS)
+			break;
+		uint64_t next;
+		if (el < min_time / 100 || el <= 0)
+			next = iters * 10;
+		else
+			next = (uint64_t)ceil((double)iters * min_time * 1.05 / el);
+		iters = next > iters ? next : iters + 1;
+		if (iters > MAX_ITERS)
+			iters = MAX_ITERS;
+	}
+	*iters_out = iters;
+	return PG_OK;
+}
+
+int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
+		 const struct pg_run_opts *o, struct pg_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->bench = b;
+	r->args = a;
+	r->nmetrics = pg_metric_count(b);
+	r->started = pg_wall_time();
+	int copies = 1;
+	if (b->copies_param) {
+		int64_t c = pg_arg_int(a, b->copies_param);
+		copies = c > 0 ? (int)c : 1;
+	}
+	r->copies = copies;
+
+	struct team t;
+	if (team_start(&t, copies, b, a, o) < 0) {
+		fail(r, PG_ERROR, "could not start the benchmark's threads");
+		r->finished = pg_wall_time();
+		return r->status;
+	}
+	for (int i = 0; i < t.n; i++)
+		if (t.w[i].cpu == -2) {
+			snprintf(r->reason, sizeof(r->reason),
+				 "could not pin copy %d to the CPU asked for", i);
+			r->status = PG_ERROR;
+		}
+	if (r->status != PG_OK)
+		goto out;
+
+	team_do(&t, CMD_SETUP, 0);
+	struct worker *bad = team_failed(&t);
+	if (bad) {
+		fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
+		goto out;
+	}
+
+	uint64_t iters = 1;
+	int runs = o->runs > 0 ? o->runs : 1;
+	if (b->once) {
+		runs = 1;
+	} else {
+		team_do(&t, CMD_STEP, 1);	/* warm-up: caches, TLB, page faults */
+		if ((bad = team_failed(&t))) {
+			fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
+			goto out;
+		}
+		if (calibrate(&t, o->min_time, &iters, r) != PG_OK)
+			goto out;
+	}
+	r->iters = iters;
+	r->elapsed = calloc((size_t)runs, sizeof(double));
+	for (int m = 0; m < r->nmetrics; m++)
+		r->values[m] = calloc((size_t)runs, sizeof(double));
+
+	struct pg_cpu_mark c0, c1;
+	pg_cpu_mark(&c0);
+	for (int s = 0; s < runs; s++) {
+		double el = team_do(&t, CMD_STEP, iters);
+		if ((bad = team_failed(&t))) {
+			fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
+			goto out;
+		}
+		if (pg_interrupted) {
+			fail(r, PG_ERROR, "interrupted");
+			goto out;
+		}
+		r->elapsed[s] = el;
+		for (int m = 0; m < r->nmetrics; m++) {
+			double sum = 0;
+			for (int i = 0; i < t.n; i++)
+				sum += t.w[i].counts[m];
+			r->values[m][s] = pg_metric_value(&b->metrics[m], el, sum, copies);
+		}
+		r->nsamples++;
+	}
+	pg_cpu_mark(&c1);
+	pg_cpu_load(&c0, &c1, &r->cpu);
+
+	team_do(&t, CMD_VERIFY, 0);
+	if ((bad = team_failed(&t))) {
+		fail(r, PG_ERROR, bad->ctx.msg);
+		goto out;
+	}
+	for (int m = 0; m < r->nmetrics; m++)
+		pg_stats_compute(r->values[m], (size_t)r->nsamples, &r->stats[m]);
+	snprintf(r->note, sizeof(r->note), "%s", t.w[0].ctx.note);
+out:
+	team_stop(&t);
+	r->finished = pg_wall_time();
+	return r->status;
+}
+
+void pg_result_free(struct pg_result *r)
+{
+	free(r->elapsed);
+	r->elapsed = NULL;
+	for (int m = 0; m < PG_MAX_METRICS; m++) {
+		free(r->values[m]);
+		r->values[m] = NULL;
+	}
+}

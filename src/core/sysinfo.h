@@ -1,0 +1,67 @@
+/*
+ * The machine's identity: what makes a number reproducible. Every file read
+ * here may be absent (small boards, containers); what is missing stays empty.
+ */
+#ifndef PG_SYSINFO_H
+#define PG_SYSINFO_H
+
+#include <stdint.h>
+
+struct pg_cpu_info {
+	int id;
+	char model[128];	/* "model name", or ARM implementer/part decoded */
+	char implementer[16], part[16], variant[16], revision[16];	/* ARM */
+};
+
+struct pg_freq_policy {
+	char name[16];		/* policy0 */
+	char cpus[64];		/* related_cpus */
+	char governor[32];
+	long min_khz, max_khz, cur_khz;	/* 0 when unknown */
+};
+
+struct pg_cache_info {
+	int level;
+	char type[16];		/* Data, Instruction, Unified */
+	int64_t size;		/* bytes */
+	int line;		/* coherency_line_size */
+	char shared_cpus[64];	/* of the first instance */
+	int count;		/* identical instances (one per core for L1) */
+};
+
+struct pg_machine {
+	char board[128];
+	const char *board_source;	/* "device-tree", "dmi", "hostname" */
+	char dt_model[128], dt_compatible[256];
+	char dmi_vendor[128], dmi_product[128];
+	char hostname[128];
+	char arch[80];
+	int cpus_online, cpus_configured;
+	int ncpu;
+	struct pg_cpu_info *cpu;
+	int npolicy;
+	struct pg_freq_policy *policy;
+	int ncache;
+	struct pg_cache_info *cache;
+	int64_t mem_total, mem_available;	/* bytes; 0 unknown */
+	char kernel_release[128], kernel_version[256];
+	char cmdline[1024];
+	char libc[64];
+	char compiler[128], cflags[256];
+	char version[32];
+};
+
+void pg_machine_read(struct pg_machine *m);
+void pg_machine_free(struct pg_machine *m);
+
+/* Largest cache (the last level) in bytes, 0 when sysfs does not say. */
+int64_t pg_machine_llc(const struct pg_machine *m);
+int64_t pg_mem_available(void);
+
+/* Root for sysfs/procfs reads; tests point it at a fake tree. */
+void pg_sysinfo_set_root(const char *root);
+
+/* Read a small file, strip trailing white space; -1 when absent. */
+int pg_read_file(const char *path, char *buf, int len);
+
+#endif

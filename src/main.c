@@ -1,0 +1,56 @@
+/* perfguide: measure a machine the way board vendors' performance guides do. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "pg_build.h"
+
+static const char usage[] =
+	"usage: perfguide COMMAND [options]\n"
+	"\n"
+	"commands:\n"
+	"  list [--json]          every benchmark, its parameters and defaults\n"
+	"  info [--json]          this machine's identity\n"
+	"  run [SELECTOR...]      run benchmarks and write results\n"
+	"\n"
+	"'perfguide COMMAND --help' describes a command's options.\n";
+
+int pg_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("perfguide: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return PG_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{ "list", pg_cmd_list },
+		{ "info", pg_cmd_info },
+		{ "run", pg_cmd_run },
+	};
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return PG_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		fputs(usage, stdout);
+		return PG_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("perfguide %s\n", PG_VERSION);
+		return PG_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
+	return pg_usage_error("unknown command '%s' (try 'perfguide --help')", argv[1]);
+}
