@@ -1,0 +1,45 @@
+# The two commands the README leads with, and the cross builds. CMake does
+# the building; this file only chains the steps.
+
+BUILD       ?= build
+CHECK_BUILD ?= build-check
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+RUN_ARGS    ?= --suite quick
+
+.PHONY: all run check build cross-aarch64 cross-armhf clean
+
+all: build
+
+build:
+	@sh scripts/deps.sh build
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Builds an optimised binary, runs the quick suite on this machine and writes
+# the results file (its path is printed at the end).
+run: build
+	./$(BUILD)/perfguide run $(RUN_ARGS)
+
+# A -Werror build with AddressSanitizer and UndefinedBehaviorSanitizer, then
+# every test through ctest.
+check:
+	@sh scripts/deps.sh check
+	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPG_SANITIZE=ON -DBUILD_TESTING=ON
+	cmake --build $(CHECK_BUILD) -j $(JOBS)
+	ctest --test-dir $(CHECK_BUILD) --output-on-failure -j $(JOBS)
+
+# Static binaries for boards: build-aarch64/perfguide, build-armhf/perfguide.
+cross-aarch64:
+	@sh scripts/deps.sh cross-aarch64
+	cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DBUILD_TESTING=OFF
+	cmake --build build-aarch64 -j $(JOBS)
+
+cross-armhf:
+	@sh scripts/deps.sh cross-armhf
+	cmake -S . -B build-armhf -DCMAKE_TOOLCHAIN_FILE=cmake/arm-linux-gnueabihf.cmake \
+		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DBUILD_TESTING=OFF
+	cmake --build build-armhf -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf
