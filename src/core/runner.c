@@ -46,6 +46,7 @@ struct team {
 	uint64_t iters;
 	int n;				/* threads started */
 	struct worker *w;
+	double (*clock)(void);
 };
 
 int pg_metric_count(const struct pg_bench *b)
@@ -137,11 +138,11 @@ static double team_do(struct team *t, enum cmd c, uint64_t iters)
 	t->iters = iters;
 	t->pending = t->n;
 	t->generation++;
-	double t0 = pg_now();
+	double t0 = t->clock();
 	pthread_cond_broadcast(&t->posted);
 	while (t->pending > 0)
 		pthread_cond_wait(&t->finished, &t->lock);
-	double el = pg_now() - t0;
+	double el = t->clock() - t0;
 	pthread_mutex_unlock(&t->lock);
 	return el;
 }
@@ -173,6 +174,7 @@ static int team_start(struct team *t, int n, const struct pg_bench *b,
 	t->w = calloc((size_t)n, sizeof(*t->w));
 	if (!t->w)
 		return -1;
+	t->clock = o->clock ? o->clock : pg_now;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->posted, NULL);
 	pthread_cond_init(&t->finished, NULL);

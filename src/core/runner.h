@@ -18,6 +18,9 @@ struct pg_run_opts {
 	double min_time;	/* seconds each sample lasts at least */
 	const int *cpus;	/* copy i runs on cpus[i % ncpus]; NULL: not pinned */
 	int ncpus;
+	/* The clock samples are timed with; NULL: pg_now (CLOCK_MONOTONIC).
+	 * Tests give a virtual clock so timing is exact. */
+	double (*clock)(void);
 };
 
 struct pg_result {

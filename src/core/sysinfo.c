@@ -165,7 +165,7 @@ static void read_policies(struct pg_machine *m)
 		m->policy = n;
 		struct pg_freq_policy *p = &m->policy[m->npolicy++];
 		memset(p, 0, sizeof(*p));
-		snprintf(p->name, sizeof(p->name), "%s", e->d_name);
+		snprintf(p->name, sizeof(p->name), "%.15s", e->d_name);
 		char path[320];
 #define POL(file) (snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpufreq/%s/" file, p->name), path)
 		pg_read_file(POL("related_cpus"), p->cpus, sizeof(p->cpus));

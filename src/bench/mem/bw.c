@@ -70,21 +70,21 @@ static void bw_teardown(struct pg_ctx *ctx)
 	free(s);
 }
 
-static int sum_strided(const int *p, size_t blocks)
+static unsigned sum_strided(const int *p, size_t blocks)
 {
-	int sum = 0;
+	unsigned sum = 0;
 	for (size_t b = 0; b < blocks; b++, p += WORDS)
 		for (int i = 0; i < WORDS; i += 4)
-			sum += p[i];
+			sum += (unsigned)p[i];
 	return sum;
 }
 
-static int sum_all(const int *p, size_t blocks)
+static unsigned sum_all(const int *p, size_t blocks)
 {
-	int sum = 0;
+	unsigned sum = 0;
 	for (size_t b = 0; b < blocks; b++, p += WORDS)
 		for (int i = 0; i < WORDS; i++)
-			sum += p[i];
+			sum += (unsigned)p[i];
 	return sum;
 }
 
@@ -99,10 +99,10 @@ static int bw_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	for (uint64_t it = 0; it < iters; it++) {
 		switch (op->op) {
 		case RD:
-			sum += (unsigned)sum_strided(src, blocks);
+			sum += sum_strided(src, blocks);
 			break;
 		case FRD:
-			sum += (unsigned)sum_all(src, blocks);
+			sum += sum_all(src, blocks);
 			break;
 		case WR:
 			for (size_t i = 0; i < blocks * WORDS; i += 4)

@@ -1,0 +1,11 @@
+# clang builds the whole tree with -Wall -Wextra -Werror too.
+. "$(dirname "$0")/lib.sh"
+: "${PG_SOURCE_DIR:?}"
+CMAKE=${CMAKE_COMMAND:-cmake}
+command -v clang >/dev/null 2>&1 || skip "clang is not installed"
+CC=clang "$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
+	>"$T/cfg.log" 2>&1 || fail "configure with clang failed: $(tail -n 5 "$T/cfg.log")"
+"$CMAKE" --build "$T/b" -j 2 >"$T/build.log" 2>&1 || fail "clang build failed: $(grep -m 10 -E 'error|warning' "$T/build.log")"
+"$T/b/perfguide" run mem.bw.fcp -p size=64k --runs 2 --min-time 0.01 >/dev/null 2>&1 \
+	|| fail "clang-built binary failed to run"
+echo "ok"

@@ -1,0 +1,36 @@
+# The static cross builds run under qemu-user: list, and one short memory
+# benchmark whose results file is read back.
+. "$(dirname "$0")/lib.sh"
+: "${PG_SOURCE_DIR:?}"
+CMAKE=${CMAKE_COMMAND:-cmake}
+ran=0
+for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
+	triple=${t%%:*}
+	q=qemu-${t##*:}
+	if ! command -v "$triple-gcc" >/dev/null 2>&1 || ! command -v "$q" >/dev/null 2>&1; then
+		echo "no $triple-gcc or $q: not tested" >&2
+		continue
+	fi
+	b="$T/build-$triple"
+	"$CMAKE" -S "$PG_SOURCE_DIR" -B "$b" -DCMAKE_TOOLCHAIN_FILE="$PG_SOURCE_DIR/cmake/$triple.cmake" \
+		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DBUILD_TESTING=OFF >"$T/cfg.log" 2>&1 \
+		|| fail "$triple: configure failed: $(tail -n 5 "$T/cfg.log")"
+	"$CMAKE" --build "$b" -j 2 >"$T/build.log" 2>&1 || fail "$triple: build failed: $(tail -n 20 "$T/build.log")"
+	file "$b/perfguide" 2>/dev/null | grep -q 'statically linked' || fail "$triple: binary is not static"
+	"$q" "$b/perfguide" list >"$T/list" || fail "$triple: list failed under $q"
+	grep -q '^mem.bw.rd ' "$T/list" || fail "$triple: list lacks mem.bw.rd"
+	out=""
+	grep -q 'jansson:' "$T/cfg.log" && out="--out $T/$triple.jsonl"
+	# shellcheck disable=SC2086
+	"$q" "$b/perfguide" run mem.bw.rd -p size=64k --runs 2 --min-time 0.02 $out >"$T/run" 2>&1 \
+		|| fail "$triple: run failed under $q: $(cat "$T/run")"
+	grep -q '^mem.bw.rd .*MB/s' "$T/run" || fail "$triple: no result line: $(cat "$T/run")"
+	if [ -n "$out" ]; then
+		grep -q '"bench":"mem.bw.rd".*"status":"ok"' "$T/$triple.jsonl" || fail "$triple: no result record"
+		grep -q "\"arch\":\"${t##*:}" "$T/$triple.jsonl" || fail "$triple: machine is not ${t##*:}"
+	fi
+	echo "$triple: ok"
+	ran=1
+done
+[ $ran -eq 1 ] || skip "no cross toolchain with qemu-user (make cross-aarch64 installs them)"
+echo "ok"

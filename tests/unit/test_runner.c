@@ -1,0 +1,275 @@
+/* The runner against benchmarks whose work and counts are known exactly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/params.h"
+#include "core/runner.h"
+#include "core/timer.h"
+
+/* A known workload on a virtual clock: each iteration takes exactly 20
+ * microseconds and counts 1000 "bytes" and 1 "op", so every figure the
+ * runner derives can be checked exactly, however loaded the machine is. */
+#define ITER_S 20e-6
+
+static _Atomic double virtual_now;
+static double virtual_clock(void)
+{
+	return virtual_now;
+}
+
+static int setups, teardowns, verifies;
+static pthread_t setup_threads[8];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct fake_priv {
+	uint64_t iters_done;
+};
+
+static int fake_setup(struct pg_ctx *ctx)
+{
+	pthread_mutex_lock(&lock);
+	setup_threads[setups++ % 8] = pthread_self();
+	pthread_mutex_unlock(&lock);
+	ctx->priv = calloc(1, sizeof(struct fake_priv));
+	const char *mode = pg_arg_str(ctx->args, "mode");
+	if (strcmp(mode, "skip") == 0)
+		return pg_skip(ctx, "no such device: load the firmware");
+	if (strcmp(mode, "setup-error") == 0 && ctx->copy == 1)
+		return pg_error(ctx, "copy %d could not start", ctx->copy);
+	pg_note(ctx, "copy %d of %d", ctx->copy, ctx->copies);
+	return PG_OK;
+}
+
+static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	struct fake_priv *p = ctx->priv;
+	if (strcmp(pg_arg_str(ctx->args, "mode"), "step-error") == 0 && p->iters_done > 0)
+		return pg_error(ctx, "the device stopped answering");
+	/* Copies run side by side: only the first one moves the clock. */
+	if (ctx->copy == 0)
+		virtual_now = virtual_now + ITER_S * (double)iters;
+	p->iters_done += iters;
+	counts[0] = 1000.0 * (double)iters;
+	counts[1] = (double)iters;
+	return PG_OK;
+}
+
+static int fake_verify(struct pg_ctx *ctx)
+{
+	pthread_mutex_lock(&lock);
+	verifies++;
+	pthread_mutex_unlock(&lock);
+	if (strcmp(pg_arg_str(ctx->args, "mode"), "wrong-answer") == 0)
+		return pg_error(ctx, "checksum mismatch");
+	return PG_OK;
+}
+
+static void fake_teardown(struct pg_ctx *ctx)
+{
+	pthread_mutex_lock(&lock);
+	teardowns++;
+	pthread_mutex_unlock(&lock);
+	free(ctx->priv);
+}
+
+static const struct pg_param fake_params[] = {
+	{ .name = "copies", .type = PG_P_INT, .def = "1", .min = 1, .max = 8, .help = "h" },
+	{ .name = "mode", .type = PG_P_STR, .def = "ok", .help = "h" },
+	{ 0 },
+};
+
+static const struct pg_metric fake_metrics[] = {
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ 0 },
+};
+
+static const struct pg_bench fake = {
+	.id = "test.fake", .title = "fake", .params = fake_params, .metrics = fake_metrics,
+	.copies_param = "copies", .setup = fake_setup, .step = fake_step,
+	.verify = fake_verify, .teardown = fake_teardown,
+};
+
+static struct pg_args args_for(const char *copies, const char *mode)
+{
+	struct pg_args a;
+	char err[100];
+	memset(&a, 0, sizeof(a));
+	a.n = 2;
+	pg_value_parse(&fake_params[0], copies, &a.v[0], err, sizeof(err));
+	pg_value_parse(&fake_params[1], mode, &a.v[1], err, sizeof(err));
+	return a;
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	setups = teardowns = verifies = 0;
+	pg_interrupted = 0;
+	return 0;
+}
+
+static void calibrates_samples_and_counts(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "ok");
+	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 4);
+	assert_int_equal(r.nmetrics, 2);
+	assert_int_equal(r.copies, 1);
+	/* calibration: every sample lasts at least min_time, and not much more */
+	for (int s = 0; s < r.nsamples; s++) {
+		assert_float_equal(r.elapsed[s], ITER_S * (double)r.iters, 1e-9);
+		assert_true(r.elapsed[s] >= 0.01 - 1e-12);
+		assert_true(r.elapsed[s] < 0.012);
+	}
+	/* each value is exactly what was counted over the sample's time */
+	for (int s = 0; s < r.nsamples; s++) {
+		assert_float_equal(r.values[0][s], 1000.0 * (double)r.iters / r.elapsed[s] * 1e-6, 1e-9);
+		assert_float_equal(r.values[1][s], r.elapsed[s] / (double)r.iters * 1e6, 1e-9);
+	}
+	/* 1000 bytes per 20 us is 50 MB/s; 20 us per op */
+	assert_float_equal(r.stats[0].median, 50, 1e-6);
+	assert_float_equal(r.stats[0].cv, 0, 1e-9);
+	assert_float_equal(r.stats[1].median, 20, 1e-6);
+	assert_string_equal(r.note, "copy 0 of 1");
+	assert_int_equal(setups, 1);
+	assert_int_equal(verifies, 1);
+	assert_int_equal(teardowns, 1);
+	pg_result_free(&r);
+}
+
+static void copies_run_in_their_own_threads_and_add_up(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("3", "ok");
+	struct pg_run_opts o = { .runs = 3, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.copies, 3);
+	assert_int_equal(setups, 3);
+	assert_int_equal(teardowns, 3);
+	assert_int_equal(verifies, 3);
+	assert_false(pthread_equal(setup_threads[0], setup_threads[1]));
+	assert_false(pthread_equal(setup_threads[1], setup_threads[2]));
+	assert_false(pthread_equal(setup_threads[0], pthread_self()));
+	assert_float_equal(r.stats[0].median, 150, 1e-6);	/* three copies of 50 MB/s */
+	assert_float_equal(r.stats[1].median, 20, 1e-6);	/* each still 20 us per op */
+	for (int s = 0; s < r.nsamples; s++) {
+		/* rates add up over copies ... */
+		assert_float_equal(r.values[0][s], 3 * 1000.0 * (double)r.iters / r.elapsed[s] * 1e-6, 1e-9);
+		/* ... and time per operation is per copy */
+		assert_float_equal(r.values[1][s], r.elapsed[s] * 3 / (3.0 * (double)r.iters) * 1e6, 1e-9);
+	}
+	pg_result_free(&r);
+}
+
+static void skip_carries_the_reason_and_still_tears_down(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("2", "skip");
+	struct pg_run_opts o = { .runs = 3, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_SKIP);
+	assert_string_equal(r.reason, "no such device: load the firmware");
+	assert_int_equal(r.nsamples, 0);
+	assert_int_equal(teardowns, 2);
+	pg_result_free(&r);
+}
+
+static void errors_void_the_result(void **state)
+{
+	(void)state;
+	const char *modes[] = { "setup-error", "step-error", "wrong-answer" };
+	const char *why[] = { "copy 1 could not start", "the device stopped answering", "checksum mismatch" };
+	for (int i = 0; i < 3; i++) {
+		reset(NULL);
+		struct pg_args a = args_for("2", modes[i]);
+		struct pg_run_opts o = { .runs = 3, .min_time = 0.005, .clock = virtual_clock };
+		struct pg_result r;
+		assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_ERROR);
+		assert_string_equal(r.reason, why[i]);
+		assert_int_equal(teardowns, 2);
+		pg_result_free(&r);
+	}
+}
+
+static void interruption_stops_at_a_sample_boundary(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "ok");
+	struct pg_run_opts o = { .runs = 1000, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	pg_interrupted = 1;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_ERROR);
+	assert_string_equal(r.reason, "interrupted");
+	assert_int_equal(teardowns, 1);
+	pg_result_free(&r);
+}
+
+static int once_setup(struct pg_ctx *ctx)
+{
+	(void)ctx;
+	return PG_OK;
+}
+
+static int once_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	(void)ctx;
+	counts[0] = 4.25 * (double)iters;
+	return PG_OK;
+}
+
+static const struct pg_metric value_metric[] = { { "boot", "s", PG_VALUE, 1, 0 }, { 0 } };
+
+static void facts_are_one_sample(void **state)
+{
+	(void)state;
+	const struct pg_bench once = { .id = "test.once", .title = "once", .metrics = value_metric,
+				       .once = 1, .setup = once_setup, .step = once_step };
+	struct pg_args a = { 0 };
+	struct pg_run_opts o = { .runs = 10, .min_time = 1, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&once, &a, &o, &r), PG_OK);
+	/* no warm-up, no calibration towards min_time, no repetitions */
+	assert_int_equal(r.nsamples, 1);
+	assert_int_equal(r.iters, 1);
+	assert_float_equal(r.stats[0].median, 4.25, 0);
+	pg_result_free(&r);
+}
+
+static void metric_arithmetic(void **state)
+{
+	(void)state;
+	const struct pg_metric rate = { "bw", "MB/s", PG_RATE, 1e-6, 1 };
+	const struct pg_metric per = { "lat", "ns", PG_TIME_PER, 1e9, 0 };
+	const struct pg_metric val = { "v", "x", PG_VALUE, 1, 1 };
+	assert_float_equal(pg_metric_value(&rate, 2.0, 8e6, 1), 4.0, 1e-12);
+	assert_float_equal(pg_metric_value(&per, 1.0, 1e9, 1), 1.0, 1e-12);
+	assert_float_equal(pg_metric_value(&per, 1.0, 2e9, 2), 1.0, 1e-12);
+	assert_float_equal(pg_metric_value(&per, 1.0, 0, 1), 0, 0);
+	assert_float_equal(pg_metric_value(&rate, 0, 5, 1), 0, 0);
+	assert_float_equal(pg_metric_value(&val, 3.0, 7, 1), 7, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(calibrates_samples_and_counts, reset),
+		cmocka_unit_test_setup(copies_run_in_their_own_threads_and_add_up, reset),
+		cmocka_unit_test_setup(skip_carries_the_reason_and_still_tears_down, reset),
+		cmocka_unit_test_setup(errors_void_the_result, reset),
+		cmocka_unit_test_setup(interruption_stops_at_a_sample_boundary, reset),
+		cmocka_unit_test_setup(facts_are_one_sample, reset),
+		cmocka_unit_test(metric_arithmetic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
