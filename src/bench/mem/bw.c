@@ -70,22 +70,85 @@ static void bw_teardown(struct pg_ctx *ctx)
 	free(s);
 }
 
-static unsigned sum_strided(const int *p, size_t blocks)
+/*
+ * Each kernel walks the buffer a 512-byte block at a time with a fixed,
+ * fully unrolled inner loop, as bw_mem's hand-unrolled blocks are, so the
+ * loop's own overhead does not hide the memory's bandwidth.
+ */
+#define EACH_BLOCK(p, base, blocks) \
+	for (int *p = (base), *end_ = (base) + (blocks) * WORDS; p < end_; p += WORDS)
+
+static unsigned k_rd(int *buf, size_t blocks)
 {
 	unsigned sum = 0;
-	for (size_t b = 0; b < blocks; b++, p += WORDS)
+	EACH_BLOCK(p, buf, blocks) {
+#pragma GCC unroll 32
 		for (int i = 0; i < WORDS; i += 4)
 			sum += (unsigned)p[i];
+	}
 	return sum;
 }
 
-static unsigned sum_all(const int *p, size_t blocks)
+static unsigned k_frd(int *buf, size_t blocks)
 {
 	unsigned sum = 0;
-	for (size_t b = 0; b < blocks; b++, p += WORDS)
+	EACH_BLOCK(p, buf, blocks) {
+#pragma GCC unroll 128
 		for (int i = 0; i < WORDS; i++)
 			sum += (unsigned)p[i];
+	}
 	return sum;
+}
+
+static void k_wr(int *buf, size_t blocks)
+{
+	EACH_BLOCK(p, buf, blocks) {
+#pragma GCC unroll 32
+		for (int i = 0; i < WORDS; i += 4)
+			p[i] = 1;
+	}
+}
+
+static void k_fwr(int *buf, size_t blocks)
+{
+	EACH_BLOCK(p, buf, blocks) {
+#pragma GCC unroll 128
+		for (int i = 0; i < WORDS; i++)
+			p[i] = 1;
+	}
+}
+
+static unsigned k_rdwr(int *buf, size_t blocks)
+{
+	unsigned sum = 0;
+	EACH_BLOCK(p, buf, blocks) {
+#pragma GCC unroll 32
+		for (int i = 0; i < WORDS; i += 4) {
+			sum += (unsigned)p[i];
+			p[i] = 1;
+		}
+	}
+	return sum;
+}
+
+static void k_cp(int *src, int *restrict dst, size_t blocks)
+{
+	EACH_BLOCK(p, src, blocks) {
+#pragma GCC unroll 32
+		for (int i = 0; i < WORDS; i += 4)
+			dst[i] = p[i];
+		dst += WORDS;
+	}
+}
+
+static void k_fcp(int *src, int *restrict dst, size_t blocks)
+{
+	EACH_BLOCK(p, src, blocks) {
+#pragma GCC unroll 128
+		for (int i = 0; i < WORDS; i++)
+			dst[i] = p[i];
+		dst += WORDS;
+	}
 }
 
 static int bw_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
@@ -98,40 +161,15 @@ static int bw_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 
 	for (uint64_t it = 0; it < iters; it++) {
 		switch (op->op) {
-		case RD:
-			sum += sum_strided(src, blocks);
-			break;
-		case FRD:
-			sum += sum_all(src, blocks);
-			break;
-		case WR:
-			for (size_t i = 0; i < blocks * WORDS; i += 4)
-				src[i] = 1;
-			break;
-		case FWR:
-			for (size_t i = 0; i < blocks * WORDS; i++)
-				src[i] = 1;
-			break;
-		case RDWR:
-			for (size_t i = 0; i < blocks * WORDS; i += 4) {
-				sum += (unsigned)src[i];
-				src[i] = 1;
-			}
-			break;
-		case CP:
-			for (size_t i = 0; i < blocks * WORDS; i += 4)
-				dst[i] = src[i];
-			break;
-		case FCP:
-			for (size_t i = 0; i < blocks * WORDS; i++)
-				dst[i] = src[i];
-			break;
-		case BZERO:
-			memset(src, 0, bytes);
-			break;
-		case BCOPY:
-			memmove(dst, src, bytes);
-			break;
+		case RD: sum += k_rd(src, blocks); break;
+		case FRD: sum += k_frd(src, blocks); break;
+		case WR: k_wr(src, blocks); break;
+		case FWR: k_fwr(src, blocks); break;
+		case RDWR: sum += k_rdwr(src, blocks); break;
+		case CP: k_cp(src, dst, blocks); break;
+		case FCP: k_fcp(src, dst, blocks); break;
+		case BZERO: memset(src, 0, bytes); break;
+		case BCOPY: memmove(dst, src, bytes); break;
 		}
 		CLOBBER();
 	}
