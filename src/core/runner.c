@@ -216,7 +216,11 @@ static int fail(struct pg_result *r, enum pg_status st, const char *why)
 	return st;
 }
 
-/* Grows the iteration count until one step lasts at least min_time. */
+/*
+ * Grows the iteration count until one step lasts at least min_time. The
+ * first probe, one iteration, is also the warm-up (caches, TLB, first-touch
+ * page faults); the step that reaches min_time is not kept as a sample.
+ */
 static int calibrate(struct team *t, double min_time, uint64_t *iters_out, struct pg_result *r)
 {
 	uint64_t iters = 1;
@@ -283,14 +287,8 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 	int runs = o->runs > 0 ? o->runs : 1;
 	if (b->once) {
 		runs = 1;
-	} else {
-		team_do(&t, CMD_STEP, 1);	/* warm-up: caches, TLB, page faults */
-		if ((bad = team_failed(&t))) {
-			fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
-			goto out;
-		}
-		if (calibrate(&t, o->min_time, &iters, r) != PG_OK)
-			goto out;
+	} else if (calibrate(&t, o->min_time, &iters, r) != PG_OK) {
+		goto out;
 	}
 	r->iters = iters;
 	r->elapsed = calloc((size_t)runs, sizeof(double));
