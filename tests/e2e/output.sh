@@ -30,6 +30,15 @@ if out != file:
 PY
 grep -q '^mem.bw.rd' "$T/err2" || fail "with --json the table belongs on stderr"
 
+# --cpu pins the copies and is recorded in the run's config.
+"$PG" run mem.bw.rd -p size=64k -p threads=2 --cpu 0 $FAST --out "$T/c.jsonl" >/dev/null 2>&1 || fail "--cpu run failed"
+python3 - "$T/c.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[0]["config"]["cpus"] == [0], recs[0]["config"]
+assert recs[1]["status"] == "ok" and recs[1]["copies"] == 2, recs[1]
+PY
+
 # Huge pages are there or not; either way the result says so honestly.
 "$PG" run mem.lat.rand -p size=4m -p pages=huge $FAST --out "$T/h.jsonl" >"$T/h" 2>&1 || fail "huge run failed"
 python3 - "$T/h.jsonl" <<'PY'
