@@ -24,8 +24,10 @@ int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, in
 	int matched = 0;
 	for (const struct pg_group *g = pg_groups; g->name; g++)
 		for (const struct pg_bench *const *b = g->benches; *b; b++) {
-			/* "mem" alone selects the whole group, as "mem.*" does. */
-			if (fnmatch(glob, (*b)->id, 0) != 0 && strcmp(glob, g->name) != 0)
+			/* "mem" alone selects every "mem.*" id, as the glob does. */
+			size_t gl = strlen(glob);
+			int prefix = strncmp((*b)->id, glob, gl) == 0 && (*b)->id[gl] == '.';
+			if (fnmatch(glob, (*b)->id, 0) != 0 && !prefix)
 				continue;
 			matched++;
 			int dup = 0;

@@ -1,0 +1,439 @@
+#!/bin/sh
+# mem-vs-peers.sh: run perfguide's memory benchmarks beside reference tools on
+# this machine, in one go, and print a side-by-side table with pass/fail
+# against the targets below. It is a benchmark script, not a test: it exits 0
+# after printing whatever the targets say (2 only on a usage error).
+#
+#   mem.bw.bcopy size=16m  vs  mbw -t0 -n 10 16 (MiB/s converted to MB/s)  within 10%
+#   mem.stream.triad       vs  STREAM "Best Rate MB/s" (--stream)           within 10%
+#   mem.bw.fcp size=8m     vs  lmbench bw_mem 8m fcp (--lmbench-bin)        reported, 10% flagged
+#   mem.lat.rd             vs  lmbench lat_mem_rd <MB> 128 (--lmbench-bin)  reported, 10% flagged
+#   perfguide run 'mem.*' --suite quick: wall time < 30 s, max CV of the
+#   mem.bw.* and mem.stream.* results < 3%
+#
+# Nothing is downloaded. STREAM and lmbench are not part of perfguide: bring
+# your own copy (see --help).
+
+set -u
+
+usage() {
+	cat <<'EOF'
+usage: bench/mem-vs-peers.sh [options]
+
+  --perfguide PATH    perfguide binary (default ./build/perfguide, else the one
+                      in the build/ directory next to this script's bench/)
+  --runs N            samples per perfguide result in the comparisons (default 10)
+  --stream PATH       STREAM: a stream.c (compiled here with
+                      cc -O2 -DSTREAM_ARRAY_SIZE=<perfguide's N> -DNTIMES=20)
+                      or an already built STREAM binary
+  --lmbench-bin DIR   directory holding lmbench's bw_mem and lat_mem_rd
+  -h, --help          this text
+
+References: mbw is the Debian package mbw (apt-get install mbw). STREAM is at
+https://www.cs.virginia.edu/stream/ (or github.com/jeffhammond/STREAM): keep
+stream.c outside this repository and pass --stream /path/to/stream.c.
+lmbench has no Debian package: build it yourself (e.g. github.com/intel/lmbench,
+make -C src with libtirpc-dev) and pass --lmbench-bin .../bin/<os>.
+EOF
+}
+
+die_usage() {
+	echo "mem-vs-peers.sh: $*" >&2
+	echo "(see bench/mem-vs-peers.sh --help)" >&2
+	exit 2
+}
+
+PG=
+RUNS=10
+STREAM_SRC=
+LMB=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--perfguide) [ $# -ge 2 ] || die_usage "--perfguide needs a path"; PG=$2; shift 2 ;;
+	--perfguide=*) PG=${1#*=}; shift ;;
+	--runs) [ $# -ge 2 ] || die_usage "--runs needs a number"; RUNS=$2; shift 2 ;;
+	--runs=*) RUNS=${1#*=}; shift ;;
+	--stream) [ $# -ge 2 ] || die_usage "--stream needs a path"; STREAM_SRC=$2; shift 2 ;;
+	--stream=*) STREAM_SRC=${1#*=}; shift ;;
+	--lmbench-bin) [ $# -ge 2 ] || die_usage "--lmbench-bin needs a directory"; LMB=$2; shift 2 ;;
+	--lmbench-bin=*) LMB=${1#*=}; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) die_usage "unknown argument '$1'" ;;
+	esac
+done
+
+case "$RUNS" in
+''|*[!0-9]*|??????*) die_usage "--runs '$RUNS': give a whole number from 1 to 100000" ;;
+esac
+if [ "$RUNS" -lt 1 ] || [ "$RUNS" -gt 100000 ]; then
+	die_usage "--runs '$RUNS': give a whole number from 1 to 100000"
+fi
+
+if [ -z "$PG" ]; then
+	PG=./build/perfguide
+	if [ ! -x "$PG" ]; then
+		here=$(cd "$(dirname "$0")" && pwd)
+		[ -x "$here/../build/perfguide" ] && PG=$here/../build/perfguide
+	fi
+fi
+[ -x "$PG" ] || die_usage "perfguide binary '$PG' not found or not executable (build it, or give --perfguide PATH)"
+if [ -n "$STREAM_SRC" ] && [ ! -f "$STREAM_SRC" ]; then
+	die_usage "--stream '$STREAM_SRC': no such file"
+fi
+if [ -n "$LMB" ]; then
+	[ -d "$LMB" ] || die_usage "--lmbench-bin '$LMB': not a directory"
+	[ -x "$LMB/bw_mem" ] || die_usage "--lmbench-bin: no executable $LMB/bw_mem"
+	[ -x "$LMB/lat_mem_rd" ] || die_usage "--lmbench-bin: no executable $LMB/lat_mem_rd"
+fi
+command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed to read perfguide's JSON results"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/mem-vs-peers.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+
+say() { echo ">> $*" >&2; }
+now() { python3 -c 'import time; print("%.3f" % time.time())'; }
+
+# Runs perfguide; its table and messages go to $T/<name>.log.
+pg_run() {
+	name=$1; shift
+	"$PG" run "$@" --out "$T/$name.jsonl" >"$T/$name.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || say "perfguide run $* failed (exit $rc): $(tail -n 3 "$T/$name.log")"
+	return $rc
+}
+
+LAT_SIZES=512,32k,256k,1m,16m
+LAT_STRIDE=128
+
+# 1. memmove of 16 MiB: perfguide vs mbw.
+say "perfguide mem.bw.bcopy size=16m ($RUNS runs)"
+pg_run bcopy mem.bw.bcopy -p size=16m --runs "$RUNS"
+if command -v mbw >/dev/null 2>&1; then
+	say "mbw -t0 -n 10 16"
+	mbw -t0 -n 10 16 >"$T/mbw.txt" 2>&1 || say "mbw failed: $(tail -n 2 "$T/mbw.txt")"
+else
+	echo "mbw is not installed (apt-get install mbw)" >"$T/mbw.missing"
+fi
+
+# 2. STREAM: perfguide first, to learn its array size N.
+say "perfguide mem.stream.{copy,scale,add,triad} ($RUNS runs each)"
+pg_run stream mem.stream.copy mem.stream.scale mem.stream.add mem.stream.triad --runs "$RUNS"
+if [ -n "$STREAM_SRC" ]; then
+	N=$(python3 -c '
+import json, re, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    m = re.search(r"arrays of (\d+) doubles", r.get("note", "") or "")
+    if r.get("type") == "result" and m:
+        print(m.group(1)); break
+' "$T/stream.jsonl" 2>/dev/null)
+	case "$STREAM_SRC" in
+	*.c)
+		if [ -z "$N" ]; then
+			echo "perfguide's STREAM results carry no array size, so STREAM was not built" >"$T/stream.missing"
+		else
+			extra=
+			# Three static arrays of 2 GiB or more need the medium code model.
+			if [ "$(uname -m)" = x86_64 ] && [ $((N * 24)) -ge 2147483648 ]; then
+				extra=-mcmodel=medium
+			fi
+			say "cc -O2 -DSTREAM_ARRAY_SIZE=$N -DNTIMES=20 $extra $STREAM_SRC"
+			if cc -O2 -DSTREAM_ARRAY_SIZE="$N" -DNTIMES=20 $extra -o "$T/stream_bin" \
+				"$STREAM_SRC" -lm >"$T/stream_cc.log" 2>&1; then
+				STREAM_BIN=$T/stream_bin
+			else
+				echo "could not compile $STREAM_SRC: $(head -n 3 "$T/stream_cc.log")" >"$T/stream.missing"
+			fi
+		fi ;;
+	*)
+		STREAM_BIN=$STREAM_SRC
+		[ -x "$STREAM_BIN" ] || STREAM_BIN=
+		[ -n "$STREAM_BIN" ] || echo "$STREAM_SRC is neither a .c file nor executable" >"$T/stream.missing" ;;
+	esac
+	if [ -n "${STREAM_BIN:-}" ]; then
+		say "STREAM ($STREAM_BIN)"
+		"$STREAM_BIN" >"$T/stream.txt" 2>&1 || say "STREAM exited non-zero: $(tail -n 2 "$T/stream.txt")"
+	fi
+	echo "${N:-}" >"$T/stream.n"
+else
+	echo "not compared: give --stream /path/to/stream.c (from https://www.cs.virginia.edu/stream/ or github.com/jeffhammond/STREAM; keep it outside this repo)" >"$T/stream.missing"
+fi
+
+# 3. lmbench's fcp and lat_mem_rd.
+say "perfguide mem.bw.fcp size=8m and mem.lat.rd size=$LAT_SIZES stride=$LAT_STRIDE ($RUNS runs)"
+pg_run fcp mem.bw.fcp -p size=8m --runs "$RUNS"
+pg_run lat mem.lat.rd -p size=$LAT_SIZES -p stride=$LAT_STRIDE --runs "$RUNS"
+if [ -n "$LMB" ]; then
+	say "bw_mem 8m fcp"
+	"$LMB/bw_mem" 8m fcp >"$T/bw_mem.txt" 2>&1 || say "bw_mem failed: $(tail -n 2 "$T/bw_mem.txt")"
+	# lat_mem_rd takes whole MB and sweeps every size up to it.
+	say "lat_mem_rd -P 1 16 $LAT_STRIDE (sweeps every size up to 16 MB: a few minutes)"
+	"$LMB/lat_mem_rd" -P 1 16 "$LAT_STRIDE" >"$T/lat_mem_rd.txt" 2>&1 ||
+		say "lat_mem_rd failed: $(tail -n 2 "$T/lat_mem_rd.txt")"
+fi
+
+# 4. The memory part of the quick suite, timed.
+say "perfguide run 'mem.*' --suite quick"
+t0=$(now)
+pg_run quick 'mem.*' --suite quick
+t1=$(now)
+python3 -c 'import sys; print("%.2f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$t0" "$t1" >"$T/quick.wall"
+
+# The report.
+python3 - "$T" "$PG" "$RUNS" "${STREAM_SRC:-}" "${LMB:-}" <<'PY'
+import json, math, os, re, statistics, sys
+
+T, PG, RUNS, STREAM_SRC, LMB = sys.argv[1:6]
+MIB = 1048576 / 1e6
+
+def path(name):
+    return os.path.join(T, name)
+
+def text(name):
+    try:
+        with open(path(name)) as f:
+            return f.read()
+    except OSError:
+        return None
+
+def results(name):
+    """perfguide results in a file, keyed by (bench, size) and by bench."""
+    out = []
+    t = text(name + ".jsonl")
+    for line in (t or "").splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if r.get("type") == "result":
+            out.append(r)
+    return out
+
+def find(rs, bench, **params):
+    for r in rs:
+        if r.get("bench") != bench:
+            continue
+        if all(r.get("params", {}).get(k) == v for k, v in params.items()):
+            return r
+    return None
+
+def pgval(r):
+    if r is None:
+        return None
+    if r.get("status", "ok") != "ok" or r.get("median") is None:
+        return None
+    return r["median"]
+
+def fmt(v, unit):
+    if v is None:
+        return "-"
+    return ("%.2f %s" if v < 100 else "%.0f %s") % (v, unit)
+
+def diff(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return (a - b) / b * 100
+
+rows = []   # (what, perfguide, cv, reference, ref figure, diff, target, verdict)
+verdicts = []
+
+def row(what, r, unit, ref, refv, target=None, flag=None):
+    v = pgval(r)
+    d = diff(v, refv)
+    if r is None:
+        pgs = "missing"
+    elif v is None:
+        pgs = r.get("status", "?")
+    else:
+        pgs = fmt(v, unit)
+    cv = "-" if v is None else "%.1f%%" % (100 * r.get("cv", 0))
+    ds = "-" if d is None else "%+.1f%%" % d
+    if target is not None:
+        verdict = "n/a" if d is None else ("PASS" if abs(d) <= target else "FAIL")
+        ts = "within %g%%" % target
+        verdicts.append((what, verdict))
+    else:
+        verdict = "" if d is None else ("within %g%%" % flag if abs(d) <= flag else "APART >%g%%" % flag)
+        ts = "(info)"
+    rows.append((what, pgs, cv, ref, fmt(refv, unit) if refv is not None else "-", ds, ts, verdict))
+
+notes = []
+
+# 1. bcopy vs mbw
+bc = results("bcopy")
+mbw_runs, mbw_avg = [], None
+mt = text("mbw.txt")
+if mt:
+    for line in mt.splitlines():
+        m = re.match(r"^(\d+|AVG)\s+Method:\s+MEMCPY.*Copy:\s+([0-9.]+)\s+MiB/s", line)
+        if m:
+            if m.group(1) == "AVG":
+                mbw_avg = float(m.group(2)) * MIB
+            else:
+                mbw_runs.append(float(m.group(2)) * MIB)
+mbw_med = statistics.median(mbw_runs) if mbw_runs else None
+row("mem.bw.bcopy size=16m", find(bc, "mem.bw.bcopy"), "MB/s",
+    "mbw -t0 memcpy 16MiB, median", mbw_med, target=10)
+if mbw_avg is not None:
+    row("", find(bc, "mem.bw.bcopy"), "MB/s", "mbw AVG (total/total)", mbw_avg, flag=10)
+if text("mbw.missing"):
+    notes.append("mbw: " + text("mbw.missing").strip())
+elif mt is not None and not mbw_runs:
+    notes.append("mbw: could not read its output: " + mt.strip()[-200:])
+if mbw_runs:
+    notes.append("mbw per-run MB/s (MiB/s x 1.048576): min %.0f, median %.0f, max %.0f"
+                 % (min(mbw_runs), mbw_med, max(mbw_runs)))
+
+# 2. STREAM
+st = results("stream")
+srates = {}
+stxt = text("stream.txt")
+s_n, s_bytes = None, 8
+if stxt:
+    m = re.search(r"Array size = (\d+)", stxt)
+    if m:
+        s_n = int(m.group(1))
+    m = re.search(r"uses (\d+) bytes per array element", stxt)
+    if m:
+        s_bytes = int(m.group(1))
+    for line in stxt.splitlines():
+        m = re.match(r"^(Copy|Scale|Add|Triad):\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)", line)
+        if m:
+            arrays = 2 if m.group(1) in ("Copy", "Scale") else 3
+            avg = float(m.group(3))
+            avg_rate = arrays * s_bytes * s_n / avg / 1e6 if s_n and avg > 0 else None
+            srates[m.group(1).lower()] = (float(m.group(2)), avg_rate)
+pg_n = None
+for r in st:
+    m = re.search(r"arrays of (\d+) doubles", r.get("note", "") or "")
+    if m:
+        pg_n = int(m.group(1))
+        notes.append("perfguide STREAM: " + r["note"])
+        break
+for k in ("copy", "scale", "add", "triad"):
+    r = find(st, "mem.stream." + k)
+    best, avgr = srates.get(k, (None, None))
+    if stxt is None:
+        row("mem.stream." + k, r, "MB/s", "STREAM: not compared", None, flag=10)
+        continue
+    row("mem.stream." + k, r, "MB/s", "STREAM Best Rate", best,
+        **({"target": 10} if k == "triad" else {"flag": 10}))
+    row("", r, "MB/s", "STREAM from avg time", avgr, flag=10)
+if text("stream.missing"):
+    notes.append("STREAM " + text("stream.missing").strip())
+elif stxt is not None:
+    if not srates:
+        notes.append("STREAM: could not read its output: " + stxt.strip()[-200:])
+    if s_n and pg_n and s_n != pg_n:
+        notes.append("STREAM ran %d elements per array, perfguide %d: sizes differ" % (s_n, pg_n))
+    elif s_n:
+        notes.append("STREAM: %s, Array size = %d, NTIMES=20, single thread (no OpenMP)"
+                     % (os.path.basename(STREAM_SRC), s_n))
+
+# 3. lmbench
+fc = results("fcp")
+lt = results("lat")
+bwm = None
+t = text("bw_mem.txt")
+if t:
+    m = re.search(r"^\s*([0-9.]+)\s+([0-9.]+)\s*$", t, re.M)
+    if m:
+        bwm = float(m.group(2))
+lat_lines = []
+t = text("lat_mem_rd.txt")
+if t:
+    for line in t.splitlines():
+        m = re.match(r"^\s*([0-9.]+)\s+([0-9.]+)\s*$", line)
+        if m:
+            lat_lines.append((float(m.group(1)), float(m.group(2))))
+fcp_r = find(fc, "mem.bw.fcp")
+if LMB:
+    row("mem.bw.fcp size=8m", fcp_r, "MB/s", "bw_mem 8m fcp", bwm, flag=10)
+else:
+    row("mem.bw.fcp size=8m", fcp_r, "MB/s", "lmbench: not compared", None, flag=10)
+copy = pgval(find(st, "mem.stream.copy"))
+if copy is not None:
+    row("", fcp_r, "MB/s", "expect ~ STREAM copy/2", copy / 2, flag=50)
+lat_rs = sorted((r for r in lt if r.get("bench") == "mem.lat.rd"),
+                key=lambda r: r.get("params", {}).get("size", 0))
+for r in lat_rs:
+    size = r["params"]["size"]
+    stride = r["params"].get("stride")
+    label = "mem.lat.rd size=%s" % (("%dk" % (size >> 10)) if size < 1 << 20 else ("%dm" % (size >> 20))) \
+        if size >= 1024 else "mem.lat.rd size=%d" % size
+    if lat_lines:
+        mb, ns = min(lat_lines, key=lambda p: abs(math.log(p[0] * 1048576 / size)))
+        row(label, r, "ns", "lat_mem_rd %g MB" % mb, ns, flag=10)
+    else:
+        row(label, r, "ns", "lmbench: not compared" if not LMB else "lat_mem_rd: no output", None, flag=10)
+if not LMB:
+    notes.append("lmbench: not compared: give --lmbench-bin DIR holding bw_mem and lat_mem_rd "
+                 "(no Debian package; build github.com/intel/lmbench outside this repo)")
+    notes.append("lmbench-style expectations: bw_mem fcp counts a copy's bytes once, so fcp at sizes "
+                 "beyond the caches is ~ half STREAM copy; lat_mem_rd steps up at each cache size "
+                 "(L1, L2, LLC) and beyond the LLC shows DRAM plus what the stride prefetcher hides")
+else:
+    if bwm is None:
+        notes.append("bw_mem: could not read its output: " + (text("bw_mem.txt") or "").strip()[-200:])
+    if not lat_lines:
+        notes.append("lat_mem_rd: could not read its output: " + (text("lat_mem_rd.txt") or "").strip()[-200:])
+
+# Print the table.
+hdr = ("benchmark", "perfguide", "cv", "reference", "ref figure", "diff", "target", "verdict")
+w = [max(len(str(x[i])) for x in rows + [hdr]) for i in range(len(hdr))]
+line = lambda x: "  ".join(str(c).ljust(w[i]) for i, c in enumerate(x)).rstrip()
+print()
+print("perfguide (%s, --runs %s) beside reference tools on this machine" % (PG, RUNS))
+print("MB = 10^6 bytes everywhere; diff = (perfguide - reference) / reference")
+print()
+print(line(hdr))
+print(line(tuple("-" * n for n in w)))
+for x in rows:
+    print(line(x))
+print()
+for n in notes:
+    print("note: " + n)
+
+# 4. Quick suite.
+q = results("quick")
+wall = text("quick.wall")
+wall = float(wall) if wall else None
+print()
+print("quick suite, memory part: perfguide run 'mem.*' --suite quick")
+if not q:
+    print("  no results: " + (text("quick.log") or "").strip()[-300:])
+else:
+    ok = wall is not None and wall < 30
+    print("  wall time      %.1f s   (target < 30 s)   %s" % (wall, "PASS" if ok else "FAIL"))
+    verdicts.append(("quick wall time", "PASS" if ok else "FAIL"))
+    bw = [r for r in q if re.match(r"mem\.(bw|stream)\.", r.get("bench", "")) and r.get("cv") is not None]
+    def size(v):
+        if v == 0:
+            return "auto"
+        for shift, suffix in ((30, "g"), (20, "m"), (10, "k")):
+            if v >= 1 << shift and v % (1 << shift) == 0:
+                return "%d%s" % (v >> shift, suffix)
+        return str(v)
+    def name(r):
+        p = r.get("params", {})
+        s = " ".join("%s=%s" % (k, size(v) if k == "size" else v) for k, v in p.items())
+        return "%s %s" % (r["bench"], s)
+    if bw:
+        top = max(bw, key=lambda r: r["cv"])
+        ok = top["cv"] < 0.03
+        print("  max cv         %.1f%%  (mem.bw.* and mem.stream.*, target < 3%%: %s)   %s"
+              % (100 * top["cv"], name(top), "PASS" if ok else "FAIL"))
+        verdicts.append(("quick max cv", "PASS" if ok else "FAIL"))
+        noisy = [r for r in bw if r["cv"] > 0.03]
+        print("  results with cv > 3%%: %d of %d" % (len(noisy), len(bw)))
+        for r in sorted(noisy, key=lambda r: -r["cv"]):
+            print("    %-40s cv %5.1f%%  median %.0f %s" % (name(r), 100 * r["cv"], r["median"], r.get("unit", "")))
+    others = [r for r in q if r.get("status", "ok") != "ok"]
+    for r in others:
+        print("  %s: %s" % (name(r), r.get("status")))
+
+print()
+print("targets: " + ", ".join("%s %s" % v for v in verdicts))
+PY
+exit 0
