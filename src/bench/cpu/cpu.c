@@ -1,0 +1,9 @@
+/* The CPU group's table: one line per benchmark, in the guide's order. */
+#include "cpu.h"
+
+const struct pg_bench *const pg_group_cpu[] = {
+	&pg_cpu_dhrystone,
+	&pg_cpu_whetstone,
+	&pg_cpu_linpack,
+	NULL,
+};

@@ -1,0 +1,35 @@
+/* The CPU group: Dhrystone, Whetstone, Linpack, the BYTEmark workloads. */
+#ifndef PG_BENCH_CPU_H
+#define PG_BENCH_CPU_H
+
+#include <stddef.h>
+
+#include "core/bench.h"
+
+/* The clock in MHz for per-MHz figures, and in how a sentence saying where it
+ * came from (cpufreq, or measured and why). */
+double pg_cpu_clock_mhz(int cpu, char *how, size_t len);
+/* The clock measured with a chain of dependent adds, in MHz. */
+double pg_cpu_measure_mhz(void);
+
+/* The copies parameter every cpu.* benchmark shares. */
+#define PG_CPU_COPIES_PARAM                                                        \
+	{ .name = "copies", .type = PG_P_INT, .def = "1", .min = 1, .max = 1024,    \
+	  .help = "copies running at once, one per thread (pinned with --cpu); "    \
+		  "the figures add up" }
+
+/* What one Whetstone pass leaves behind in each module. */
+struct whet_result {
+	double x1[4], e2[4], e3[4], x7, y7, z8, e9[4], x11;
+	int j4, j6, k6, l6;
+};
+/* 0 when r is what a correct pass leaves; else -1 and why. */
+int pg_whetstone_check(const struct whet_result *r, char *why, size_t len);
+
+/* max|Ax - b| / (n max|A| max|x| eps) for the LINPACK system. */
+double pg_linpack_residual(const double *a0, int lda, int n, const double *b0, const double *x,
+			   double norma);
+
+extern const struct pg_bench pg_cpu_dhrystone, pg_cpu_whetstone, pg_cpu_linpack;
+
+#endif

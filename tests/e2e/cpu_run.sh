@@ -1,0 +1,67 @@
+# The CPU group end to end: every benchmark runs, carries the seed's row
+# names, and its figures are what it counted (iterations over the time).
+. "$(dirname "$0")/lib.sh"
+need_json
+need_python
+cd "$T"
+
+"$PG" run cpu.dhrystone cpu.whetstone cpu.linpack $FAST --out "$T/r.jsonl" >"$T/table" 2>"$T/err" \
+	|| fail "run failed: $(cat "$T/err")"
+"$PG" run cpu.dhrystone cpu.linpack -p copies=2 -p blas=rolled $FAST --cpu 0 --out "$T/c.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "copies=2 run failed: $(cat "$T/err")"
+grep -q 'cpu.dhrystone' "$T/table" || fail "no table line for cpu.dhrystone"
+
+python3 - "$T/r.jsonl" "$T/c.jsonl" <<'PY'
+import json, sys
+
+def check(cond, what):
+    if not cond:
+        sys.exit("FAIL: " + what)
+
+def results(path):
+    with open(path) as f:
+        recs = [json.loads(l) for l in f]
+    check(recs[-1]["type"] == "end" and recs[-1]["status"] == "complete", "run complete")
+    return [r for r in recs if r["type"] == "result"]
+
+def close(a, b):
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b))
+
+OPS = 2.0 * 100 ** 3 / 3 + 2.0 * 100 ** 2
+for path, copies in ((sys.argv[1], 1), (sys.argv[2], 2)):
+    res = results(path)
+    for r in res:
+        check(r["status"] == "ok", "%s %s ok: %s" % (r["bench"], r.get("metric"), r.get("reason")))
+        check(r["copies"] == copies, "%s runs %d copies" % (r["bench"], copies))
+    by = {(r["bench"], r["metric"]): r for r in res}
+    d = by[("cpu.dhrystone", "dhrystones")]
+    check(d["label"] == "dhrystone_per_second (DhrystoneP)", "dhrystone label " + d["label"])
+    check("MHz" in d["note"], "the note says where the clock came from: " + d["note"])
+    for v, t in zip(d["samples"], d["sample_s"]):
+        check(close(v, copies * d["iterations"] / t), "one Dhrystone per iteration per copy")
+    mhz = by[("cpu.dhrystone", "cpu_clock")]
+    check(mhz["label"] == "cpu_clock (MHz)" and mhz["unit"] == "MHz", "clock row")
+    check(10 < mhz["median"] < 10000, "clock %g MHz is plausible" % mhz["median"])
+    dm = by[("cpu.dhrystone", "dmips")]
+    for a, b in zip(dm["samples"], d["samples"]):
+        check(close(a, b / 1757), "DMIPS = Dhrystones/s / 1757")
+    pm = by[("cpu.dhrystone", "dmips_per_mhz")]
+    check(pm["label"] == "dhrystone_per_mhz (DMIPS/MHz)", "per-MHz label")
+    if copies == 1:
+        for a, b, c in zip(pm["samples"], dm["samples"], mhz["samples"]):
+            check(close(a, b / c), "DMIPS/MHz = DMIPS / clock")
+    l = by[("cpu.linpack", "kflops")]
+    check(l["label"] == "linpack (Kflops)" and l["unit"] == "KFLOPS", "linpack row")
+    check("solves checked" in l["note"], "linpack says it checked its solves: " + l["note"])
+    for v, t in zip(l["samples"], l["sample_s"]):
+        check(close(v, copies * l["iterations"] * OPS / t / 1000), "2n^3/3 + 2n^2 per solve")
+    if copies == 1:
+        w = by[("cpu.whetstone", "mwips")]
+        check(w["label"] == "whetstone (MIPS)" and w["unit"] == "MWIPS", "whetstone row")
+        for v, t in zip(w["samples"], w["sample_s"]):
+            check(close(v, w["iterations"] / t), "one million Whetstone instructions per iteration")
+        check(l["params"]["blas"] == "unrolled" and l["params"]["n"] == 100, "linpack defaults")
+    else:
+        check(l["params"]["blas"] == "rolled", "blas=rolled is recorded")
+print("ok")
+PY

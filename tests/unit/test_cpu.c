@@ -1,0 +1,175 @@
+/* The CPU group's workloads: what they count, and that a wrong answer is
+ * caught. No timing is checked here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench/cpu/cpu.h"
+#include "bench/cpu/dhry.h"
+#include "core/params.h"
+#include "core/registry.h"
+
+/* Default parameters of benchmark id, with -p overrides "name=value". */
+static struct pg_args args_of(const struct pg_bench *b, const char *override)
+{
+	struct pg_override ov[1];
+	int nov = 0;
+	char err[256];
+	if (override) {
+		assert_int_equal(pg_override_parse(override, &ov[0], err, sizeof(err)), 0);
+		nov = 1;
+	}
+	struct pg_args *all = NULL;
+	int n = 0;
+	assert_int_equal(pg_sweep(b, PG_SUITE_NONE, ov, nov, 0, &all, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	struct pg_args a = all[0];
+	free(all);
+	return a;
+}
+
+static void start(struct pg_ctx *ctx, const struct pg_bench *b, const struct pg_args *a)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->bench = b;
+	ctx->args = a;
+	ctx->copies = 1;
+	assert_int_equal(b->setup(ctx), PG_OK);
+}
+
+static void test_registered(void **state)
+{
+	(void)state;
+	assert_ptr_equal(pg_registry_find("cpu.dhrystone"), &pg_cpu_dhrystone);
+	assert_ptr_equal(pg_registry_find("cpu.whetstone"), &pg_cpu_whetstone);
+	assert_ptr_equal(pg_registry_find("cpu.linpack"), &pg_cpu_linpack);
+}
+
+static void test_dhrystone_counts_and_checks(void **state)
+{
+	(void)state;
+	const struct pg_bench *b = &pg_cpu_dhrystone;
+	struct pg_args a = args_of(b, NULL);
+	struct pg_ctx ctx;
+	start(&ctx, b, &a);
+	assert_non_null(strstr(ctx.note, "MHz"));
+
+	double c[PG_MAX_METRICS] = { 0 };
+	assert_int_equal(b->step(&ctx, 1000, c), PG_OK);
+	assert_true(c[0] == 1000.0 && c[1] == 1000.0);
+	double mhz = c[3];
+	assert_true(mhz > 1.0 && mhz < 100000.0);
+	assert_true(c[2] > 1000.0 / mhz * 0.999999 && c[2] < 1000.0 / mhz * 1.000001);
+	/* Proc_8 adds one to Arr_2_Glob[8][7] per pass; the step resets it. */
+	assert_int_equal(dhry_arr_2_glob[8][7], 1010);
+	assert_int_equal(b->verify(&ctx), PG_OK);
+
+	/* A second step goes on from where the first stopped, still right. */
+	assert_int_equal(b->step(&ctx, 7, c), PG_OK);
+	assert_int_equal(b->verify(&ctx), PG_OK);
+
+	/* Any global that a wrong program would leave differently is caught. */
+	dhry_int_glob = 6;
+	assert_int_equal(b->verify(&ctx), PG_ERROR);
+	assert_non_null(strstr(ctx.msg, "Int_Glob"));
+	dhry_int_glob = 5;
+	dhry_next_ptr_glob->var.v1.int_comp = 19;
+	assert_int_equal(b->verify(&ctx), PG_ERROR);
+	dhry_next_ptr_glob->var.v1.int_comp = 18;
+	assert_int_equal(b->verify(&ctx), PG_OK);
+	b->teardown(&ctx);
+}
+
+static void test_clock_measured(void **state)
+{
+	(void)state;
+	double mhz = pg_cpu_measure_mhz();
+	/* Any core this runs on is between 10 MHz and 10 GHz. */
+	assert_true(mhz > 10 && mhz < 10000);
+}
+
+static void test_whetstone_counts_and_checks(void **state)
+{
+	(void)state;
+	const struct pg_bench *b = &pg_cpu_whetstone;
+	struct pg_args a = args_of(b, NULL);
+	struct pg_ctx ctx;
+	start(&ctx, b, &a);
+	double c[PG_MAX_METRICS] = { 0 };
+	assert_int_equal(b->step(&ctx, 3, c), PG_OK);
+	assert_true(c[0] == 3.0);	/* one million Whetstone instructions each */
+
+	const double t = 0.499975;
+	struct whet_result good = {
+		.e2 = { -0.06834, -0.46263, -0.72971, -1.12398 },
+		.e3 = { -0.055, -0.447, -0.711, -1.103 },
+		.x7 = 0.49040, .y7 = 0.49040, .z8 = (t * 2 + t * (t * 2 + 1)) / 2,
+		.e9 = { 3, 2, 3, 0 }, .x11 = 0.83, .j4 = 1, .j6 = 1, .k6 = 2, .l6 = 3,
+	};
+	char why[160];
+	assert_int_equal(pg_whetstone_check(&good, why, sizeof(why)), 0);
+	struct whet_result bad = good;
+	bad.j4 = 0;
+	assert_int_equal(pg_whetstone_check(&bad, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "module 4"));
+	bad = good;
+	bad.z8 += 1e-9;
+	assert_int_equal(pg_whetstone_check(&bad, why, sizeof(why)), -1);
+	bad = good;
+	bad.e9[1] = 3;
+	assert_int_equal(pg_whetstone_check(&bad, why, sizeof(why)), -1);
+	bad = good;
+	bad.x7 = 0.0 / 0.0;
+	assert_int_equal(pg_whetstone_check(&bad, why, sizeof(why)), -1);
+	b->teardown(&ctx);
+}
+
+static void test_linpack_counts(void **state)
+{
+	(void)state;
+	const struct pg_bench *b = &pg_cpu_linpack;
+	const char *variants[] = { "blas=unrolled", "blas=rolled" };
+	for (int v = 0; v < 2; v++) {
+		struct pg_args a = args_of(b, variants[v]);
+		struct pg_ctx ctx;
+		start(&ctx, b, &a);
+		double c[PG_MAX_METRICS] = { 0 };
+		assert_int_equal(b->step(&ctx, 2, c), PG_OK);
+		/* 2n^3/3 + 2n^2 per solve, n = 100 */
+		double ops = 2.0 * 1e6 / 3.0 + 2.0 * 1e4;
+		assert_true(c[0] > 2 * ops * 0.999999 && c[0] < 2 * ops * 1.000001);
+		assert_int_equal(b->verify(&ctx), PG_OK);
+		assert_non_null(strstr(ctx.note, "2 solves checked"));
+		b->teardown(&ctx);
+	}
+}
+
+static void test_linpack_residual_catches_wrong_answer(void **state)
+{
+	(void)state;
+	/* A 3 x 3 system in an array of leading dimension 4; x = 1 solves it. */
+	double a[4 * 3] = { 2, 1, 0, 0, 1, 3, 1, 0, 0, 1, 4, 0 };
+	double b[3] = { 3, 5, 5 };
+	double x[3] = { 1, 1, 1 };
+	double r = pg_linpack_residual(a, 4, 3, b, x, 4.0);
+	assert_true(r >= 0 && r < 1);
+	x[1] = 1.0 + 1e-9;
+	assert_true(pg_linpack_residual(a, 4, 3, b, x, 4.0) > 16);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registered),
+		cmocka_unit_test(test_dhrystone_counts_and_checks),
+		cmocka_unit_test(test_clock_measured),
+		cmocka_unit_test(test_whetstone_counts_and_checks),
+		cmocka_unit_test(test_linpack_counts),
+		cmocka_unit_test(test_linpack_residual_catches_wrong_answer),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
