@@ -77,6 +77,11 @@ struct pg_ctx {
 	int copies;
 	char msg[PG_MSG_LEN];	/* why a setup skipped or a step failed */
 	char note[PG_MSG_LEN];	/* a fact the result should carry (copy 0) */
+	/* Seconds of each counted unit of metric m that are not the operation
+	 * itself (lat_ctx's token passing, a loop's own cost): measured by the
+	 * benchmark in setup, as its reference tool does, and subtracted by
+	 * the runner from PG_TIME_PER metrics. 0: nothing to subtract. */
+	double overhead[PG_MAX_METRICS];
 };
 
 enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };
@@ -112,6 +117,10 @@ struct pg_bench {
 	int (*check)(const struct pg_args *args, char *err, size_t len);
 	/* Called in the copy's own thread, so memory is first touched there. */
 	int (*setup)(struct pg_ctx *ctx);
+	/* Untimed, before every timed step, with that step's iteration count:
+	 * makes what the step consumes (files to delete, pages to fault) and
+	 * clears what the last step left. NULL: nothing to prepare. */
+	int (*prepare)(struct pg_ctx *ctx, uint64_t iters);
 	/* The timed part: do `iters` units of work and add what was counted to
 	 * counts[], one slot per metric. */
 	int (*step)(struct pg_ctx *ctx, uint64_t iters, double *counts);

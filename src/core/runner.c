@@ -17,7 +17,7 @@ volatile sig_atomic_t pg_interrupted;
 #define MAX_ITERS (UINT64_C(1) << 40)
 #define MAX_CALIBRATION_STEPS 40
 
-enum cmd { CMD_SETUP, CMD_STEP, CMD_VERIFY, CMD_TEARDOWN, CMD_EXIT };
+enum cmd { CMD_SETUP, CMD_PREPARE, CMD_STEP, CMD_VERIFY, CMD_TEARDOWN, CMD_EXIT };
 
 struct team;
 
@@ -78,6 +78,9 @@ static void do_cmd(struct worker *w)
 	case CMD_SETUP:
 		w->rc = b->setup ? b->setup(&w->ctx) : PG_OK;
 		w->set_up = 1;
+		break;
+	case CMD_PREPARE:
+		w->rc = b->prepare ? b->prepare(&w->ctx, t->iters) : PG_OK;
 		break;
 	case CMD_STEP:
 		memset(w->counts, 0, sizeof(w->counts));
@@ -156,6 +159,18 @@ static struct worker *team_failed(struct team *t)
 	return NULL;
 }
 
+/* One timed step, after the benchmark's untimed preparation for it.
+ * Returns the step's wall time, or -1 when the preparation failed. */
+static double team_step(struct team *t, uint64_t iters)
+{
+	if (t->w[0].ctx.bench->prepare) {
+		team_do(t, CMD_PREPARE, iters);
+		if (team_failed(t))
+			return -1;
+	}
+	return team_do(t, CMD_STEP, iters);
+}
+
 static void team_join(struct team *t)
 {
 	team_do(t, CMD_EXIT, 0);
@@ -225,7 +240,7 @@ static int calibrate(struct team *t, double min_time, uint64_t *iters_out, struc
 {
 	uint64_t iters = 1;
 	for (int k = 0; k < MAX_CALIBRATION_STEPS; k++) {
-		double el = team_do(t, CMD_STEP, iters);
+		double el = team_step(t, iters);
 		struct worker *bad = team_failed(t);
 		if (bad)
 			return fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
@@ -298,7 +313,7 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 	struct pg_cpu_mark c0, c1;
 	pg_cpu_mark(&c0);
 	for (int s = 0; s < runs; s++) {
-		double el = team_do(&t, CMD_STEP, iters);
+		double el = team_step(&t, iters);
 		if ((bad = team_failed(&t))) {
 			fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
 			goto out;
@@ -309,10 +324,19 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		}
 		r->elapsed[s] = el;
 		for (int m = 0; m < r->nmetrics; m++) {
-			double sum = 0;
-			for (int i = 0; i < t.n; i++)
+			double sum = 0, over = 0;
+			for (int i = 0; i < t.n; i++) {
 				sum += t.w[i].counts[m];
-			r->values[m][s] = pg_metric_value(&b->metrics[m], el, sum, copies);
+				over += t.w[i].ctx.overhead[m] * t.w[i].counts[m];
+			}
+			/* The copies' summed overhead comes off their summed time. */
+			double net = el;
+			if (b->metrics[m].kind == PG_TIME_PER && over > 0) {
+				net = el - over / copies;
+				if (net < 0)
+					net = 0;
+			}
+			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
 		}
 		r->nsamples++;
 	}

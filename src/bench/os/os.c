@@ -1,0 +1,177 @@
+/* The operating-system group's table and what its files share. */
+#include <errno.h>
+#include <ftw.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/timer.h"
+#include "os.h"
+
+double os_time_per(void (*fn)(void *arg, uint64_t n), void *arg)
+{
+	uint64_t n = 1;
+	double best = 0;
+	for (int k = 0; k < 40; k++) {
+		double t0 = pg_now();
+		fn(arg, n);
+		double el = pg_now() - t0;
+		if (el >= 0.02)
+			break;
+		n = el < 0.0002 ? n * 10 : (uint64_t)((double)n * 0.021 / el) + 1;
+	}
+	for (int r = 0; r < 3; r++) {
+		double t0 = pg_now();
+		fn(arg, n);
+		double per = (pg_now() - t0) / (double)n;
+		if (r == 0 || per < best)
+			best = per;
+	}
+	return best;
+}
+
+int os_private_dir(struct pg_ctx *ctx, const char *base, char *out, size_t len)
+{
+	if (!base || !*base || strcmp(base, "auto") == 0)
+		base = getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/tmp";
+	if ((size_t)snprintf(out, len, "%s/perfguide-os.XXXXXX", base) >= len)
+		return pg_error(ctx, "directory name too long: %s", base);
+	if (!mkdtemp(out)) {
+		int e = errno;
+		out[0] = '\0';
+		return pg_skip(ctx, "cannot make a directory in %s (%s): give a writable dir=",
+			       base, strerror(e));
+	}
+	return PG_OK;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void os_remove_tree(const char *path)
+{
+	if (path && *path)
+		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+pid_t os_spawn(void (*fn)(void *arg), void *arg)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	/* Never outlive the run, even when perfguide is killed outright. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	fn(arg);
+	_exit(0);
+}
+
+void os_reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+int os_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int os_read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int os_pin(struct pg_ctx *ctx, const char *cpu)
+{
+	if (!cpu || !*cpu || strcmp(cpu, "any") == 0)
+		return PG_OK;
+	char *end;
+	long c = strtol(cpu, &end, 10);
+	if (*end || c < 0 || c >= CPU_SETSIZE)
+		return pg_error(ctx, "cpu=%s: give a CPU number or 'any'", cpu);
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET((int)c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		return pg_skip(ctx, "cannot run on CPU %ld (%s): pick one of this machine's CPUs",
+			       c, strerror(errno));
+	pg_note(ctx, "all processes on CPU %ld", c);
+	return PG_OK;
+}
+
+/* In the order of the seed's LMBench table. */
+const struct pg_bench *const pg_group_os[] = {
+	&pg_os_syscall_null,
+	&pg_os_syscall_read,
+	&pg_os_syscall_write,
+	&pg_os_syscall_stat,
+	&pg_os_syscall_fstat,
+	&pg_os_syscall_open,
+	&pg_os_sig_install,
+	&pg_os_sig_catch,
+	&pg_os_sig_prot,
+	&pg_os_proc_fork,
+	&pg_os_proc_exec,
+	&pg_os_proc_shell,
+	&pg_os_ctx,
+	&pg_os_pipe_lat,
+	&pg_os_pipe_bw,
+	&pg_os_unix_lat,
+	&pg_os_unix_bw,
+	&pg_os_tcp_lat,
+	&pg_os_tcp_bw,
+	&pg_os_connect,
+	&pg_os_select,
+	&pg_os_sem,
+	&pg_os_pagefault,
+	&pg_os_mmap,
+	&pg_os_fs_create,
+	&pg_os_fs_delete,
+	&pg_os_file_rd_io,
+	&pg_os_file_rd_o2c,
+	&pg_os_mmap_rd_mo,
+	&pg_os_mmap_rd_o2c,
+	&pg_os_boot_kernel,
+	&pg_os_boot_userspace,
+	NULL,
+};

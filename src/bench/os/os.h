@@ -1,0 +1,51 @@
+/* The operating-system group: what its benchmark files share. */
+#ifndef PG_BENCH_OS_H
+#define PG_BENCH_OS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/bench.h"
+
+/* Seconds per call of fn(arg, n), which does n calls: n grows until one
+ * run lasts 20 ms, and the best of three runs is kept. This is how a
+ * benchmark measures, in setup, the overhead its reference tool subtracts. */
+double os_time_per(void (*fn)(void *arg, uint64_t n), void *arg);
+
+/* A private directory made under `base` (empty: $TMPDIR or /tmp); out gets
+ * its path. Returns PG_OK, or a skip/error with the reason in ctx->msg. */
+int os_private_dir(struct pg_ctx *ctx, const char *base, char *out, size_t len);
+/* Removes what is under the private directory, then the directory itself. */
+void os_remove_tree(const char *path);
+
+/* A child running fn(arg) and then _exit(0): it dies with its parent and
+ * leaves Ctrl-C to the parent, which reaps it in teardown. Returns the pid,
+ * or -1 with errno set. */
+pid_t os_spawn(void (*fn)(void *arg), void *arg);
+/* Kills (SIGKILL) and reaps a child os_spawn started; pid <= 0 is a no-op. */
+void os_reap(pid_t pid);
+
+/* write/read the whole buffer, retrying short transfers and EINTR;
+ * 0, or -1 on error or end of file. */
+int os_write_all(int fd, const void *buf, size_t len);
+int os_read_all(int fd, void *buf, size_t len);
+
+/* Pins the calling thread (and the children it forks) to CPU `cpu` given as
+ * text, "any" for none. Returns PG_OK or a skip with the reason. */
+int os_pin(struct pg_ctx *ctx, const char *cpu);
+
+extern const struct pg_bench pg_os_syscall_null, pg_os_syscall_read, pg_os_syscall_write,
+	pg_os_syscall_stat, pg_os_syscall_fstat, pg_os_syscall_open;
+extern const struct pg_bench pg_os_sig_install, pg_os_sig_catch, pg_os_sig_prot;
+extern const struct pg_bench pg_os_proc_fork, pg_os_proc_exec, pg_os_proc_shell;
+extern const struct pg_bench pg_os_ctx;
+extern const struct pg_bench pg_os_pipe_lat, pg_os_pipe_bw, pg_os_unix_lat, pg_os_unix_bw,
+	pg_os_tcp_lat, pg_os_tcp_bw, pg_os_connect;
+extern const struct pg_bench pg_os_select, pg_os_sem;
+extern const struct pg_bench pg_os_pagefault, pg_os_mmap;
+extern const struct pg_bench pg_os_fs_create, pg_os_fs_delete, pg_os_file_rd_io,
+	pg_os_file_rd_o2c, pg_os_mmap_rd_mo, pg_os_mmap_rd_o2c;
+extern const struct pg_bench pg_os_boot_kernel, pg_os_boot_userspace;
+
+#endif
