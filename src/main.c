@@ -13,6 +13,12 @@ static const char usage[] =
 	"  list [--json]          every benchmark, its parameters and defaults\n"
 	"  info [--json]          this machine's identity\n"
 	"  run [SELECTOR...]      run benchmarks and write results\n"
+#ifdef PG_HAVE_STORE
+	"  import FILE.jsonl...   add results files to the results store\n"
+	"  runs [--json]          the runs the store holds\n"
+	"  report [options]       write the performance guide (md, rst, csv, json, html)\n"
+	"  compare BASE NEW       what changed between two runs; exit 1 on a regression\n"
+#endif
 	"\n"
 	"'perfguide COMMAND --help' describes a command's options.\n";
 
@@ -36,6 +42,12 @@ int main(int argc, char **argv)
 		{ "list", pg_cmd_list },
 		{ "info", pg_cmd_info },
 		{ "run", pg_cmd_run },
+#ifdef PG_HAVE_STORE
+		{ "import", pg_cmd_import },
+		{ "runs", pg_cmd_runs },
+		{ "report", pg_cmd_report },
+		{ "compare", pg_cmd_compare },
+#endif
 	};
 	if (argc < 2) {
 		fputs(usage, stderr);

@@ -11,6 +11,12 @@
 int pg_cmd_list(int argc, char **argv);
 int pg_cmd_info(int argc, char **argv);
 int pg_cmd_run(int argc, char **argv);
+#ifdef PG_HAVE_STORE
+int pg_cmd_import(int argc, char **argv);
+int pg_cmd_runs(int argc, char **argv);
+int pg_cmd_report(int argc, char **argv);
+int pg_cmd_compare(int argc, char **argv);
+#endif
 
 /* "perfguide: <message>" on stderr, then PG_EXIT_USAGE. */
 int pg_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

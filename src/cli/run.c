@@ -25,6 +25,9 @@
 #ifdef PG_HAVE_JANSSON
 #include "core/results.h"
 #endif
+#ifdef PG_HAVE_STORE
+#include "report/follow.h"
+#endif
 
 #define MAX_SELECTED 1024
 #define MAX_OVERRIDES 16
@@ -47,6 +50,9 @@ static const char help[] =
 	"                               model, DMI product, or hostname)\n"
 	"  --out FILE.jsonl             results file (default: " RESULTS_DIR "/<board>-<time>.jsonl)\n"
 	"  --json                       also print every record as JSON on stdout\n"
+	"  --db FILE                    also add the results to this store (default:\n"
+	"                               $XDG_DATA_HOME/perfguide/results.db)\n"
+	"  --no-db                      write only the results file\n"
 	"  --cpu LIST                   pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a\n"
 	"                               benchmark runs on the i-th CPU of the list\n"
 	"  -p NAME=VALUE[,VALUE...]     set a parameter; several values sweep it.\n"
@@ -156,7 +162,7 @@ static void suite_defaults(enum pg_suite s, int *runs, double *min_time)
 
 int pg_cmd_run(int argc, char **argv)
 {
-	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU };
+	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB };
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, O_SUITE },
 		{ "runs", required_argument, NULL, O_RUNS },
@@ -165,13 +171,16 @@ int pg_cmd_run(int argc, char **argv)
 		{ "out", required_argument, NULL, O_OUT },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "cpu", required_argument, NULL, O_CPU },
+		{ "db", required_argument, NULL, O_DB },
+		{ "no-db", no_argument, NULL, O_NODB },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum pg_suite suite = PG_SUITE_NONE;
 	int runs = 0, json = 0, ncpus = 0, nov = 0, c;
 	double min_time = 0;
-	const char *board = NULL, *out = NULL;
+	const char *board = NULL, *out = NULL, *db = NULL;
+	int no_db = 0;
 	static int cpus[MAX_CPUS];
 	struct pg_override ov[MAX_OVERRIDES];
 	char err[320];
@@ -204,6 +213,8 @@ int pg_cmd_run(int argc, char **argv)
 			break;
 		case O_OUT: out = optarg; break;
 		case O_JSON: json = 1; break;
+		case O_DB: db = optarg; break;
+		case O_NODB: no_db = 1; break;
 		case O_CPU:
 			if (parse_cpus(optarg, cpus, &ncpus, err, sizeof(err)) < 0)
 				return pg_usage_error("run: %s", err);
@@ -227,6 +238,9 @@ int pg_cmd_run(int argc, char **argv)
 #ifndef PG_HAVE_JANSSON
 	if (out || json)
 		return pg_usage_error("run: --out and --json need a build with jansson (install libjansson-dev and rebuild)");
+	if (db)
+		return pg_usage_error("run: --db needs a build with jansson and SQLite");
+	(void)no_db;
 #endif
 
 	/* Which benchmarks. */
@@ -309,11 +323,34 @@ int pg_cmd_run(int argc, char **argv)
 		snprintf(default_out, sizeof(default_out), "%s/%s.jsonl", RESULTS_DIR, run_id);
 		out = default_out;
 	}
+#ifdef PG_HAVE_STORE
+	/* The store follows the results file; an explicit --db that cannot be
+	 * used is bad input, a default store that cannot only a warning. */
+	struct pg_follow *follow = NULL;
+	if (!no_db) {
+		char serr[600];
+		follow = pg_follow_open(db, out, serr, sizeof(serr));
+		if (!follow && db) {
+			pg_machine_free(&machine);
+			free(plan);
+			return pg_usage_error("run: --db: %s", serr);
+		}
+		if (!follow)
+			fprintf(stderr, "perfguide: not adding results to the store: %s\n", serr);
+	}
+#else
+	(void)no_db;
+	if (db)
+		return pg_usage_error("run: --db needs a build with SQLite (install libsqlite3-dev and rebuild)");
+#endif
 	FILE *f = fopen(out, "a");
 	if (!f) {
 		int e = errno;
 		pg_machine_free(&machine);
 		free(plan);
+#ifdef PG_HAVE_STORE
+		pg_follow_close(follow);
+#endif
 		return pg_usage_error("run: cannot write results to %s: %s", out, strerror(e));
 	}
 	struct pg_results res = { .sink = { f }, .nsinks = 1, .path = out };
@@ -327,6 +364,9 @@ int pg_cmd_run(int argc, char **argv)
 	};
 	snprintf(ri.id, sizeof(ri.id), "%s", run_id);
 	pg_results_run(&res, &ri);
+#ifdef PG_HAVE_STORE
+	pg_follow_sync(follow);
+#endif
 #else
 	fprintf(stderr, "perfguide: built without jansson: results are shown but no results file is written\n");
 #endif
@@ -362,6 +402,9 @@ int pg_cmd_run(int argc, char **argv)
 #ifdef PG_HAVE_JANSSON
 		pg_results_result(&res, &r);
 #endif
+#ifdef PG_HAVE_STORE
+		pg_follow_sync(follow);
+#endif
 		pg_console_result(&con, &r);
 		pg_result_free(&r);
 	}
@@ -374,6 +417,10 @@ int pg_cmd_run(int argc, char **argv)
 		res.failed = 1;
 	}
 	fprintf(stderr, "perfguide: %s results in %s\n", interrupted ? "interrupted; finished" : "wrote", out);
+#ifdef PG_HAVE_STORE
+	/* A store that failed is not a failed run: the file has it all. */
+	pg_follow_close(follow);
+#endif
 	failed |= res.failed;
 #endif
 	pg_machine_free(&machine);

@@ -1,0 +1,91 @@
+/*
+ * perfguide import: adds results files brought back from boards to the
+ * store. Every file is read and checked first; if any is corrupt nothing is
+ * imported. Each file then goes in as one transaction, and a run the store
+ * already holds is left as it is.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/select.h"
+
+static const char help[] =
+	"usage: perfguide import FILE.jsonl... [--db FILE]\n"
+	"\n"
+	"Adds results files to the results store, one transaction per file. A\n"
+	"corrupt or truncated file is refused with its line number, and then\n"
+	"nothing is imported. A run already in the store is not added twice.\n"
+	"\n"
+	"  --db FILE    the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
+	"\n"
+	"Exit status: 0 imported, 1 the store failed, 2 bad input (nothing imported).\n";
+
+int pg_cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		default: return pg_usage_error("import: unknown option '%s' (see 'perfguide import --help')",
+					       argv[optind - 1]);
+		}
+	}
+	int nfiles = argc - optind;
+	if (nfiles < 1)
+		return pg_usage_error("import: give one or more results files (FILE.jsonl)");
+
+	char err[512];
+	struct pg_file {
+		struct pg_rrun *runs;
+		int n;
+	} *files = calloc((size_t)nfiles, sizeof(*files));
+	if (!files)
+		return pg_usage_error("import: out of memory");
+	int rc = PG_EXIT_OK, nread = 0;
+	for (; nread < nfiles; nread++) {
+		if (pg_rrun_read_all(argv[optind + nread], &files[nread].runs, &files[nread].n, err, sizeof(err)) < 0) {
+			rc = pg_usage_error("import: %s", err);
+			goto out;
+		}
+	}
+	struct pg_store *s = pg_select_store(db, 1, err, sizeof(err));
+	if (!s) {
+		rc = pg_usage_error("import: %s", err);
+		goto out;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		const char *path = argv[optind + i];
+		int how[files[i].n];
+		if (s->ops->add_runs(s, files[i].runs, files[i].n, how, err, sizeof(err)) < 0) {
+			fprintf(stderr, "perfguide: import: %s: %s (nothing of it was added)\n", path, err);
+			rc = PG_EXIT_FAIL;
+			continue;
+		}
+		for (int k = 0; k < files[i].n; k++) {
+			const struct pg_rrun *r = &files[i].runs[k];
+			printf("%s: run %s (%s, %d results) %s\n", path, r->id, r->board, r->nres,
+			       how[k] == PG_ADD_PRESENT ? "is already in the store"
+			       : how[k] == PG_ADD_REPLACED ? "replaced its incomplete copy" : "imported");
+		}
+	}
+	pg_store_close(s);
+out:
+	for (int i = 0; i < nread; i++) {
+		for (int k = 0; k < files[i].n; k++)
+			pg_rrun_free(&files[i].runs[k]);
+		free(files[i].runs);
+	}
+	free(files);
+	return rc;
+}

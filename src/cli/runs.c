@@ -1,0 +1,83 @@
+/* perfguide runs: what the results store holds. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/select.h"
+
+static const char help[] =
+	"usage: perfguide runs [--json] [--db FILE]\n"
+	"\n"
+	"Lists the runs in the results store, oldest first: run id, board, when it\n"
+	"started, the perfguide version that ran it, how many results it has, and\n"
+	"whether it completed.\n"
+	"\n"
+	"  --json       one JSON array\n"
+	"  --db FILE    the store (default: $XDG_DATA_HOME/perfguide/results.db)\n";
+
+int pg_cmd_runs(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL;
+	int json = 0, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		default: return pg_usage_error("runs: unknown option '%s' (see 'perfguide runs --help')",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return pg_usage_error("runs: unexpected argument '%s'", argv[optind]);
+	char err[512];
+	struct pg_store *s = pg_select_store(db, 0, err, sizeof(err));
+	if (!s)
+		return pg_usage_error("runs: %s", err);
+	struct pg_run_summary *runs;
+	int n;
+	if (s->ops->list_runs(s, &runs, &n, err, sizeof(err)) < 0) {
+		pg_store_close(s);
+		fprintf(stderr, "perfguide: runs: %s\n", err);
+		return PG_EXIT_FAIL;
+	}
+	if (json) {
+		json_t *a = json_array();
+		for (int i = 0; i < n; i++) {
+			json_t *o = json_object();
+			json_object_set_new(o, "id", json_string(runs[i].id));
+			json_object_set_new(o, "board", json_string(runs[i].board));
+			json_object_set_new(o, "started", json_string(runs[i].started));
+			json_object_set_new(o, "version", json_string(runs[i].version));
+			json_object_set_new(o, "results", json_integer(runs[i].nresults));
+			json_object_set_new(o, "status", json_string(runs[i].status));
+			json_array_append_new(a, o);
+		}
+		json_dumpf(a, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(a);
+	} else {
+		int w = 6;
+		for (int i = 0; i < n; i++)
+			if ((int)strlen(runs[i].id) > w)
+				w = (int)strlen(runs[i].id);
+		printf("%-*s  %-20s  %-24s  %-20s  %7s  %s\n", w, "RUN", "BOARD", "STARTED", "VERSION",
+		       "RESULTS", "STATUS");
+		for (int i = 0; i < n; i++)
+			printf("%-*s  %-20s  %-24s  %-20s  %7d  %s\n", w, runs[i].id, runs[i].board,
+			       runs[i].started, runs[i].version, runs[i].nresults, runs[i].status);
+	}
+	free(runs);
+	pg_store_close(s);
+	return PG_EXIT_OK;
+}

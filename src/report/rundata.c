@@ -1,0 +1,356 @@
+/*
+ * Reading results files. Every line is checked before anything of the file
+ * is used, so that a corrupt or truncated file is refused whole, with the
+ * line that is wrong.
+ */
+#include "rundata.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/params.h"
+#include "core/registry.h"
+
+char *pg_strdup0(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void res_free(struct pg_rres *x)
+{
+	free(x->bench);
+	free(x->params);
+	free(x->metric);
+	free(x->unit);
+	free(x->label);
+	free(x->title);
+	free(x->note);
+	free(x->reason);
+	free(x->cpu);
+	free(x->samples);
+}
+
+void pg_rrun_free(struct pg_rrun *r)
+{
+	for (int i = 0; i < r->nres; i++)
+		res_free(&r->res[i]);
+	free(r->res);
+	free(r->id);
+	free(r->board);
+	free(r->started);
+	free(r->finished);
+	free(r->end_status);
+	free(r->version);
+	free(r->machine);
+	free(r->build);
+	free(r->config);
+	free(r->source);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static char *dump(json_t *v)
+{
+	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+}
+
+static int num(json_t *o, const char *k, double *v)
+{
+	json_t *j = json_object_get(o, k);
+	if (!json_is_number(j))
+		return -1;
+	*v = json_number_value(j);
+	return isfinite(*v) ? 0 : -1;
+}
+
+static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
+{
+	const char *schema = str(o, "schema"), *id = str(o, "id"), *board = str(o, "board");
+	if (!schema || strncmp(schema, "perfguide/", 10) != 0) {
+		snprintf(err, len, "not a perfguide results file (no \"schema\":\"perfguide/...\")");
+		return -1;
+	}
+	if (strcmp(schema, "perfguide/1") != 0) {
+		snprintf(err, len, "results schema %s is newer than this perfguide reads (perfguide/1)", schema);
+		return -1;
+	}
+	if (!id || !id[0] || !board || !board[0]) {
+		snprintf(err, len, "run record without \"id\" or \"board\"");
+		return -1;
+	}
+	r->id = strdup(id);
+	r->board = strdup(board);
+	r->started = pg_strdup0(str(o, "started"));
+	json_t *build = json_object_get(o, "build");
+	r->version = pg_strdup0(str(build, "version"));
+	r->machine = dump(json_object_get(o, "machine"));
+	r->build = dump(build);
+	r->config = dump(json_object_get(o, "config"));
+	if (!r->machine)
+		r->machine = strdup("{}");
+	return 0;
+}
+
+static int add_result(struct pg_rrun *r, json_t *o, char *err, size_t len)
+{
+	const char *bench = str(o, "bench"), *metric = str(o, "metric"), *status = str(o, "status");
+	json_t *params = json_object_get(o, "params");
+	if (!bench || !metric || !json_is_object(params) || !status) {
+		snprintf(err, len, "result record without \"bench\", \"params\", \"metric\" or \"status\"");
+		return -1;
+	}
+	struct pg_rres x = { 0 };
+	if (strcmp(status, "ok") == 0) {
+		x.status = PG_R_OK;
+	} else if (strcmp(status, "skipped") == 0) {
+		x.status = PG_R_SKIPPED;
+	} else if (strcmp(status, "error") == 0) {
+		x.status = PG_R_ERROR;
+	} else {
+		snprintf(err, len, "result status '%s' is not ok, skipped or error", status);
+		return -1;
+	}
+	json_t *samples = json_object_get(o, "samples");
+	if (x.status == PG_R_OK) {
+		if (num(o, "median", &x.median) || num(o, "min", &x.min) || num(o, "max", &x.max)) {
+			snprintf(err, len, "result %s %s without a numeric median, min and max", bench, metric);
+			return -1;
+		}
+		if (!json_is_array(samples) || json_array_size(samples) == 0) {
+			snprintf(err, len, "result %s %s without samples", bench, metric);
+			return -1;
+		}
+		x.nsamples = (int)json_array_size(samples);
+		x.samples = malloc(sizeof(double) * (size_t)x.nsamples);
+		for (int i = 0; i < x.nsamples; i++) {
+			json_t *s = json_array_get(samples, (size_t)i);
+			x.samples[i] = json_number_value(s);
+			if (!json_is_number(s) || !isfinite(x.samples[i])) {
+				free(x.samples);
+				snprintf(err, len, "result %s %s: sample %d is not a number", bench, metric, i + 1);
+				return -1;
+			}
+		}
+		x.mean = x.median;
+		num(o, "mean", &x.mean);
+		num(o, "stddev", &x.stddev);
+		num(o, "cv", &x.cv);
+		x.noisy = json_is_true(json_object_get(o, "noisy"));
+		json_t *cpu = json_object_get(o, "cpu");
+		if (json_is_object(cpu)) {
+			x.have_busy = num(cpu, "busy_pct", &x.busy_pct) == 0;
+			x.cpu = dump(cpu);
+		}
+	} else if (!str(o, "reason")) {
+		snprintf(err, len, "%s result %s without a \"reason\"", status, bench);
+		return -1;
+	}
+	const char *better = str(o, "better");
+	x.higher = !better || strcmp(better, "lower") != 0;
+	x.bench = strdup(bench);
+	x.params = dump(params);
+	x.metric = strdup(metric);
+	x.unit = strdup(str(o, "unit") ? str(o, "unit") : "");
+	x.label = pg_strdup0(str(o, "label"));
+	x.title = pg_strdup0(str(o, "title"));
+	x.note = pg_strdup0(str(o, "note"));
+	x.reason = pg_strdup0(str(o, "reason"));
+
+	struct pg_rres *n = realloc(r->res, sizeof(*n) * (size_t)(r->nres + 1));
+	if (!n) {
+		res_free(&x);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	r->res = n;
+	r->res[r->nres++] = x;
+	return 0;
+}
+
+int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t len)
+{
+	json_error_t je;
+	json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &je);
+	if (!o) {
+		snprintf(err, len, "not JSON: %s", je.text);
+		return -1;
+	}
+	int rc = -1;
+	const char *type = str(o, "type");
+	if (!json_is_object(o) || !type) {
+		snprintf(err, len, "not a perfguide record (no \"type\")");
+	} else if (strcmp(type, "run") == 0) {
+		if (r->id)
+			rc = 1;		/* the next run appended to the same file */
+		else
+			rc = add_run(r, o, err, len);
+	} else if (r->finished) {
+		snprintf(err, len, "record after the \"end\" record");
+	} else if (!r->id) {
+		snprintf(err, len, "not a perfguide results file (the first record is not a \"run\" record)");
+	} else if (strcmp(type, "result") == 0) {
+		rc = add_result(r, o, err, len);
+	} else if (strcmp(type, "end") == 0) {
+		const char *fin = str(o, "finished"), *st = str(o, "status");
+		r->finished = strdup(fin ? fin : "");
+		r->end_status = strdup(st ? st : "complete");
+		rc = 0;
+	} else {
+		snprintf(err, len, "unknown record type '%s'", type);
+	}
+	json_decref(o);
+	return rc;
+}
+
+int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *nruns, char *err, size_t len)
+{
+	*runs = NULL;
+	*nruns = 0;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *line = NULL, msg[256];
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+	struct pg_rrun *cur = NULL;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[n - 1] != '\n') {
+			snprintf(err, len, "%s: line %d: truncated (the line does not end)", path, lineno);
+			rc = -1;
+			break;
+		}
+		int r = cur ? pg_rrun_add_line(cur, line, msg, sizeof(msg)) : 1;
+		if (r == 1) {
+			/* A run record: a new run begins (a file written with the
+			 * same --out twice holds several). */
+			struct pg_rrun *p = realloc(*runs, sizeof(*p) * (size_t)(*nruns + 1));
+			if (!p) {
+				snprintf(err, len, "%s: out of memory", path);
+				rc = -1;
+				break;
+			}
+			*runs = p;
+			cur = &p[(*nruns)++];
+			memset(cur, 0, sizeof(*cur));
+			cur->source = strdup(path);
+			r = pg_rrun_add_line(cur, line, msg, sizeof(msg));
+		}
+		if (r < 0) {
+			snprintf(err, len, "%s: line %d: %s", path, lineno, msg);
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && *nruns == 0) {
+		snprintf(err, len, "%s: empty: not a perfguide results file", path);
+		rc = -1;
+	}
+	free(line);
+	fclose(f);
+	if (rc < 0) {
+		for (int i = 0; i < *nruns; i++)
+			pg_rrun_free(&(*runs)[i]);
+		free(*runs);
+		*runs = NULL;
+		*nruns = 0;
+	}
+	return rc;
+}
+
+int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t len)
+{
+	struct pg_rrun *runs;
+	int n;
+	memset(r, 0, sizeof(*r));
+	if (pg_rrun_read_all(path, &runs, &n, err, len) < 0)
+		return -1;
+	if (n > 1) {
+		snprintf(err, len, "%s holds %d runs: import it and name the run by its id", path, n);
+		for (int i = 0; i < n; i++)
+			pg_rrun_free(&runs[i]);
+		free(runs);
+		return -1;
+	}
+	*r = runs[0];
+	free(runs);
+	return 0;
+}
+
+static int param_is_size(const char *bench, const char *name)
+{
+	const struct pg_bench *b = pg_registry_find(bench);
+	if (!b)
+		return strcmp(name, "size") == 0;
+	for (const struct pg_param *p = b->params; p && p->name; p++)
+		if (strcmp(p->name, name) == 0)
+			return p->type == PG_P_SIZE;
+	return 0;
+}
+
+void pg_params_display(const char *bench, const char *params, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	json_t *o = json_loads(params, 0, NULL);
+	const char *k;
+	json_t *v;
+	size_t at = 0;
+	json_object_foreach(o, k, v) {
+		char val[64];
+		if (json_is_integer(v) && param_is_size(bench, k))
+			pg_format_size(json_integer_value(v), val, sizeof(val));
+		else if (json_is_integer(v))
+			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			snprintf(val, sizeof(val), "%s", json_string_value(v));
+		else
+			snprintf(val, sizeof(val), "%g", json_number_value(v));
+		int w = snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "", k, val);
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
+	json_decref(o);
+}
+
+int pg_params_num(const char *params, const char *name, double *v)
+{
+	json_t *o = json_loads(params, 0, NULL);
+	json_t *j = json_object_get(o, name);
+	int ok = json_is_number(j);
+	if (ok)
+		*v = json_number_value(j);
+	json_decref(o);
+	return ok;
+}
+
+const char *pg_machine_field(const char *machine, const char *field)
+{
+	static char buf[512];
+	json_t *o = json_loads(machine ? machine : "{}", 0, NULL);
+	json_t *j = json_object_get(o, field);
+	const char *ret = buf;
+	if (json_is_string(j))
+		snprintf(buf, sizeof(buf), "%s", json_string_value(j));
+	else if (json_is_integer(j))
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(j));
+	else
+		ret = NULL;
+	json_decref(o);
+	return ret;
+}

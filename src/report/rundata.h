@@ -1,0 +1,67 @@
+/*
+ * A run as the report and compare see it: the run record, its machine and
+ * every result, whether read from a results file or from the store. The key
+ * of a result is (bench, params, metric); params is canonical JSON (compact,
+ * keys sorted) so that equal parameter sets compare equal as strings.
+ */
+#ifndef PG_RUNDATA_H
+#define PG_RUNDATA_H
+
+#include <stddef.h>
+
+enum pg_rstatus { PG_R_OK, PG_R_SKIPPED, PG_R_ERROR };
+
+struct pg_rres {
+	char *bench, *params, *metric;
+	char *unit, *label, *title, *note, *reason;
+	int higher;		/* 1: higher is better */
+	enum pg_rstatus status;
+	double median, min, max, mean, stddev, cv;
+	int noisy;
+	int have_busy;
+	double busy_pct;
+	char *cpu;		/* the cpu object as JSON, NULL when absent */
+	double *samples;
+	int nsamples;
+};
+
+struct pg_rrun {
+	char *id, *board, *started;
+	char *finished;		/* NULL: the run has no end record (crash) */
+	char *end_status;	/* complete | interrupted */
+	char *version;		/* perfguide version that wrote it */
+	char *machine, *build, *config;	/* JSON objects as text */
+	char *source;		/* where it was read from */
+	struct pg_rres *res;
+	int nres;
+};
+
+void pg_rrun_free(struct pg_rrun *r);
+
+/* Reads every run of a results file (one, or several when a file was
+ * written again with the same --out); on a corrupt or truncated file
+ * returns -1 with err naming the line and what is wrong, and nothing read. */
+int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *n, char *err, size_t len);
+/* The same for a file that must hold exactly one run. */
+int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t len);
+
+/* Parses one line of a results file. *r must be zeroed before the first
+ * line. Returns 0; 1 when the line is a run record and r already has one
+ * (a new run starts; nothing was added); -1 with err set. Records after
+ * "end" are refused. */
+int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t len);
+
+/* Canonical parameters text -> "size=8m threads=1" (sizes by the registry's
+ * parameter type where the benchmark is known). */
+void pg_params_display(const char *bench, const char *params, char *buf, size_t len);
+
+/* Value of one parameter as a number; returns 0 when absent or not numeric. */
+int pg_params_num(const char *params, const char *name, double *v);
+
+/* One field of the machine JSON ("kernel_release"); NULL when absent.
+ * Returns a pointer into a static buffer. */
+const char *pg_machine_field(const char *machine, const char *field);
+
+char *pg_strdup0(const char *s);	/* strdup that takes NULL */
+
+#endif

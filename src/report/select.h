@@ -1,0 +1,19 @@
+/* Finding runs for report and compare: by results file, run id or board. */
+#ifndef PG_SELECT_H
+#define PG_SELECT_H
+
+#include <stddef.h>
+
+#include "rundata.h"
+#include "store.h"
+
+/* The store at db, or the default one when db is NULL. */
+struct pg_store *pg_select_store(const char *db, int create, char *err, size_t len);
+
+/* spec is a results file (when such a file exists), a run id, "latest", or
+ * a board name (its latest run). *store is opened from db on first need.
+ * Returns 0, or -1 with err set. */
+int pg_select_run(const char *spec, const char *db, struct pg_store **store, struct pg_rrun *r,
+		  char *err, size_t len);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * The results store, behind one small interface: SQLite today (an embedded
+ * file, nothing to start); a shared server database for a fleet of boards
+ * would be another set of ops. Everything above this file works on struct
+ * pg_rrun and never sees SQL.
+ */
+#ifndef PG_STORE_H
+#define PG_STORE_H
+
+#include <stddef.h>
+
+#include "rundata.h"
+
+struct pg_store;
+
+/* One line of `perfguide runs`. */
+struct pg_run_summary {
+	char id[160];
+	char board[128];
+	char started[40];
+	char version[64];
+	char status[16];	/* complete, interrupted, incomplete */
+	int nresults;
+};
+
+enum pg_add_result { PG_ADD_NEW, PG_ADD_PRESENT, PG_ADD_REPLACED };
+
+struct pg_store_ops {
+	const char *name;
+	/* Adds a whole run in one transaction. A run already held complete is
+	 * left as it is (PG_ADD_PRESENT); one held without its end record (the
+	 * board crashed, or `run` stopped writing to the store) is replaced. */
+	int (*add_run)(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len);
+	/* Several runs (one file) in one transaction; how[i] says what
+	 * happened to each. */
+	int (*add_runs)(struct pg_store *s, const struct pg_rrun *r, int n, int *how, char *err, size_t len);
+	/* Follows a run as it is written: begin, each result, end. */
+	int (*begin_run)(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len);
+	int (*add_result)(struct pg_store *s, const char *run_id, const struct pg_rres *x, char *err, size_t len);
+	int (*end_run)(struct pg_store *s, const char *run_id, const char *finished, const char *status,
+		       char *err, size_t len);
+	/* Every run, oldest first; the caller frees *out. */
+	int (*list_runs)(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len);
+	/* 1 found, 0 no such run, -1 error. */
+	int (*load_run)(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t len);
+	void (*close)(struct pg_store *s);
+};
+
+struct pg_store {
+	const struct pg_store_ops *ops;
+	char path[512];
+};
+
+/* $XDG_DATA_HOME/perfguide/results.db, else ~/.local/share/perfguide/results.db. */
+int pg_store_default_path(char *buf, size_t len);
+
+/* Opens (creating when create is set and it does not exist) the store at
+ * path. NULL with err set when it cannot be opened or is not a perfguide
+ * store. */
+struct pg_store *pg_store_open(const char *path, int create, char *err, size_t len);
+void pg_store_close(struct pg_store *s);
+
+/* SQLite backend. */
+struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, size_t len);
+/* The schema version this build writes; tests build older stores with it. */
+int pg_store_sqlite_version(void);
+int pg_store_sqlite_create_at(const char *path, int version, char *err, size_t len);
+
+/* Runs of one board, oldest first (ids into *ids, caller frees). */
+int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len);
+
+#endif
