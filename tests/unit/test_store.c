@@ -1,0 +1,197 @@
+/* The SQLite store: round trip, idempotent adds, incomplete runs replaced,
+ * older schemas migrated, foreign databases refused untouched. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include <cmocka.h>
+
+#include "report/store.h"
+
+static char dir[] = "/tmp/pg-store-test.XXXXXX";
+
+static const char *path(const char *name)
+{
+	static char buf[256];
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+static void make_run(struct pg_rrun *r, const char *id, int with_end)
+{
+	char err[256];
+	char line[512];
+	memset(r, 0, sizeof(*r));
+	snprintf(line, sizeof(line),
+		 "{\"type\":\"run\",\"schema\":\"perfguide/1\",\"id\":\"%s\",\"board\":\"bd\",\"started\":\"2026-01-0%cT00:00:00Z\","
+		 "\"machine\":{\"arch\":\"x\"},\"build\":{\"version\":\"9.9\"}}", id, id[strlen(id) - 1]);
+	assert_int_equal(pg_rrun_add_line(r, line, err, sizeof(err)), 0);
+	assert_int_equal(pg_rrun_add_line(r,
+		"{\"type\":\"result\",\"bench\":\"mem.bw.rd\",\"params\":{\"threads\":1,\"size\":8388608},"
+		"\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"samples\":[1.5,2.5,3.25],"
+		"\"median\":2.5,\"min\":1.5,\"max\":3.25,\"cpu\":{\"busy_pct\":51.5},\"label\":\"bw_mem-rd-8mb\",\"status\":\"ok\"}",
+		err, sizeof(err)), 0);
+	assert_int_equal(pg_rrun_add_line(r,
+		"{\"type\":\"result\",\"bench\":\"crypto.x\",\"params\":{},\"metric\":\"t\",\"status\":\"skipped\","
+		"\"reason\":\"no engine\"}", err, sizeof(err)), 0);
+	if (with_end)
+		assert_int_equal(pg_rrun_add_line(r, "{\"type\":\"end\",\"finished\":\"f\",\"status\":\"complete\"}",
+						  err, sizeof(err)), 0);
+}
+
+static void round_trip(void **state)
+{
+	(void)state;
+	char err[512];
+	struct pg_store *s = pg_store_open(path("a.db"), 1, err, sizeof(err));
+	assert_non_null(s);
+	struct pg_rrun r, back;
+	make_run(&r, "run1", 1);
+	/* params are canonical: keys sorted */
+	assert_string_equal(r.res[0].params, "{\"size\":8388608,\"threads\":1}");
+	assert_int_equal(s->ops->add_run(s, &r, err, sizeof(err)), PG_ADD_NEW);
+	assert_int_equal(s->ops->add_run(s, &r, err, sizeof(err)), PG_ADD_PRESENT);
+	assert_int_equal(s->ops->load_run(s, "run1", &back, err, sizeof(err)), 1);
+	assert_string_equal(back.board, "bd");
+	assert_string_equal(back.version, "9.9");
+	assert_int_equal(back.nres, 2);
+	assert_int_equal(back.res[0].nsamples, 3);
+	assert_true(back.res[0].samples[2] == 3.25);
+	assert_true(back.res[0].have_busy && back.res[0].busy_pct == 51.5);
+	assert_string_equal(back.res[0].label, "bw_mem-rd-8mb");
+	assert_int_equal(back.res[1].status, PG_R_SKIPPED);
+	assert_string_equal(back.res[1].reason, "no engine");
+	{ struct pg_rrun none; assert_int_equal(s->ops->load_run(s, "nope", &none, err, sizeof(err)), 0); }
+	pg_rrun_free(&back);
+	struct pg_run_summary *list;
+	int n;
+	assert_int_equal(s->ops->list_runs(s, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(list[0].nresults, 2);
+	assert_string_equal(list[0].status, "complete");
+	free(list);
+	pg_rrun_free(&r);
+	pg_store_close(s);
+}
+
+static void incomplete_run_replaced(void **state)
+{
+	(void)state;
+	char err[512];
+	struct pg_store *s = pg_store_open(path("b.db"), 1, err, sizeof(err));
+	assert_non_null(s);
+	struct pg_rrun part, whole;
+	make_run(&part, "run2", 0);
+	part.nres = 1;	/* crashed after the first result */
+	assert_int_equal(s->ops->add_run(s, &part, err, sizeof(err)), PG_ADD_NEW);
+	part.nres = 2;
+	make_run(&whole, "run2", 1);
+	assert_int_equal(s->ops->add_run(s, &whole, err, sizeof(err)), PG_ADD_REPLACED);
+	assert_int_equal(s->ops->add_run(s, &whole, err, sizeof(err)), PG_ADD_PRESENT);
+	struct pg_run_summary *list;
+	int n;
+	assert_int_equal(s->ops->list_runs(s, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(list[0].nresults, 2);
+	free(list);
+	pg_rrun_free(&part);
+	pg_rrun_free(&whole);
+	pg_store_close(s);
+}
+
+static void older_schema_migrated(void **state)
+{
+	(void)state;
+	char err[512];
+	assert_true(pg_store_sqlite_version() >= 2);
+	assert_int_equal(pg_store_sqlite_create_at(path("old.db"), 1, err, sizeof(err)), 0);
+	struct pg_store *s = pg_store_open(path("old.db"), 0, err, sizeof(err));
+	assert_non_null(s);
+	struct pg_rrun r;
+	make_run(&r, "run3", 1);
+	assert_int_equal(s->ops->add_run(s, &r, err, sizeof(err)), PG_ADD_NEW);
+	pg_rrun_free(&r);
+	pg_store_close(s);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path("old.db"), &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT version FROM perfguide_schema", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), pg_store_sqlite_version());
+	sqlite3_finalize(st);
+	/* A store from a newer perfguide is refused, not downgraded. */
+	assert_int_equal(sqlite3_exec(db, "UPDATE perfguide_schema SET version = 999", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_null(pg_store_open(path("old.db"), 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "newer"));
+}
+
+static void foreign_database_refused(void **state)
+{
+	(void)state;
+	char err[512];
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path("foreign.db"), &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_null(pg_store_open(path("foreign.db"), 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "not a perfguide store"));
+	assert_null(pg_store_open(path("missing.db"), 0, err, sizeof(err)));
+	FILE *f = fopen(path("text.db"), "w");
+	fputs("hello, this is not a database at all, just some text that is long enough\n", f);
+	fclose(f);
+	assert_null(pg_store_open(path("text.db"), 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "not a perfguide store"));
+}
+
+static void parse_errors(void **state)
+{
+	(void)state;
+	struct pg_rrun r;
+	char err[256];
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(pg_rrun_add_line(&r, "{\"type\":\"result\"}", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "first record"));
+	assert_int_equal(pg_rrun_add_line(&r, "{\"type\":\"run\",\"schema\":\"perfguide/7\",\"id\":\"a\",\"board\":\"b\"}",
+					  err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "newer"));
+	assert_int_equal(pg_rrun_add_line(&r, "{\"type\":\"run\",\"schema\":\"perfguide/1\",\"id\":\"a\",\"board\":\"b\"}",
+					  err, sizeof(err)), 0);
+	assert_int_equal(pg_rrun_add_line(&r, "{\"type\":\"result\",\"bench\":\"x\",\"params\":{},\"metric\":\"m\","
+					  "\"status\":\"ok\",\"median\":1,\"min\":1,\"max\":1,\"samples\":[1,\"x\"]}",
+					  err, sizeof(err)), -1);
+	assert_int_equal(pg_rrun_add_line(&r, "{\"type\":\"run\",\"schema\":\"perfguide/1\",\"id\":\"b\",\"board\":\"b\"}",
+					  err, sizeof(err)), 1);
+	pg_rrun_free(&r);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(incomplete_run_replaced),
+		cmocka_unit_test(older_schema_migrated),
+		cmocka_unit_test(foreign_database_refused),
+		cmocka_unit_test(parse_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
