@@ -110,6 +110,9 @@ struct pg_bench {
 	const char *copies_param;
 	/* Facts of the machine: one sample, no warm-up or calibration. */
 	int once;
+	/* Left out of the quick suite (slow to prepare, or close to another
+	 * benchmark there); it runs in standard and full, or when named. */
+	int not_quick;
 	const void *data;	/* per-variant constants for shared code */
 
 	/* Checks a combination of parameters before anything runs (a size

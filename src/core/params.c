@@ -243,6 +243,17 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 	int np = 0;
 	char e[200];
 
+	if (suite == PG_SUITE_QUICK && b->not_quick) {
+		/* Its parameters still count as known to -p. */
+		for (const struct pg_param *p = b->params; p && p->name; p++)
+			for (int i = 0; i < nov; i++)
+				if (strcmp(ov[i].name, p->name) == 0)
+					ov[i].used = 1;
+		*out = NULL;
+		*nout = 0;
+		return 0;
+	}
+
 	for (const struct pg_param *p = b->params; p && p->name; p++, np++) {
 		const char *list = suite_list(p, suite);
 		from_user[np] = 0;

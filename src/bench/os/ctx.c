@@ -181,7 +181,7 @@ static const struct pg_param ctx_params[] = {
 	  .full = "2,4,8,16,32" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "0", .choices = "0,0k", .min = 0, .max = 64 << 20,
 	  .help = "working set each process sums on every switch",
-	  .quick = "0,128k", .standard = "0,16k,64k,128k,256k",
+	  .quick = "0", .standard = "0,16k,64k,128k,256k",
 	  .full = "0,4k,16k,32k,64k,128k,256k,512k,1m" },
 	{ .name = "cpu", .type = PG_P_STR, .def = "0",
 	  .help = "CPU all processes run on, or 'any' to let the scheduler place them" },

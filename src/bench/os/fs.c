@@ -346,7 +346,7 @@ const struct pg_bench pg_os_fs_create = {
 };
 const struct pg_bench pg_os_fs_delete = {
 	.id = "os.fs.delete", .title = "File deletion (lat_fs delete)",
-	.params = fs_params, .metrics = files_per_s, .data = &k_delete,
+	.params = fs_params, .metrics = files_per_s, .data = &k_delete, .not_quick = 1,
 	.setup = fs_setup, .prepare = fs_prepare, .step = fs_step, .teardown = fs_teardown,
 	.label = fs_label,
 };
@@ -357,7 +357,7 @@ const struct pg_bench pg_os_file_rd_io = {
 };
 const struct pg_bench pg_os_file_rd_o2c = {
 	.id = "os.file.rd.o2c", .title = "File read, open to close (bw_file_rd open2close)",
-	.params = rd_params, .metrics = mb_per_s, .data = &k_o2c,
+	.params = rd_params, .metrics = mb_per_s, .data = &k_o2c, .not_quick = 1,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };
 const struct pg_bench pg_os_mmap_rd_mo = {
@@ -367,6 +367,6 @@ const struct pg_bench pg_os_mmap_rd_mo = {
 };
 const struct pg_bench pg_os_mmap_rd_o2c = {
 	.id = "os.mmap.rd.o2c", .title = "Mapped file read, open to close (bw_mmap_rd open2close)",
-	.params = mm_params, .metrics = mb_per_s, .data = &k_mo2c,
+	.params = mm_params, .metrics = mb_per_s, .data = &k_mo2c, .not_quick = 1,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };

@@ -281,24 +281,24 @@ static const struct ipc_kind
 	k_tcp_lat = { T_TCP, M_LAT, "lat_tcp" }, k_tcp_bw = { T_TCP, M_BW, "bw_tcp" },
 	k_connect = { T_TCP, M_CONNECT, "lat_connect" };
 
-#define IPC(var, idstr, what, kind, plist, mlist)					\
+#define IPC(var, idstr, what, kind, plist, mlist, slow)				\
 	const struct pg_bench var = {							\
 		.id = idstr, .title = what, .params = plist, .metrics = mlist,	\
 		.data = &kind, .setup = ipc_setup, .step = ipc_step,			\
-		.teardown = ipc_teardown, .label = ipc_label,				\
+		.teardown = ipc_teardown, .label = ipc_label, .not_quick = slow,	\
 	}
 
 IPC(pg_os_pipe_lat, "os.pipe.lat", "Pipe round trip between two processes (lat_pipe)",
-    k_pipe_lat, lat_params, lat_metrics);
+    k_pipe_lat, lat_params, lat_metrics, 0);
 IPC(pg_os_pipe_bw, "os.pipe.bw", "Pipe bandwidth between two processes (bw_pipe)",
-    k_pipe_bw, bw_params, bw_metrics);
+    k_pipe_bw, bw_params, bw_metrics, 0);
 IPC(pg_os_unix_lat, "os.unix.lat", "AF_UNIX stream round trip (lat_unix)",
-    k_unix_lat, lat_params, lat_metrics);
+    k_unix_lat, lat_params, lat_metrics, 1);
 IPC(pg_os_unix_bw, "os.unix.bw", "AF_UNIX stream bandwidth (bw_unix)",
-    k_unix_bw, bw_params, bw_metrics);
+    k_unix_bw, bw_params, bw_metrics, 0);
 IPC(pg_os_tcp_lat, "os.tcp.lat", "TCP round trip over loopback (lat_tcp)",
-    k_tcp_lat, lat_params, lat_metrics);
+    k_tcp_lat, lat_params, lat_metrics, 0);
 IPC(pg_os_tcp_bw, "os.tcp.bw", "TCP bandwidth over loopback (bw_tcp)",
-    k_tcp_bw, bw_params, bw_metrics);
+    k_tcp_bw, bw_params, bw_metrics, 0);
 IPC(pg_os_connect, "os.connect", "TCP connection to loopback, connect and close (lat_connect)",
-    k_connect, no_params, lat_metrics);
+    k_connect, no_params, lat_metrics, 0);

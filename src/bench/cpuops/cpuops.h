@@ -1,0 +1,10 @@
+/* CPU operation latencies (LMBench lat_ops, lat_proc proccall). */
+#ifndef PG_BENCH_CPUOPS_H
+#define PG_BENCH_CPUOPS_H
+
+#include "core/bench.h"
+
+extern const struct pg_bench pg_cpu_ops_int, pg_cpu_ops_int64, pg_cpu_ops_float,
+	pg_cpu_ops_double, pg_cpu_proccall;
+
+#endif
