@@ -16,9 +16,16 @@ build:
 	cmake --build $(BUILD) -j $(JOBS)
 
 # Builds an optimised binary, runs the quick suite on this machine and writes
-# the results file (its path is printed at the end).
+# the results file (its path is printed at the end), then guide.html and
+# guide.md for this machine beside it (when built with SQLite).
 run: build
 	./$(BUILD)/perfguide run $(RUN_ARGS)
+	@f=$$(ls -t perfguide-results/*.jsonl 2>/dev/null | head -n 1); \
+	if [ -n "$$f" ] && ./$(BUILD)/perfguide report --help >/dev/null 2>&1; then \
+		d=$$(dirname "$$f"); \
+		./$(BUILD)/perfguide report "$$f" --format html -o "$$d/guide.html" && \
+		./$(BUILD)/perfguide report "$$f" --format md -o "$$d/guide.md"; \
+	fi
 
 # A -Werror build with AddressSanitizer and UndefinedBehaviorSanitizer, then
 # every test through ctest.
