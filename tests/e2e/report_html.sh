@@ -1,0 +1,38 @@
+#!/bin/sh
+# report --format html: one self-contained file that headless Chromium
+# renders with its charts drawn (non-empty SVG paths) and no console errors.
+. "$(dirname "$0")/lib.sh"
+[ "${PG_HAVE_STORE:-ON}" = ON ] || skip "built without SQLite"
+F="$PG_SOURCE_DIR/tests/fixtures"
+"$PG" report "$F"/seed-*.jsonl --format html -o "$T/guide.html" 2>/dev/null || fail "report --format html failed"
+H="$T/guide.html"
+# Self-contained: no scripts, nothing fetched.
+grep -qi '<script' "$H" && fail "the page has a script"
+grep -Eqi '(src|href)=' "$H" && fail "the page refers to something outside it"
+# The bw_mem sizes make a line per board; the other rows bar charts.
+[ "$(grep -c '<svg' "$H")" -gt 10 ] || fail "too few charts"
+grep -q 'mem.bw.fcp value, threads=1' "$H" || fail "no line chart for the bw_mem fcp sweep"
+grep -q '(log scale)' "$H" || fail "a sweep by powers of two is not on a log scale"
+
+B=""
+for c in chromium chromium-browser google-chrome; do
+	command -v $c >/dev/null 2>&1 && B=$c && break
+done
+[ -n "$B" ] || skip "no headless Chromium (apt-get install chromium) to render the page"
+chrome() {
+	timeout 120 "$B" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --no-first-run --user-data-dir="$T/chrome" \
+		--enable-logging=stderr --v=0 "$@"
+}
+chrome --window-size=1400,2000 --screenshot="$T/shot.png" "file://$H" >"$T/shot.out" 2>"$T/shot.err" ||
+	fail "chromium could not render the page: $(tail -3 "$T/shot.err")"
+[ -s "$T/shot.png" ] || fail "no screenshot"
+[ "$(head -c 4 "$T/shot.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "the screenshot is not a PNG"
+chrome --dump-dom "file://$H" >"$T/dom.html" 2>"$T/dom.err" || fail "chromium --dump-dom failed"
+grep -qi 'CONSOLE' "$T/shot.err" "$T/dom.err" && fail "console messages: $(grep -i console "$T/dom.err" | head -3)"
+# The DOM Chromium built has the charts, with drawn lines (M x y L x y).
+[ "$(grep -c '<svg' "$T/dom.html")" -eq "$(grep -c '<svg' "$H")" ] || fail "charts lost in the DOM"
+grep -Eq '<path fill="none" stroke-width="2" stroke="#[0-9a-f]{6}" d="M[0-9.]+ [0-9.]+ L[0-9.]+ [0-9.]+' "$T/dom.html" ||
+	fail "no drawn line in the rendered page"
+grep -q '<path d="M[0-9]* [0-9]* h[0-9.]*[1-9]' "$T/dom.html" || fail "no drawn bar in the rendered page"
+echo ok
