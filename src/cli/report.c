@@ -21,7 +21,7 @@ static const char help[] =
 	"Writes the performance guide: a machine table, then a table per section\n"
 	"(LMBench, Dhrystone, ..., Ethernet, Storage, Crypto, Messaging) with one\n"
 	"column per board and cells 'median (min X, max Y)'. Without a selection,\n"
-	"the latest run of every board in the store.\n"
+	"the latest run of every board in the store, boards by name.\n"
 	"\n"
 	"  --board NAME       this board's latest run (repeat for more boards)\n"
 	"  --run ID           this run (repeat; 'latest' is the newest run)\n"
@@ -47,6 +47,11 @@ static int add_run(struct pg_rrun **runs, int *n, struct pg_rrun *r)
 	*runs = p;
 	p[(*n)++] = *r;
 	return 0;
+}
+
+static int by_board(const void *a, const void *b)
+{
+	return strcmp(((const struct pg_rrun *)a)->board, ((const struct pg_rrun *)b)->board);
 }
 
 int pg_cmd_report(int argc, char **argv)
@@ -172,12 +177,8 @@ int pg_cmd_report(int argc, char **argv)
 			}
 		}
 		free(all_runs);
-		/* Boards in the order their runs were made. */
-		for (int i = 0; i < nruns / 2; i++) {
-			struct pg_rrun t = runs[i];
-			runs[i] = runs[nruns - 1 - i];
-			runs[nruns - 1 - i] = t;
-		}
+		/* Boards by name, as the seed guide orders its columns. */
+		qsort(runs, (size_t)nruns, sizeof(*runs), by_board);
 		if (nruns == 0) {
 			pg_usage_error("report: the store %s holds no runs (run or import results first)", store->path);
 			goto out;

@@ -457,6 +457,18 @@ static void md_cell(FILE *out, const char *s)
 	fputs(" |", out);
 }
 
+/* A field no board recorded (a container has no cpufreq) is left out. */
+static int machine_row_empty(const struct pg_guide *g, int i)
+{
+	char v[512];
+	for (int c = 0; c < g->ncols; c++) {
+		pg_machine_value(&g->cols[c], i, v, sizeof(v));
+		if (v[0])
+			return 0;
+	}
+	return 1;
+}
+
 static void write_machines(const struct pg_guide *g, enum pg_format f, FILE *out)
 {
 	char v[512];
@@ -470,6 +482,8 @@ static void write_machines(const struct pg_guide *g, enum pg_format f, FILE *out
 			fputs("---|", out);
 		fputc('\n', out);
 		for (int i = 0; i < PG_MACHINE_FIELDS; i++) {
+			if (machine_row_empty(g, i))
+				continue;
 			fputc('|', out);
 			md_cell(out, pg_machine_field_name(i));
 			for (int c = 0; c < g->ncols; c++) {
@@ -487,6 +501,8 @@ static void write_machines(const struct pg_guide *g, enum pg_format f, FILE *out
 		}
 		fputs("\n\n", out);
 		for (int i = 0; i < PG_MACHINE_FIELDS; i++) {
+			if (machine_row_empty(g, i))
+				continue;
 			fputs("    ", out);
 			csv_quote(out, pg_machine_field_name(i));
 			for (int c = 0; c < g->ncols; c++) {

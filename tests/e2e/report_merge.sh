@@ -1,0 +1,47 @@
+#!/bin/sh
+# report: repeated runs of one board merge into one column (median of the
+# medians, min of the mins, max of the maxes); the latest run by default;
+# a skipped result shows why in a footnote; every row has every column.
+. "$(dirname "$0")/lib.sh"
+[ "${PG_HAVE_STORE:-ON}" = ON ] || skip "built without SQLite"
+DB="$T/s.db"
+# run FILE ID BOARD DAY MEDIAN MIN MAX
+run() {
+	printf '{"type":"run","schema":"perfguide/1","id":"%s","board":"%s","started":"2026-01-%sT00:00:00Z","machine":{"cpus_online":4,"kernel_release":"6.1.0-test","mem_total":2147483648,"cpus":[{"id":0,"model":"Cortex-A53"}]},"build":{"version":"9.9","compiler":"GNU 12"},"config":{}}\n' "$2" "$3" "$4" >"$1"
+	printf '{"type":"result","bench":"mem.bw.rd","params":{"size":1048576,"threads":1},"metric":"bandwidth","unit":"MB/s","better":"higher","samples":[%s,%s,%s],"median":%s,"min":%s,"max":%s,"cpu":{"busy_pct":40},"label":"bw_mem-rd-1mb","status":"ok"}\n' "$6" "$5" "$7" "$5" "$6" "$7" >>"$1"
+	printf '{"type":"end","finished":"2026-01-%sT00:01:00Z","status":"complete"}\n' "$4" >>"$1"
+}
+run "$T/a1.jsonl" a1 boardA 01 100 90 110
+run "$T/a2.jsonl" a2 boardA 02 200 150 210
+run "$T/a3.jsonl" a3 boardA 03 120 119 300
+run "$T/b1.jsonl" b1 boardB 02 50 50 50
+printf '{"type":"result","bench":"crypto.sm4","params":{"size":16},"metric":"throughput","unit":"KB/s","status":"skipped","reason":"no sm4 in this libcrypto: build OpenSSL with sm4"}\n' >"$T/skip.line"
+sed -i "\$i $(sed 's/[\/&]/\\&/g' "$T/skip.line")" "$T/b1.jsonl"
+"$PG" import --db "$DB" "$T"/a1.jsonl "$T"/a2.jsonl "$T"/a3.jsonl "$T"/b1.jsonl >/dev/null || fail "import"
+
+"$PG" report --db "$DB" >"$T/latest.md" || fail "report"
+grep -q '^| bw_mem-rd-1mb (MB/s) | 120.00 (min 119.00, max 300.00) | 40.0 | 50.00 | 40.0 |$' "$T/latest.md" ||
+	fail "latest run of each board: $(grep bw_mem "$T/latest.md")"
+"$PG" report --db "$DB" --board boardA --board boardB --all-runs >"$T/all.md" || fail "report --all-runs"
+# median of 100, 200, 120 is 120; min 90; max 300.
+grep -q '^| bw_mem-rd-1mb (MB/s) | 120.00 (min 90.00, max 300.00) |' "$T/all.md" || fail "merged: $(grep bw_mem "$T/all.md")"
+grep -q '| Runs | 3 runs merged, latest a3 | b1 |' "$T/all.md" || fail "machine table: $(grep Runs "$T/all.md")"
+grep -q '| CPU | Cortex-A53 | Cortex-A53 |' "$T/all.md" || fail "machine table CPU"
+grep -q '| Memory | 2048 MiB | 2048 MiB |' "$T/all.md" || fail "machine table memory"
+grep -q '^| Frequency' "$T/all.md" && fail "an empty machine row"
+"$PG" report --db "$DB" --run a2 >"$T/a2.md" || fail "report --run"
+grep -q '| 200.00 (min 150.00, max 210.00) |' "$T/a2.md" || fail "--run a2: $(grep bw_mem "$T/a2.md")"
+# A plain cell: min and max print as the median.
+grep -q '| 50.00 |' "$T/latest.md" || fail "equal min and max keep the bracket"
+
+# Skipped: the cell says so, a footnote says why; boardA's cell is empty.
+grep -q "^| crypto.sm4 size=16 throughput (KB/s) |  | skipped \\[1\\] |\$" "$T/latest.md" ||
+	fail "skipped row: $(grep sm4 "$T/latest.md")"
+grep -q '^- \[1\] boardB, crypto.sm4 size=16 throughput (KB/s): no sm4 in this libcrypto' "$T/latest.md" ||
+	fail "footnote: $(grep '\[1\]' "$T/latest.md")"
+# Every table row has as many cells as its header.
+awk -F'|' '/^\| /{ if (hdr == "") hdr = NF; else if (NF != hdr) { print "ragged: " $0; exit 1 } } /^$/{ hdr = "" }' \
+	"$T/latest.md" "$T/all.md" || fail "a row without a cell for every column"
+expect_usage_error "--all-runs without --board" report --db "$DB" --all-runs
+expect_usage_error "bad format" report --db "$DB" --format pdf
+echo ok
