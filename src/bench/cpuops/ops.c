@@ -11,8 +11,8 @@
  * iteration is OPS_PER_ITER operations, so the loop's own increment and
  * branch, which run beside the chain, are under 1% of it.
  *
- *   add, bit   x = x + y, x = x ^ y (y odd, x wraps);
- *   mul        x = x * y (integers: y odd, so x never becomes 0);
+ *   add, bit   x = x + y, x = x ^ y (unsigned, so x wraps);
+ *   mul        x = x * y (integers: unsigned, y odd, so x never becomes 0);
  *              floating point: x * y then x * (1/y), so x stays normal;
  *   div        x = c / x, with c = x0 * x0 so the chain stays at x0, a
  *              number with many significant bits (no easy divisions);
@@ -78,10 +78,10 @@ static volatile double v_d_y = 1.0000000001, v_d_x0 = 1.2345678901234567;
 #define REP64(s) REP8(REP8(s))
 
 /* One chain per (type, op): `iters` iterations of OPS_PER_ITER operations. */
-#define INT_CHAINS(T, Y, X0, NAME)							\
+#define INT_CHAINS(T, UT, Y, X0, NAME)							\
 static uint64_t NAME##_add(uint64_t iters)						\
 {											\
-	T x = X0, y = Y;								\
+	UT x = (UT)X0, y = (UT)Y;							\
 	for (uint64_t i = 0; i < iters; i++) {						\
 		REP64(x += y; OPAQUE(x);)						\
 		REP64(x += y; OPAQUE(x);)						\
@@ -90,7 +90,7 @@ static uint64_t NAME##_add(uint64_t iters)						\
 }											\
 static uint64_t NAME##_bit(uint64_t iters)						\
 {											\
-	T x = X0, y = Y;								\
+	UT x = (UT)X0, y = (UT)Y;								\
 	for (uint64_t i = 0; i < iters; i++) {						\
 		REP64(x ^= y; OPAQUE(x);)						\
 		REP64(x ^= y; OPAQUE(x);)						\
@@ -99,7 +99,7 @@ static uint64_t NAME##_bit(uint64_t iters)						\
 }											\
 static uint64_t NAME##_mul(uint64_t iters)						\
 {											\
-	T x = X0, y = Y | 1;								\
+	UT x = (UT)X0, y = (UT)Y | 1;							\
 	for (uint64_t i = 0; i < iters; i++) {						\
 		REP64(x *= y; OPAQUE(x);)						\
 		REP64(x *= y; OPAQUE(x);)						\
@@ -127,8 +127,8 @@ static uint64_t NAME##_mod(uint64_t iters)						\
 	return (uint64_t)x;								\
 }
 
-INT_CHAINS(int32_t, v_i32_y, v_i32_x0, i32)
-INT_CHAINS(int64_t, v_i64_y, v_i64_x0, i64)
+INT_CHAINS(int32_t, uint32_t, v_i32_y, v_i32_x0, i32)
+INT_CHAINS(int64_t, uint64_t, v_i64_y, v_i64_x0, i64)
 
 #define FP_CHAINS(T, Y, X0, NAME)							\
 static uint64_t NAME##_add(uint64_t iters)						\

@@ -1,0 +1,116 @@
+# The os and cpuops groups end to end: every result ok (or skipped with a
+# reason), labelled with the seed's row name, counted as the methodology
+# says (bytes actually received, files actually created), and nothing left
+# behind: no file in the directory they worked in, no child process.
+. "$(dirname "$0")/lib.sh"
+need_json
+need_python
+cd "$T"
+# A copy under a name of its own, so "no process left" cannot be confused
+# with another perfguide running on the machine.
+cp "$PG" "$T/pg-os-e2e"
+PGC="$T/pg-os-e2e"
+mkdir "$T/tmp" "$T/work"
+export TMPDIR="$T/tmp"
+export XDG_DATA_HOME="$T/xdg"
+
+"$PGC" run 'os.syscall.*' 'os.sig.*' 'os.proc.*' os.ctx os.pipe os.unix os.tcp os.connect \
+	os.select os.sem os.pagefault os.mmap os.file 'os.boot.*' cpu.proccall $FAST --no-db --out "$T/r.jsonl" >"$T/table" 2>"$T/err" \
+	|| fail "run failed: $(cat "$T/err")"
+# Files deleted are made first, untimed, at the slower creation rate: a
+# shorter sample keeps the test short.
+"$PGC" run os.fs.create os.fs.delete -p size=0,1k --runs 2 --min-time 0.002 --no-db --out "$T/f.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "fs run failed: $(cat "$T/err")"
+"$PGC" run cpu.ops.int cpu.ops.double -p op=add,div $FAST --no-db --out "$T/o.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "ops run failed: $(cat "$T/err")"
+"$PGC" run os.fs.create os.syscall.stat -p dir="$T/work" $FAST --no-db --out "$T/d.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "run with dir= failed: $(cat "$T/err")"
+
+[ -z "$(ls -A "$T/tmp")" ] || fail "left in TMPDIR: $(ls -A "$T/tmp")"
+[ -z "$(ls -A "$T/work")" ] || fail "left in dir=: $(ls -A "$T/work")"
+! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
+
+python3 - "$T/r.jsonl" "$T/f.jsonl" "$T/o.jsonl" "$T/d.jsonl" <<'PY'
+import json, sys
+
+def check(cond, what):
+    if not cond:
+        sys.exit("FAIL: " + what)
+
+results = []
+for path in sys.argv[1:]:
+    results += [r for r in map(json.loads, open(path)) if r["type"] == "result"]
+by = {}
+for r in results:
+    by.setdefault(r["bench"], []).append(r)
+
+labels = {
+    "os.syscall.null": "lat_syscall-null", "os.syscall.open": "lat_syscall-open",
+    "os.sig.catch": "lat_sig-catch", "os.sig.prot": "lat_sig-prot",
+    "os.proc.fork": "lat_proc-fork", "os.proc.exec": "lat_proc-exec",
+    "os.pipe.lat": "lat_pipe", "os.pipe.bw": "bw_pipe", "os.unix.lat": "lat_unix",
+    "os.unix.bw": "bw_unix", "os.tcp.lat": "lat_tcp", "os.connect": "lat_connect",
+    "os.select": "lat_select", "os.sem": "lat_sem", "os.pagefault": "lat_pagefault",
+    "os.mmap": "lat_mmap-1m", "os.file.rd.io": "bw_file_rd-io-1mb",
+    "os.file.rd.o2c": "bw_file_rd-o2c-1mb", "os.mmap.rd.mo": "bw_mmap_rd-mo-1mb",
+    "os.mmap.rd.o2c": "bw_mmap_rd-o2c-1mb", "os.ctx": "lat_ctx-2-0k",
+    "cpu.proccall": "lat_proc-proccall",
+}
+for b, want in labels.items():
+    check(b in by, "no result for " + b)
+    r = by[b][0]
+    check(r["status"] == "ok", "%s: %s %s" % (b, r["status"], r.get("reason")))
+    check(r["label"] == want, "%s label %r, expected %r" % (b, r["label"], want))
+
+for r in results:
+    if r["status"] == "skipped":
+        check(r.get("reason"), r["bench"] + " skipped without a reason")
+        continue
+    check(r["status"] == "ok", "%s: %s %s" % (r["bench"], r["status"], r.get("reason")))
+    check(len(r["samples"]) == 2 or r["bench"].startswith("os.boot."), r["bench"] + " samples")
+    check(r["min"] <= r["median"] <= r["max"], r["bench"] + " min <= median <= max")
+    check(r["median"] >= 0, r["bench"] + " is not negative")
+
+# Bandwidth: the bytes read per sample are iterations x msg (pipes, sockets)
+# or iterations x file size, over the sample's time.
+for b, per in (("os.pipe.bw", 65536), ("os.unix.bw", 65536), ("os.tcp.bw", 65536),
+               ("os.file.rd.io", 1 << 20), ("os.mmap.rd.o2c", 1 << 20)):
+    r = by[b][0]
+    check(r["unit"] == "MB/s", b + " unit")
+    for v, t in zip(r["samples"], r["sample_s"]):
+        want = r["iterations"] * per / t / 1e6
+        check(abs(v - want) <= 1e-6 * want, "%s: %g MB/s, counted %g" % (b, v, want))
+
+# Files: one file per iteration, created or deleted, per second; the sizes
+# give the seed's lat_fs rows.
+for b in ("os.fs.create", "os.fs.delete"):
+    check(len(by[b]) >= 2, b + " ran both sizes")
+    for r in by[b]:
+        check(r["unit"] == "files/s", b + " unit")
+        for v, t in zip(r["samples"], r["sample_s"]):
+            check(abs(v - r["iterations"] / t) <= 1e-6 * v, b + " counts one file per iteration")
+labs = sorted(r["label"] for r in by["os.fs.create"])
+check("lat_fs-0k" in labs and "lat_fs-1k" in labs, "lat_fs labels: %s" % labs)
+
+# Latencies without an overhead to subtract are time / count exactly;
+# lat_sem counts two hand-offs per round trip.
+for b, per in (("os.syscall.null", 1), ("os.pipe.lat", 1), ("os.sem", 2)):
+    r = by[b][0]
+    check(r["unit"] == "us", b + " unit")
+    for v, t in zip(r["samples"], r["sample_s"]):
+        want = t / (r["iterations"] * per) * 1e6
+        check(abs(v - want) <= 1e-6 * want, "%s: %g us, counted %g" % (b, v, want))
+# With an overhead subtracted the figure is below the gross one, never above.
+for b in ("os.ctx", "os.sig.catch", "os.pagefault"):
+    r = by[b][0]
+    per = 2 if b == "os.ctx" else 256 if b == "os.pagefault" else 1
+    for v, t in zip(r["samples"], r["sample_s"]):
+        check(v <= t / (r["iterations"] * per) * 1e6 * (1 + 1e-9), b + " net <= gross")
+    check(r.get("note"), b + " says what it subtracted") if "note" in r else None
+
+ops = {(r["bench"], r["params"]["op"]): r for r in results if r["bench"].startswith("cpu.ops.")}
+check(ops[("cpu.ops.int", "div")]["label"] == "lat_ops-int-div", "lat_ops label")
+check(ops[("cpu.ops.double", "add")]["label"] == "lat_ops-double-add", "lat_ops label")
+for r in ops.values():
+    check(r["unit"] == "ns" and 0.01 < r["median"] < 1000, "%s %s plausible" % (r["bench"], r["median"]))
+PY
