@@ -19,7 +19,8 @@ static const struct {
 	const char *pattern;
 	int section;
 } section_map[] = {
-	{ "mem.bw.*", 0 }, { "mem.lat.*", 0 }, { "os.*", 0 },
+	{ "os.boot.*", 8 },
+	{ "mem.bw.*", 0 }, { "mem.lat.*", 0 }, { "os.*", 0 }, { "cpu.ops.*", 0 }, { "cpu.proccall", 0 },
 	{ "cpu.dhrystone*", 1 }, { "cpu.whetstone*", 2 }, { "cpu.linpack*", 3 },
 	{ "cpu.nbench*", 4 }, { "mem.stream.*", 5 }, { "cpu.coremark*", 6 },
 	{ "cpu.*", 7 }, { "mem.*", 0 }, { "boot.*", 8 }, { "net.*", 9 },
@@ -254,7 +255,11 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 		pg_params_display(r->bench, r->params, p, sizeof(p));
 		snprintf(base, sizeof(base), "%s%s%s %s", r->bench, p[0] ? " " : "", p, r->metric);
 	}
-	if (r->unit && r->unit[0])
+	/* Some of the seed's row names carry their unit already:
+	 * "dhrystone_per_second (DhrystoneP)". */
+	size_t bl = strlen(base);
+	int has_unit = r->label && bl > 2 && base[bl - 1] == ')' && strstr(base, " (");
+	if (r->unit && r->unit[0] && !has_unit)
 		snprintf(buf, len, "%s (%s)", base, r->unit);
 	else
 		snprintf(buf, len, "%s", base);

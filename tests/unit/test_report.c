@@ -92,6 +92,13 @@ static void columns_merge_runs_of_a_board(void **state)
 	char name[128];
 	pg_row_name(&g.rows[0], name, sizeof(name));
 	assert_string_equal(name, "mem.bw.rd size=1 bandwidth (MB/s)");
+	/* the seed's name with its unit already in it is kept as it is */
+	g.rows[0].label = "cpu_clock (MHz)";
+	pg_row_name(&g.rows[0], name, sizeof(name));
+	assert_string_equal(name, "cpu_clock (MHz)");
+	g.rows[0].label = "bw_mem-rd-1mb";
+	pg_row_name(&g.rows[0], name, sizeof(name));
+	assert_string_equal(name, "bw_mem-rd-1mb (MB/s)");
 	pg_guide_free(&g);
 }
 
