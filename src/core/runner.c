@@ -329,12 +329,21 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 				sum += t.w[i].counts[m];
 				over += t.w[i].ctx.overhead[m] * t.w[i].counts[m];
 			}
-			/* The copies' summed overhead comes off their summed time. */
+			/* The copies' summed overhead comes off their summed time.
+			 * More overhead than time means setup's measurement and the
+			 * sample saw different machines (a busy one): no figure. */
 			double net = el;
 			if (b->metrics[m].kind == PG_TIME_PER && over > 0) {
 				net = el - over / copies;
-				if (net < 0)
-					net = 0;
+				if (net <= 0) {
+					char why[PG_MSG_LEN];
+					snprintf(why, sizeof(why), "the overhead measured in setup "
+						 "(%.3g s) is more than the sample took (%.3g s): the "
+						 "machine was too busy, run again when it is quiet",
+						 over / copies, el);
+					fail(r, PG_ERROR, why);
+					goto out;
+				}
 			}
 			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
 		}

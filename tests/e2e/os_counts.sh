@@ -56,12 +56,24 @@ labels = {
     "os.mmap.rd.o2c": "bw_mmap_rd-o2c-1mb", "os.ctx": "lat_ctx-2-0k",
     "cpu.proccall": "lat_proc-proccall",
 }
+# Benchmarks that subtract an overhead measured in setup end in an error,
+# not a number, when a busy machine made a sample shorter than that
+# overhead: a possible outcome here, not a failure of the test.
+SUBTRACTS = {"os.ctx", "os.sig.catch", "os.sig.prot", "os.pagefault", "cpu.ops.int"}
+def busy(r):
+    return (r["bench"] in SUBTRACTS and r["status"] == "error"
+            and "too busy" in (r.get("reason") or ""))
+
 for b, want in labels.items():
     check(b in by, "no result for " + b)
     r = by[b][0]
-    check(r["status"] == "ok", "%s: %s %s" % (b, r["status"], r.get("reason")))
-    check(r["label"] == want, "%s label %r, expected %r" % (b, r["label"], want))
+    check(r["status"] == "ok" or busy(r), "%s: %s %s" % (b, r["status"], r.get("reason")))
+    check(busy(r) or r["label"] == want, "%s label %r, expected %r" % (b, r.get("label"), want))
 
+results = [r for r in results if not busy(r)]
+by = {}
+for r in results:
+    by.setdefault(r["bench"], []).append(r)
 for r in results:
     if r["status"] == "skipped":
         check(r.get("reason"), r["bench"] + " skipped without a reason")
@@ -102,6 +114,8 @@ for b, per in (("os.syscall.null", 1), ("os.pipe.lat", 1), ("os.sem", 2)):
         check(abs(v - want) <= 1e-6 * want, "%s: %g us, counted %g" % (b, v, want))
 # With an overhead subtracted the figure is below the gross one, never above.
 for b in ("os.ctx", "os.sig.catch", "os.pagefault"):
+    if b not in by:
+        continue
     r = by[b][0]
     per = 2 if b == "os.ctx" else 256 if b == "os.pagefault" else 1
     for v, t in zip(r["samples"], r["sample_s"]):

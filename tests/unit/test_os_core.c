@@ -93,6 +93,26 @@ static void overhead_comes_off_and_prepare_is_untimed(void **state)
 	pg_result_free(&r);
 }
 
+static int big_overhead_setup(struct pg_ctx *ctx)
+{
+	ctx->overhead[1] = 2 * ITER_S;
+	return PG_OK;
+}
+
+static void more_overhead_than_time_is_an_error(void **state)
+{
+	(void)state;
+	struct pg_bench b = fake;
+	b.setup = big_overhead_setup;
+	struct pg_args a = { 0 };
+	struct pg_run_opts o = { .runs = 3, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	prepared = stepped = 0;
+	assert_int_equal(pg_run_bench(&b, &a, &o, &r), PG_ERROR);
+	assert_non_null(strstr(r.reason, "too busy"));
+	pg_result_free(&r);
+}
+
 static void quick_suite_leaves_out_not_quick(void **state)
 {
 	(void)state;
@@ -116,6 +136,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(overhead_comes_off_and_prepare_is_untimed),
+		cmocka_unit_test(more_overhead_than_time_is_an_error),
 		cmocka_unit_test(quick_suite_leaves_out_not_quick),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,7 @@ double os_time_per(void (*fn)(void *arg, uint64_t n), void *arg)
 			break;
 		n = el < 0.0002 ? n * 10 : (uint64_t)((double)n * 0.021 / el) + 1;
 	}
-	for (int r = 0; r < 3; r++) {
+	for (int r = 0; r < 5; r++) {
 		double t0 = pg_now();
 		fn(arg, n);
 		double per = (pg_now() - t0) / (double)n;

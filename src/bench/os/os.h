@@ -9,7 +9,7 @@
 #include "core/bench.h"
 
 /* Seconds per call of fn(arg, n), which does n calls: n grows until one
- * run lasts 20 ms, and the best of three runs is kept. This is how a
+ * run lasts 20 ms, and the best of five runs is kept. This is how a
  * benchmark measures, in setup, the overhead its reference tool subtracts. */
 double os_time_per(void (*fn)(void *arg, uint64_t n), void *arg);
 
