@@ -9,9 +9,11 @@ cd "$T"
 	|| fail "run failed: $(cat "$T/err")"
 "$PG" run cpu.dhrystone cpu.linpack -p copies=2 -p blas=rolled $FAST --cpu 0 --out "$T/c.jsonl" \
 	>>"$T/table" 2>>"$T/err" || fail "copies=2 run failed: $(cat "$T/err")"
+"$PG" run 'cpu.nbench.*' $FAST --out "$T/n.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "nbench run failed: $(cat "$T/err")"
 grep -q 'cpu.dhrystone' "$T/table" || fail "no table line for cpu.dhrystone"
 
-python3 - "$T/r.jsonl" "$T/c.jsonl" <<'PY'
+python3 - "$T/r.jsonl" "$T/c.jsonl" "$T/n.jsonl" <<'PY'
 import json, sys
 
 def check(cond, what):
@@ -63,5 +65,16 @@ for path, copies in ((sys.argv[1], 1), (sys.argv[2], 2)):
         check(l["params"]["blas"] == "unrolled" and l["params"]["n"] == 100, "linpack defaults")
     else:
         check(l["params"]["blas"] == "rolled", "blas=rolled is recorded")
+# BYTEmark: iterations as the reference counts them, per pass
+per_pass = {"numsort": (1, "numeric_sort (Iterations)"), "fourier": (199, "fourier (Iterations)")}
+res = results(sys.argv[3])
+check(len(res) == len(per_pass), "one result per BYTEmark workload, got %d" % len(res))
+for r in res:
+    name = r["bench"].split(".")[-1]
+    n, label = per_pass[name]
+    check(r["status"] == "ok", "%s ok: %s" % (r["bench"], r.get("reason")))
+    check(r["label"] == label, "%s label %s" % (name, r["label"]))
+    for v, t in zip(r["samples"], r["sample_s"]):
+        check(close(v, r["iterations"] * n / t), "%s counts %d per pass" % (name, n))
 print("ok")
 PY

@@ -161,6 +161,47 @@ static void test_linpack_residual_catches_wrong_answer(void **state)
 	assert_true(pg_linpack_residual(a, 4, 3, b, x, 4.0) > 16);
 }
 
+static void test_nbench_numsort(void **state)
+{
+	(void)state;
+	const struct pg_bench *b = &pg_cpu_nbench_numsort;
+	struct pg_args a = args_of(b, NULL);
+	struct pg_ctx ctx;
+	start(&ctx, b, &a);
+	double c[PG_MAX_METRICS] = { 0 };
+	assert_int_equal(b->step(&ctx, 3, c), PG_OK);
+	assert_true(c[0] == 3.0);	/* one array sorted per iteration */
+	b->teardown(&ctx);
+
+	long v[] = { 1, 2, 2, 5, 9 };
+	unsigned long sum = 19, xr = 1 ^ 2 ^ 2 ^ 5 ^ 9;
+	assert_int_equal(pg_nbench_numsort_check(v, 5, sum, xr), 0);
+	v[3] = 10;	/* still sorted, but not the values that went in */
+	assert_int_equal(pg_nbench_numsort_check(v, 5, sum, xr), -1);
+	long w[] = { 1, 2, 5, 2, 9 };	/* the same values, out of order */
+	assert_int_equal(pg_nbench_numsort_check(w, 5, sum, xr), -1);
+}
+
+static void test_nbench_fourier(void **state)
+{
+	(void)state;
+	const struct pg_bench *b = &pg_cpu_nbench_fourier;
+	struct pg_args a = args_of(b, NULL);
+	struct pg_ctx ctx;
+	start(&ctx, b, &a);
+	double c[PG_MAX_METRICS] = { 0 };
+	assert_int_equal(b->step(&ctx, 2, c), PG_OK);
+	assert_true(c[0] == 2 * 199.0);	/* 2n - 1 coefficients per pass, n = 100 */
+	assert_int_equal(b->verify(&ctx), PG_OK);
+	b->teardown(&ctx);
+
+	/* (x + 1)^x on [0, 2]: A0 is half its integral, about 1.786. */
+	double ca[10] = { 0 }, cb[10] = { 0 };
+	char why[160];
+	assert_int_equal(pg_nbench_fourier_check(ca, cb, 1, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "A[0]"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +211,8 @@ int main(void)
 		cmocka_unit_test(test_whetstone_counts_and_checks),
 		cmocka_unit_test(test_linpack_counts),
 		cmocka_unit_test(test_linpack_residual_catches_wrong_answer),
+		cmocka_unit_test(test_nbench_numsort),
+		cmocka_unit_test(test_nbench_fourier),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,11 @@ int pg_whetstone_check(const struct whet_result *r, char *why, size_t len);
 double pg_linpack_residual(const double *a0, int lda, int n, const double *b0, const double *x,
 			   double norma);
 
+/* The BYTEmark workloads' own checks, for the tests. */
+int pg_nbench_numsort_check(const long *a, size_t n, unsigned long sum, unsigned long xr);
+int pg_nbench_fourier_check(const double *a, const double *b, int n, char *why, size_t len);
+
 extern const struct pg_bench pg_cpu_dhrystone, pg_cpu_whetstone, pg_cpu_linpack;
+extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier;
 
 #endif
