@@ -66,7 +66,8 @@ for path, copies in ((sys.argv[1], 1), (sys.argv[2], 2)):
     else:
         check(l["params"]["blas"] == "rolled", "blas=rolled is recorded")
 # BYTEmark: iterations as the reference counts them, per pass
-per_pass = {"numsort": (1, "numeric_sort (Iterations)"), "fourier": (199, "fourier (Iterations)")}
+per_pass = {"numsort": (1, "numeric_sort (Iterations)"), "fourier": (199, "fourier (Iterations)"),
+            "idea": (1, "idea (Iterations)"), "lu": (1, "lu_decomposition (Iterations)")}
 res = results(sys.argv[3])
 check(len(res) == len(per_pass), "one result per BYTEmark workload, got %d" % len(res))
 for r in res:

@@ -202,6 +202,27 @@ static void test_nbench_fourier(void **state)
 	assert_non_null(strstr(why, "A[0]"));
 }
 
+static void test_nbench_idea_and_lu(void **state)
+{
+	(void)state;
+	assert_int_equal(pg_nbench_idea_selftest(), 0);
+	const struct pg_bench *benches[] = { &pg_cpu_nbench_idea, &pg_cpu_nbench_lu };
+	for (int i = 0; i < 2; i++) {
+		const struct pg_bench *b = benches[i];
+		struct pg_args a = args_of(b, NULL);
+		struct pg_ctx ctx;
+		start(&ctx, b, &a);
+		double c[PG_MAX_METRICS] = { 0 };
+		assert_int_equal(b->step(&ctx, 3, c), PG_OK);
+		assert_true(c[0] == 3.0);	/* one buffer / one system per iteration */
+		b->teardown(&ctx);
+	}
+	double x[4] = { 1.0, 1.25, 1.5, 1.75 };
+	assert_int_equal(pg_nbench_lu_check(x, 4), 0);
+	x[2] += 1e-6;
+	assert_int_equal(pg_nbench_lu_check(x, 4), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_linpack_residual_catches_wrong_answer),
 		cmocka_unit_test(test_nbench_numsort),
 		cmocka_unit_test(test_nbench_fourier),
+		cmocka_unit_test(test_nbench_idea_and_lu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,12 @@ int pg_nbench_numsort_check(const long *a, size_t n, unsigned long sum, unsigned
 int pg_nbench_fourier_check(const double *a, const double *b, int n, char *why, size_t len);
 
 extern const struct pg_bench pg_cpu_dhrystone, pg_cpu_whetstone, pg_cpu_linpack;
-extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier;
+/* 0 when IDEA gives the published test vector's ciphertext and back. */
+int pg_nbench_idea_selftest(void);
+/* 0 when x solves the LU test's system (x_i = 1 + i / n). */
+int pg_nbench_lu_check(const double *x, int n);
+
+extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier, pg_cpu_nbench_idea,
+	pg_cpu_nbench_lu;
 
 #endif
