@@ -217,6 +217,23 @@ static void test_nbench_idea_and_lu(void **state)
 		assert_true(c[0] == 3.0);	/* one buffer / one system per iteration */
 		b->teardown(&ctx);
 	}
+	/* bitfield: counts the bits touched, and a flipped bit is caught */
+	const struct pg_bench *b = &pg_cpu_nbench_bitfield;
+	struct pg_args a = args_of(b, NULL);
+	struct pg_ctx ctx;
+	start(&ctx, b, &a);
+	double c1[PG_MAX_METRICS] = { 0 }, c2[PG_MAX_METRICS] = { 0 };
+	assert_int_equal(b->step(&ctx, 1, c1), PG_OK);
+	assert_int_equal(b->step(&ctx, 2, c2), PG_OK);
+	assert_true(c1[0] > 1000 && c2[0] == 2 * c1[0]);
+	b->teardown(&ctx);
+	unsigned long long m1[32768], m2[32768];
+	memset(m1, 0x55, sizeof(m1));
+	memcpy(m2, m1, sizeof(m1));
+	assert_int_equal(pg_nbench_bitfield_check(m1, m2), 0);
+	m2[1000] ^= 1ULL << 17;
+	assert_int_equal(pg_nbench_bitfield_check(m1, m2), -1);
+
 	double x[4] = { 1.0, 1.25, 1.5, 1.75 };
 	assert_int_equal(pg_nbench_lu_check(x, 4), 0);
 	x[2] += 1e-6;
