@@ -53,31 +53,37 @@ static void numsort_teardown(struct pg_ctx *ctx)
 	free(s);
 }
 
-/* Moves a[i] down the heap a[i..j] until both children are smaller. */
+/*
+ * The reference's heapsort, step for step, since its comparisons and moves
+ * are the workload: node i's children are 2i and 2i + 1, the heap is built
+ * from top/2 down to 1, and each round sifts from element 0 before moving
+ * the largest to the end.
+ */
 static void sift(long *a, size_t i, size_t j)
 {
-	while (2 * i + 1 <= j) {
-		size_t c = 2 * i + 1;
-		if (c < j && a[c] < a[c + 1])
-			c++;
-		if (a[i] >= a[c])
+	while (i + i <= j) {
+		size_t k = i + i;
+		if (k < j && a[k] < a[k + 1])
+			k++;
+		if (!(a[i] < a[k]))
 			break;
-		long t = a[c];
-		a[c] = a[i];
+		long t = a[k];
+		a[k] = a[i];
 		a[i] = t;
-		i = c;
+		i = k;
 	}
 }
 
 static void heapsort_longs(long *a, size_t n)
 {
-	for (size_t i = n / 2; i-- > 0;)
-		sift(a, i, n - 1);
-	for (size_t j = n - 1; j > 0; j--) {
+	size_t top = n - 1;
+	for (size_t i = top / 2; i > 0; i--)
+		sift(a, i, top);
+	for (size_t i = top; i > 0; i--) {
+		sift(a, 0, i);
 		long t = a[0];
-		a[0] = a[j];
-		a[j] = t;
-		sift(a, 0, j - 1);
+		a[0] = a[i];
+		a[i] = t;
 	}
 }
 
