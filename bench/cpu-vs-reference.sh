@@ -15,6 +15,8 @@
 #                  both run LOOP = 100000 (perfguide -p loop=100000)
 #   cpu.linpack    vs linpack.c (Menninger's C version, array size 200: n = 100,
 #                  lda = 200, rolled and unrolled averaged as it does)
+#   cpu.nbench.*   vs nbench-byte (BYTEmark 2 Linux/Unix port), built with make CFLAGS=-O2,
+#                  run once on a command file selecting the workloads perfguide has
 #   perfguide run cpu --suite quick: wall time under 30 s
 
 set -u
@@ -28,6 +30,8 @@ usage: bench/cpu-vs-reference.sh [options]
   --whetstone FILE   netlib's whetstone.c (double precision, version 1.2)
   --linpack FILE     linpack.c (Bonnie Toy's translation as modified by
                      Will Menninger: "Averages ROLLed and UNROLLed performance")
+  --nbench DIR       nbench-byte's source directory (Makefile, nbench0.c, ...);
+                     copied and built here
   --runs N           samples per perfguide result and runs per reference (default 5)
   --cc CC            compiler for the references (default cc); use the one
                      perfguide was built with
@@ -46,13 +50,14 @@ die_usage() {
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PG=$HERE/build/perfguide
-DHRY= WHET= LINPACK= RUNS=5 CC=${CC:-cc}
+DHRY= WHET= LINPACK= NBENCH= RUNS=5 CC=${CC:-cc}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--perfguide) [ $# -ge 2 ] || die_usage "--perfguide needs a path"; PG=$2; shift 2 ;;
 	--dhrystone) [ $# -ge 2 ] || die_usage "--dhrystone needs a directory"; DHRY=$2; shift 2 ;;
 	--whetstone) [ $# -ge 2 ] || die_usage "--whetstone needs a file"; WHET=$2; shift 2 ;;
 	--linpack) [ $# -ge 2 ] || die_usage "--linpack needs a file"; LINPACK=$2; shift 2 ;;
+	--nbench) [ $# -ge 2 ] || die_usage "--nbench needs a directory"; NBENCH=$2; shift 2 ;;
 	--runs) [ $# -ge 2 ] || die_usage "--runs needs a number"; RUNS=$2; shift 2 ;;
 	--cc) [ $# -ge 2 ] || die_usage "--cc needs a compiler"; CC=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -64,6 +69,7 @@ case "$RUNS" in ''|*[!0-9]*|0) die_usage "--runs must be a positive number" ;; e
 [ -z "$DHRY" ] || [ -f "$DHRY/dhry_1.c" ] || die_usage "no dhry_1.c in $DHRY"
 [ -z "$WHET" ] || [ -f "$WHET" ] || die_usage "no file $WHET"
 [ -z "$LINPACK" ] || [ -f "$LINPACK" ] || die_usage "no file $LINPACK"
+[ -z "$NBENCH" ] || [ -f "$NBENCH/nbench1.h" ] || die_usage "no nbench1.h in $NBENCH"
 command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed to read results"
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/pg-cpuref.XXXXXX")
@@ -158,6 +164,41 @@ if [ -n "$LINPACK" ]; then
 		i=$((i + 1)); done | median)
 	row "cpu.linpack (rolled+unrolled)" "$avg" "$cv" "$ref"
 	echo "  (perfguide unrolled $u KFLOPS cv $ucv%, rolled $r KFLOPS cv $rcv%)"
+fi
+
+if [ -n "$NBENCH" ]; then
+	cp -r "$NBENCH" "$W/nbench"
+	if make -C "$W/nbench" CFLAGS="-O2 -w" >"$W/nbench.log" 2>&1; then
+		# One reference run over the workloads perfguide has; it prints
+		# iterations per second per test.
+		printf 'CUSTOMRUN=T\nDONUMSORT=T\nDOBITFIELD=T\nDOFOUR=T\nDOIDEA=T\nDOLU=T\n' \
+			>"$W/nbench/CMD.DAT"
+		(cd "$W/nbench" && ./nbench -cCMD.DAT >"$W/nbench.out" 2>&1)
+		for t in "numsort:NUMERIC SORT" "bitfield:BITFIELD" "fourier:FOURIER" "idea:IDEA" \
+			"lu:LU DECOMPOSITION"; do
+			id=${t%%:*} name=${t#*:}
+			ref=$(python3 - "$W/nbench.out" "$name" <<'PY'
+import sys
+cur = None
+for line in open(sys.argv[1]):
+    head, _, rest = line.partition(":")
+    if head.strip():
+        cur = head.strip()
+    if cur == sys.argv[2] and rest.strip():
+        try:
+            print(float(rest.split(":")[0])); break
+        except ValueError:
+            pass
+else:
+    print("nan")
+PY
+)
+			set -- $(pg_run "cpu.nbench.$id" iterations)
+			row "cpu.nbench.$id" "$1" "$2" "$ref"
+		done
+	else
+		echo "nbench: build failed (see make output)"
+	fi
 fi
 
 s=$(date +%s.%N)

@@ -19,7 +19,7 @@
 
 #define ADDS_PER_LOOP 64
 #define MIN_CHAIN_S 0.01	/* each timed chain lasts at least this long */
-#define TRIALS 5
+#define TRIALS 10
 
 /* The empty asm makes x live in a register after each add, so the compiler
  * can neither fold the adds together nor run them side by side. */
