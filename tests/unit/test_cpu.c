@@ -234,6 +234,19 @@ static void test_nbench_idea_and_lu(void **state)
 	m2[1000] ^= 1ULL << 17;
 	assert_int_equal(pg_nbench_bitfield_check(m1, m2), -1);
 
+	/* huffman: one pass per iteration; a changed byte is caught */
+	b = &pg_cpu_nbench_huffman;
+	a = args_of(b, NULL);
+	start(&ctx, b, &a);
+	assert_int_equal(b->step(&ctx, 2, c1), PG_OK);
+	assert_true(c1[0] == 2.0);
+	b->teardown(&ctx);
+	char t1[] = "abracadabra", t2[] = "abracadabra";
+	assert_int_equal(pg_nbench_huffman_check(t1, t2, 11, 23), 0);
+	t2[4] = 'x';
+	assert_int_equal(pg_nbench_huffman_check(t1, t2, 11, 23), -1);
+	assert_int_equal(pg_nbench_huffman_check(t1, t1, 11, 88), -1);	/* did not compress */
+
 	double x[4] = { 1.0, 1.25, 1.5, 1.75 };
 	assert_int_equal(pg_nbench_lu_check(x, 4), 0);
 	x[2] += 1e-6;
