@@ -13,7 +13,9 @@
  * socket buffers that fill while the runner is idle do not inflate it.
  *
  * TCP runs over loopback (127.0.0.1) only. lat_connect's operation is a
- * connect() to a listening peer and a close().
+ * connect() to a listening peer and a close(). The backlog is as long as
+ * the system allows: when the peer falls behind and the backlog is full, a
+ * SYN is dropped and retried a second later, which would be timed.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -100,7 +102,7 @@ static int tcp_listener(struct pg_ctx *ctx, struct ipc_state *s)
 	s->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	socklen_t len = sizeof(s->addr);
 	if (bind(s->listen_fd, (struct sockaddr *)&s->addr, len) != 0 ||
-	    listen(s->listen_fd, 128) != 0 ||
+	    listen(s->listen_fd, SOMAXCONN) != 0 ||
 	    getsockname(s->listen_fd, (struct sockaddr *)&s->addr, &len) != 0)
 		return pg_skip(ctx, "cannot listen on 127.0.0.1: %s (is loopback up?)", strerror(errno));
 	return PG_OK;

@@ -46,9 +46,16 @@ static void on_usr1(int sig)
 
 /* The faulting write runs again when this returns: it succeeds once the
  * page is writable, after `fault_target` faults. */
-static void on_segv(int sig)
+static void on_segv(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
+	(void)uc;
+	char *at = si->si_addr;
+	if (at < prot_page || at >= prot_page + prot_len) {
+		/* A real crash, not ours: let it crash (the fault repeats with
+		 * the default action). */
+		signal(sig, SIG_DFL);
+		return;
+	}
 	if (++faults >= fault_target)
 		mprotect(prot_page, prot_len, PROT_READ | PROT_WRITE);
 }
@@ -111,7 +118,9 @@ static int sig_setup(struct pg_ctx *ctx)
 	}
 	prot_page = s->page;
 	prot_len = s->page_len;
-	sa.sa_handler = on_segv;
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
 	if (sigaction(SIGSEGV, &sa, &s->old_segv) != 0 || sigaction(SIGBUS, &sa, &s->old_bus) != 0)
 		return pg_error(ctx, "cannot install a SIGSEGV handler");
 	s->installed = 2;
