@@ -171,10 +171,10 @@ if [ -n "$NBENCH" ]; then
 	if make -C "$W/nbench" CFLAGS="-O2 -w" >"$W/nbench.log" 2>&1; then
 		# One reference run over the workloads perfguide has; it prints
 		# iterations per second per test.
-		printf 'CUSTOMRUN=T\nDONUMSORT=T\nDOBITFIELD=T\nDOFOUR=T\nDOIDEA=T\nDOHUFF=T\nDOLU=T\n' \
+		printf 'CUSTOMRUN=T\nDONUMSORT=T\nDOSTRINGSORT=T\nDOBITFIELD=T\nDOFOUR=T\nDOIDEA=T\nDOHUFF=T\nDOLU=T\n' \
 			>"$W/nbench/CMD.DAT"
 		(cd "$W/nbench" && ./nbench -cCMD.DAT >"$W/nbench.out" 2>&1)
-		for t in "numsort:NUMERIC SORT" "bitfield:BITFIELD" "fourier:FOURIER" "idea:IDEA" \
+		for t in "numsort:NUMERIC SORT" "strsort:STRING SORT" "bitfield:BITFIELD" "fourier:FOURIER" "idea:IDEA" \
 			"lu:LU DECOMPOSITION"; do
 			id=${t%%:*} name=${t#*:}
 			ref=$(python3 - "$W/nbench.out" "$name" <<'PY'

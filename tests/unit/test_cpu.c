@@ -247,6 +247,23 @@ static void test_nbench_idea_and_lu(void **state)
 	assert_int_equal(pg_nbench_huffman_check(t1, t2, 11, 23), -1);
 	assert_int_equal(pg_nbench_huffman_check(t1, t1, 11, 88), -1);	/* did not compress */
 
+	/* strsort: one array per iteration; order and contents checked */
+	b = &pg_cpu_nbench_strsort;
+	a = args_of(b, NULL);
+	start(&ctx, b, &a);
+	assert_int_equal(b->step(&ctx, 1, c1), PG_OK);
+	assert_true(c1[0] == 1.0);
+	b->teardown(&ctx);
+	/* "\2ab" < "\3abc": lengths first (the reference compares the length byte) */
+	unsigned char str[] = { 2, 'a', 'b', 3, 'a', 'b', 'c' };
+	unsigned long off[] = { 0, 3 };
+	unsigned long sum = 2 + 'a' + 'b' + 3 + 'a' + 'b' + 'c';
+	assert_int_equal(pg_nbench_strsort_check(off, str, 2, sum), 0);
+	assert_int_equal(pg_nbench_strsort_check(off, str, 2, sum + 1), -1);
+	unsigned char rev[] = { 3, 'a', 'b', 'c', 2, 'a', 'b' };
+	unsigned long roff[] = { 0, 4 };
+	assert_int_equal(pg_nbench_strsort_check(roff, rev, 2, sum), -1);
+
 	double x[4] = { 1.0, 1.25, 1.5, 1.75 };
 	assert_int_equal(pg_nbench_lu_check(x, 4), 0);
 	x[2] += 1e-6;

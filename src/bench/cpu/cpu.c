@@ -6,6 +6,7 @@ const struct pg_bench *const pg_group_cpu[] = {
 	&pg_cpu_whetstone,
 	&pg_cpu_linpack,
 	&pg_cpu_nbench_numsort,
+	&pg_cpu_nbench_strsort,
 	&pg_cpu_nbench_bitfield,
 	&pg_cpu_nbench_fourier,
 	&pg_cpu_nbench_idea,

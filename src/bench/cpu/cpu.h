@@ -39,12 +39,16 @@ extern const struct pg_bench pg_cpu_dhrystone, pg_cpu_whetstone, pg_cpu_linpack;
 int pg_nbench_idea_selftest(void);
 /* 0 when x solves the LU test's system (x_i = 1 + i / n). */
 int pg_nbench_lu_check(const double *x, int n);
+/* 0 when the string sort's strings are in order and unchanged in sum. */
+int pg_nbench_strsort_check(const unsigned long *off, const unsigned char *s, unsigned long n,
+			    unsigned long sum);
 /* 0 when the Huffman test decompressed its text back and compressed it. */
 int pg_nbench_huffman_check(const char *plain, const char *decomp, long n, long bits);
 /* 0 when the bitfield test's bitmap equals the expected one. */
 int pg_nbench_bitfield_check(const unsigned long long *map, const unsigned long long *want);
 
 extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier, pg_cpu_nbench_idea,
-	pg_cpu_nbench_lu, pg_cpu_nbench_bitfield, pg_cpu_nbench_huffman;
+	pg_cpu_nbench_lu, pg_cpu_nbench_bitfield, pg_cpu_nbench_huffman,
+	pg_cpu_nbench_strsort;
 
 #endif
