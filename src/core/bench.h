@@ -100,6 +100,9 @@ static inline void pg_consume(uint64_t v)
 	__asm__ volatile("" : : "r"(v) : "memory");
 }
 
+/* Values of pg_bench.min_suite; the same numbers as enum pg_suite. */
+enum { PG_IN_ALL = 0, PG_IN_STANDARD = 2, PG_IN_FULL = 3 };
+
 struct pg_bench {
 	const char *id;		/* "mem.bw.fcp" */
 	const char *title;	/* what the guide prints */
@@ -110,9 +113,10 @@ struct pg_bench {
 	const char *copies_param;
 	/* Facts of the machine: one sample, no warm-up or calibration. */
 	int once;
-	/* Left out of the quick suite (slow to prepare, or close to another
-	 * benchmark there); it runs in standard and full, or when named. */
-	int not_quick;
+	/* The lightest suite that runs it (PG_IN_*): a benchmark slow to
+	 * prepare, or close to another one, stays out of the quick suite (or
+	 * also of standard); it always runs when named without --suite. */
+	int min_suite;
 	const void *data;	/* per-variant constants for shared code */
 
 	/* Checks a combination of parameters before anything runs (a size

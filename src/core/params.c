@@ -243,7 +243,9 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 	int np = 0;
 	char e[200];
 
-	if (suite == PG_SUITE_QUICK && b->not_quick) {
+	_Static_assert((int)PG_IN_STANDARD == (int)PG_SUITE_STANDARD && (int)PG_IN_FULL == (int)PG_SUITE_FULL,
+		       "min_suite uses enum pg_suite's numbers");
+	if (suite != PG_SUITE_NONE && (int)suite < b->min_suite) {
 		/* Its parameters still count as known to -p. */
 		for (const struct pg_param *p = b->params; p && p->name; p++)
 			for (int i = 0; i < nov; i++)

@@ -1,7 +1,7 @@
 /*
  * The two runner features the os group added: an overhead per counted unit
  * that comes off time-per metrics, an untimed prepare before every step,
- * and the quick suite leaving out a benchmark marked not_quick. Timed on a
+ * and the suites leaving out a benchmark whose min_suite is heavier. Timed on a
  * virtual clock so the arithmetic is checked exactly.
  */
 #include <setjmp.h>
@@ -113,11 +113,11 @@ static void more_overhead_than_time_is_an_error(void **state)
 	pg_result_free(&r);
 }
 
-static void quick_suite_leaves_out_not_quick(void **state)
+static void suites_leave_out_what_is_not_theirs(void **state)
 {
 	(void)state;
 	struct pg_bench b = fake;
-	b.not_quick = 1;
+	b.min_suite = PG_IN_STANDARD;
 	struct pg_args *a = NULL;
 	int n = -1;
 	char err[200];
@@ -130,6 +130,16 @@ static void quick_suite_leaves_out_not_quick(void **state)
 	assert_int_equal(pg_sweep(&b, PG_SUITE_NONE, NULL, 0, 0, &a, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	free(a);
+	b.min_suite = PG_IN_FULL;
+	assert_int_equal(pg_sweep(&b, PG_SUITE_STANDARD, NULL, 0, 0, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(a);
+	assert_int_equal(pg_sweep(&b, PG_SUITE_FULL, NULL, 0, 0, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	free(a);
+	assert_int_equal(pg_sweep(&b, PG_SUITE_NONE, NULL, 0, 0, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	free(a);
 }
 
 int main(void)
@@ -137,7 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(overhead_comes_off_and_prepare_is_untimed),
 		cmocka_unit_test(more_overhead_than_time_is_an_error),
-		cmocka_unit_test(quick_suite_leaves_out_not_quick),
+		cmocka_unit_test(suites_leave_out_what_is_not_theirs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

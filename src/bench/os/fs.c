@@ -310,11 +310,11 @@ static const struct pg_param fs_params[] = {
 	{ 0 },
 };
 /* Deleting is fast but each file deleted is made first, untimed, at the
- * (much slower) creation rate: the standard suite deletes empty files only
- * (the seed's lat_fs rows are creation figures). */
+ * (much slower) creation rate, so a sample costs tens of times its length:
+ * only the full suite runs it (the seed's lat_fs rows are creation figures). */
 static const struct pg_param del_params[] = {
 	{ .name = "size", .type = PG_P_SIZE, .def = "0", .choices = "0,0k", .min = 0, .max = 64 << 20,
-	  .help = "bytes in each file deleted", .full = "0,1k,4k,10k" },
+	  .help = "bytes in each file deleted" },
 	{ .name = "dir", .type = PG_P_STR, .def = "auto",
 	  .help = "where the private directory is made (auto: $TMPDIR or /tmp)" },
 	{ 0 },
@@ -356,7 +356,7 @@ const struct pg_bench pg_os_fs_create = {
 };
 const struct pg_bench pg_os_fs_delete = {
 	.id = "os.fs.delete", .title = "File deletion (lat_fs delete)",
-	.params = del_params, .metrics = files_per_s, .data = &k_delete, .not_quick = 1,
+	.params = del_params, .metrics = files_per_s, .data = &k_delete, .min_suite = PG_IN_FULL,
 	.setup = fs_setup, .prepare = fs_prepare, .step = fs_step, .teardown = fs_teardown,
 	.label = fs_label,
 };
@@ -367,7 +367,7 @@ const struct pg_bench pg_os_file_rd_io = {
 };
 const struct pg_bench pg_os_file_rd_o2c = {
 	.id = "os.file.rd.o2c", .title = "File read, open to close (bw_file_rd open2close)",
-	.params = rd_params, .metrics = mb_per_s, .data = &k_o2c, .not_quick = 1,
+	.params = rd_params, .metrics = mb_per_s, .data = &k_o2c, .min_suite = PG_IN_STANDARD,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };
 const struct pg_bench pg_os_mmap_rd_mo = {
@@ -377,6 +377,6 @@ const struct pg_bench pg_os_mmap_rd_mo = {
 };
 const struct pg_bench pg_os_mmap_rd_o2c = {
 	.id = "os.mmap.rd.o2c", .title = "Mapped file read, open to close (bw_mmap_rd open2close)",
-	.params = mm_params, .metrics = mb_per_s, .data = &k_mo2c, .not_quick = 1,
+	.params = mm_params, .metrics = mb_per_s, .data = &k_mo2c, .min_suite = PG_IN_STANDARD,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };

@@ -283,11 +283,11 @@ static const struct ipc_kind
 	k_tcp_lat = { T_TCP, M_LAT, "lat_tcp" }, k_tcp_bw = { T_TCP, M_BW, "bw_tcp" },
 	k_connect = { T_TCP, M_CONNECT, "lat_connect" };
 
-#define IPC(var, idstr, what, kind, plist, mlist, slow)				\
+#define IPC(var, idstr, what, kind, plist, mlist, suite)				\
 	const struct pg_bench var = {							\
 		.id = idstr, .title = what, .params = plist, .metrics = mlist,	\
 		.data = &kind, .setup = ipc_setup, .step = ipc_step,			\
-		.teardown = ipc_teardown, .label = ipc_label, .not_quick = slow,	\
+		.teardown = ipc_teardown, .label = ipc_label, .min_suite = suite,	\
 	}
 
 IPC(pg_os_pipe_lat, "os.pipe.lat", "Pipe round trip between two processes (lat_pipe)",
@@ -295,7 +295,7 @@ IPC(pg_os_pipe_lat, "os.pipe.lat", "Pipe round trip between two processes (lat_p
 IPC(pg_os_pipe_bw, "os.pipe.bw", "Pipe bandwidth between two processes (bw_pipe)",
     k_pipe_bw, bw_params, bw_metrics, 0);
 IPC(pg_os_unix_lat, "os.unix.lat", "AF_UNIX stream round trip (lat_unix)",
-    k_unix_lat, lat_params, lat_metrics, 1);
+    k_unix_lat, lat_params, lat_metrics, PG_IN_STANDARD);
 IPC(pg_os_unix_bw, "os.unix.bw", "AF_UNIX stream bandwidth (bw_unix)",
     k_unix_bw, bw_params, bw_metrics, 0);
 IPC(pg_os_tcp_lat, "os.tcp.lat", "TCP round trip over loopback (lat_tcp)",

@@ -97,6 +97,6 @@ const struct pg_bench pg_os_proc_exec = {
 };
 const struct pg_bench pg_os_proc_shell = {
 	.id = "os.proc.shell", .title = "fork() and /bin/sh -c (lat_proc shell)",
-	.params = prog_params, .metrics = us_per_proc, .data = &k_shell, .not_quick = 1,
+	.params = prog_params, .metrics = us_per_proc, .data = &k_shell, .min_suite = PG_IN_STANDARD,
 	.setup = proc_setup, .step = proc_step, .label = proc_label,
 };

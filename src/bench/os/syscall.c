@@ -134,18 +134,18 @@ static const struct pg_metric us_per_call[] = {
 static const enum sc_kind k_null = SC_NULL, k_read = SC_READ, k_write = SC_WRITE,
 	k_stat = SC_STAT, k_fstat = SC_FSTAT, k_open = SC_OPEN;
 
-#define SYSCALL(name, kind, plist, what, slow)					\
+#define SYSCALL(name, kind, plist, what, suite)					\
 	const struct pg_bench pg_os_syscall_##name = {					\
 		.id = "os.syscall." #name,						\
 		.title = what " (lat_syscall " #name ")",				\
 		.params = plist, .metrics = us_per_call, .data = &kind,		\
 		.setup = sc_setup, .step = sc_step, .teardown = sc_teardown,		\
-		.label = sc_label, .not_quick = slow,					\
+		.label = sc_label, .min_suite = suite,					\
 	}
 
 SYSCALL(null, k_null, no_params, "Null system call, getppid()", 0);
 SYSCALL(read, k_read, no_params, "Read one byte from /dev/zero", 0);
-SYSCALL(write, k_write, no_params, "Write one byte to /dev/null", 1);
+SYSCALL(write, k_write, no_params, "Write one byte to /dev/null", PG_IN_STANDARD);
 SYSCALL(stat, k_stat, file_params, "stat() of a small file", 0);
-SYSCALL(fstat, k_fstat, file_params, "fstat() of an open file", 1);
+SYSCALL(fstat, k_fstat, file_params, "fstat() of an open file", PG_IN_STANDARD);
 SYSCALL(open, k_open, file_params, "open() and close() of a small file", 0);
