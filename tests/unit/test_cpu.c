@@ -154,11 +154,11 @@ static void test_linpack_residual_catches_wrong_answer(void **state)
 	/* A 3 x 3 system in an array of leading dimension 4; x = 1 solves it. */
 	double a[4 * 3] = { 2, 1, 0, 0, 1, 3, 1, 0, 0, 1, 4, 0 };
 	double b[3] = { 3, 5, 5 };
-	double x[3] = { 1, 1, 1 };
-	double r = pg_linpack_residual(a, 4, 3, b, x, 4.0);
+	double x[3] = { 1, 1, 1 }, r3[3];
+	double r = pg_linpack_residual(a, 4, 3, b, x, 4.0, r3);
 	assert_true(r >= 0 && r < 1);
 	x[1] = 1.0 + 1e-9;
-	assert_true(pg_linpack_residual(a, 4, 3, b, x, 4.0) > 16);
+	assert_true(pg_linpack_residual(a, 4, 3, b, x, 4.0, r3) > 16);
 }
 
 static void test_nbench_numsort(void **state)

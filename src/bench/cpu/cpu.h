@@ -26,9 +26,9 @@ struct whet_result {
 /* 0 when r is what a correct pass leaves; else -1 and why. */
 int pg_whetstone_check(const struct whet_result *r, char *why, size_t len);
 
-/* max|Ax - b| / (n max|A| max|x| eps) for the LINPACK system. */
+/* max|Ax - b| / (n max|A| max|x| eps) for the LINPACK system; r: n doubles of scratch. */
 double pg_linpack_residual(const double *a0, int lda, int n, const double *b0, const double *x,
-			   double norma);
+			   double norma, double *r);
 
 /* The BYTEmark workloads' own checks, for the tests. */
 int pg_nbench_numsort_check(const long *a, size_t n, unsigned long sum, unsigned long xr);
