@@ -69,7 +69,7 @@ for path, copies in ((sys.argv[1], 1), (sys.argv[2], 2)):
 per_pass = {"numsort": (1, "numeric_sort (Iterations)"), "fourier": (199, "fourier (Iterations)"),
             "idea": (1, "idea (Iterations)"), "lu": (1, "lu_decomposition (Iterations)"),
             "bitfield": (None, ""), "huffman": (1, "huffman (Iterations)"),
-            "strsort": (1, "string_sort (Iterations)")}
+            "strsort": (1, "string_sort (Iterations)"), "assign": (1, "assignment (Iterations)")}
 res = results(sys.argv[3])
 check(len(res) == len(per_pass), "one result per BYTEmark workload, got %d" % len(res))
 for r in res:

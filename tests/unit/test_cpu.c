@@ -264,6 +264,17 @@ static void test_nbench_idea_and_lu(void **state)
 	unsigned long roff[] = { 0, 4 };
 	assert_int_equal(pg_nbench_strsort_check(roff, rev, 2, sum), -1);
 
+	/* assign: one matrix per iteration; an assignment must be a permutation on zeros */
+	long t[3 * 3] = { 0, 5, 0, 2, 0, 1, 0, 3, 4 };
+	short mk[3 * 3] = { 0, 0, 1, 0, 1, 0, 1, 0, 0 };
+	assert_int_equal(pg_nbench_assign_check(t, mk, 3), 0);
+	mk[2] = 0;
+	mk[0] = 1;	/* rows fine, but column 0 twice */
+	assert_int_equal(pg_nbench_assign_check(t, mk, 3), -1);
+	mk[0] = 0;
+	mk[1] = 1;	/* on a non-zero cost */
+	assert_int_equal(pg_nbench_assign_check(t, mk, 3), -1);
+
 	double x[4] = { 1.0, 1.25, 1.5, 1.75 };
 	assert_int_equal(pg_nbench_lu_check(x, 4), 0);
 	x[2] += 1e-6;

@@ -42,6 +42,8 @@ int pg_nbench_lu_check(const double *x, int n);
 /* 0 when the string sort's strings are in order and unchanged in sum. */
 int pg_nbench_strsort_check(const unsigned long *off, const unsigned char *s, unsigned long n,
 			    unsigned long sum);
+/* 0 when the assignment test's marks are one zero per row and column. */
+int pg_nbench_assign_check(const long *t, const short *a, int n);
 /* 0 when the Huffman test decompressed its text back and compressed it. */
 int pg_nbench_huffman_check(const char *plain, const char *decomp, long n, long bits);
 /* 0 when the bitfield test's bitmap equals the expected one. */
@@ -49,6 +51,6 @@ int pg_nbench_bitfield_check(const unsigned long long *map, const unsigned long 
 
 extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier, pg_cpu_nbench_idea,
 	pg_cpu_nbench_lu, pg_cpu_nbench_bitfield, pg_cpu_nbench_huffman,
-	pg_cpu_nbench_strsort;
+	pg_cpu_nbench_strsort, pg_cpu_nbench_assign;
 
 #endif
