@@ -34,7 +34,17 @@
 static _Thread_local double t, t1, t2, e1[5];
 static _Thread_local int j, k, l;
 
-static void pa(double e[])
+/*
+ * The procedures have external linkage, as in the reference, so that the
+ * compiler weighs inlining them as it does there: a static function with
+ * one caller is always inlined, an external one only when small (GCC keeps
+ * the reference's PA a call and inlines P0 and P3).
+ */
+void pg_whet_pa(double e[]);
+void pg_whet_p0(void);
+void pg_whet_p3(double x, double y, double *z);
+
+void pg_whet_pa(double e[])
 {
 	j = 0;
 	do {
@@ -46,14 +56,14 @@ static void pa(double e[])
 	} while (j < 6);
 }
 
-static void p0(void)
+void pg_whet_p0(void)
 {
 	e1[j] = e1[k];
 	e1[k] = e1[l];
 	e1[l] = e1[j];
 }
 
-static void p3(double x, double y, double *z)
+void pg_whet_p3(double x, double y, double *z)
 {
 	double xx = x, yy = y;
 	xx = t * (xx + yy);
@@ -96,7 +106,7 @@ static void whetstone_pass(long LOOP, struct whet_result *r)
 
 	/* Module 3: array as parameter */
 	for (i = 1; i <= n3; i++)
-		pa(e1);
+		pg_whet_pa(e1);
 	memcpy(r->e3, &e1[1], sizeof(r->e3));
 
 	/* Module 4: conditional jumps */
@@ -136,7 +146,7 @@ static void whetstone_pass(long LOOP, struct whet_result *r)
 	/* Module 8: procedure calls */
 	x = y = z = 1.0;
 	for (i = 1; i <= n8; i++)
-		p3(x, y, &z);
+		pg_whet_p3(x, y, &z);
 	r->z8 = z;
 
 	/* Module 9: array references */
@@ -147,7 +157,7 @@ static void whetstone_pass(long LOOP, struct whet_result *r)
 	e1[2] = 2.0;
 	e1[3] = 3.0;
 	for (i = 1; i <= n9; i++)
-		p0();
+		pg_whet_p0();
 	memcpy(r->e9, &e1[1], sizeof(r->e9));
 
 	/* Module 10: integer arithmetic (weight 0 in this version) */
