@@ -239,6 +239,8 @@ if [ -n "$NBENCH" ]; then
 import sys
 cur = None
 for line in open(sys.argv[1]):
+    if line.startswith("**"):   # warnings carry colons too
+        continue
     head, _, rest = line.partition(":")
     if head.strip():
         cur = head.strip()
