@@ -39,7 +39,7 @@ for r in results:
         check(k in r, "%s has %s" % (r["bench"], k))
     check(len(r["samples"]) == 2, "two samples")
     check(r["min"] <= r["median"] <= r["max"], "min <= median <= max")
-    check(0 <= r["cpu"]["busy_pct"] <= 100, "busy_pct is a share")
+    check(0 <= r["cpu"].get("busy_pct", 0) <= 100, "busy_pct is a share")
     size = r["params"]["size"]
     if r["bench"].startswith("mem.bw."):
         op = r["bench"].split(".")[-1]
