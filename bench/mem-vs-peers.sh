@@ -94,6 +94,17 @@ trap 'exit 130' INT TERM
 say() { echo ">> $*" >&2; }
 now() { python3 -c 'import time; print("%.3f" % time.time())'; }
 
+# What the whole machine and this script's own processes have used so far, so
+# the report can say how much CPU other processes took while we measured:
+# "<wall s> <machine busy ticks> <our children's times>".
+mark() {
+	m_t=$(now)
+	m_b=-
+	[ -r /proc/stat ] && m_b=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat)
+	times >"$T/times.$1"	# in this shell, not a subshell: children's times
+	echo "$m_t $m_b" >"$T/mark.$1"
+}
+
 # Runs perfguide; its table and messages go to $T/<name>.log.
 pg_run() {
 	name=$1; shift
@@ -103,6 +114,8 @@ pg_run() {
 	return $rc
 }
 
+getconf CLK_TCK >"$T/clk_tck" 2>/dev/null || echo 100 >"$T/clk_tck"
+mark start
 LAT_SIZES=512,32k,256k,1m,16m
 LAT_STRIDE=128
 
@@ -165,7 +178,12 @@ say "perfguide mem.bw.fcp size=8m and mem.lat.rd size=$LAT_SIZES stride=$LAT_STR
 pg_run fcp mem.bw.fcp -p size=8m --runs "$RUNS"
 pg_run lat mem.lat.rd -p size=$LAT_SIZES -p stride=$LAT_STRIDE --runs "$RUNS"
 if [ -n "$LMB" ]; then
-	say "bw_mem 8m fcp"
+	# lmbench sizes each measurement by ENOUGH microseconds; left to itself it
+	# may calibrate that to seconds on a noisy clock, and lat_mem_rd then takes
+	# many minutes. 100000 is the floor lat_mem_rd asks for anyway.
+	ENOUGH=${ENOUGH:-100000}
+	export ENOUGH
+	say "bw_mem 8m fcp (ENOUGH=$ENOUGH)"
 	"$LMB/bw_mem" 8m fcp >"$T/bw_mem.txt" 2>&1 || say "bw_mem failed: $(tail -n 2 "$T/bw_mem.txt")"
 	# lat_mem_rd takes whole MB and sweeps every size up to it.
 	say "lat_mem_rd -P 1 16 $LAT_STRIDE (sweeps every size up to 16 MB: a few minutes)"
@@ -175,10 +193,9 @@ fi
 
 # 4. The memory part of the quick suite, timed.
 say "perfguide run 'mem.*' --suite quick"
-t0=$(now)
+mark quick0	# also the end of the comparisons
 pg_run quick 'mem.*' --suite quick
-t1=$(now)
-python3 -c 'import sys; print("%.2f" % (float(sys.argv[2]) - float(sys.argv[1])))' "$t0" "$t1" >"$T/quick.wall"
+mark quick1
 
 # The report.
 python3 - "$T" "$PG" "$RUNS" "${STREAM_SRC:-}" "${LMB:-}" <<'PY'
@@ -235,12 +252,17 @@ def diff(a, b):
         return None
     return (a - b) / b * 100
 
-rows = []   # (what, perfguide, cv, reference, ref figure, diff, target, verdict)
+rows = []   # (what, perfguide, cv, reference, ref figure, diff, target, verdict, best diff)
 verdicts = []
 
-def row(what, r, unit, ref, refv, target=None, flag=None):
+def row(what, r, unit, ref, refv, target=None, flag=None, best=False):
+    """best: the reference figure is a best-of-N (STREAM Best Rate, lat_mem_rd's
+    minimum), so also compare perfguide's best sample with it."""
     v = pgval(r)
     d = diff(v, refv)
+    bd = None
+    if best and v is not None:
+        bd = diff(r["max"] if unit == "MB/s" else r["min"], refv)
     if r is None:
         pgs = "missing"
     elif v is None:
@@ -256,7 +278,8 @@ def row(what, r, unit, ref, refv, target=None, flag=None):
     else:
         verdict = "" if d is None else ("within %g%%" % flag if abs(d) <= flag else "APART >%g%%" % flag)
         ts = "(info)"
-    rows.append((what, pgs, cv, ref, fmt(refv, unit) if refv is not None else "-", ds, ts, verdict))
+    rows.append((what, pgs, cv, ref, fmt(refv, unit) if refv is not None else "-", ds, ts, verdict,
+                 "-" if bd is None else "%+.1f%%" % bd))
 
 notes = []
 
@@ -317,7 +340,7 @@ for k in ("copy", "scale", "add", "triad"):
     if stxt is None:
         row("mem.stream." + k, r, "MB/s", "STREAM: not compared", None, flag=10)
         continue
-    row("mem.stream." + k, r, "MB/s", "STREAM Best Rate", best,
+    row("mem.stream." + k, r, "MB/s", "STREAM Best Rate", best, best=True,
         **({"target": 10} if k == "triad" else {"flag": 10}))
     row("", r, "MB/s", "STREAM from avg time", avgr, flag=10)
 if text("stream.missing"):
@@ -364,7 +387,7 @@ for r in lat_rs:
         if size >= 1024 else "mem.lat.rd size=%d" % size
     if lat_lines:
         mb, ns = min(lat_lines, key=lambda p: abs(math.log(p[0] * 1048576 / size)))
-        row(label, r, "ns", "lat_mem_rd %g MB" % mb, ns, flag=10)
+        row(label, r, "ns", "lat_mem_rd %g MB (min)" % mb, ns, flag=10, best=True)
     else:
         row(label, r, "ns", "lmbench: not compared" if not LMB else "lat_mem_rd: no output", None, flag=10)
 if not LMB:
@@ -380,12 +403,14 @@ else:
         notes.append("lat_mem_rd: could not read its output: " + (text("lat_mem_rd.txt") or "").strip()[-200:])
 
 # Print the table.
-hdr = ("benchmark", "perfguide", "cv", "reference", "ref figure", "diff", "target", "verdict")
+hdr = ("benchmark", "perfguide", "cv", "reference", "ref figure", "diff", "target", "verdict", "best-vs-best")
 w = [max(len(str(x[i])) for x in rows + [hdr]) for i in range(len(hdr))]
 line = lambda x: "  ".join(str(c).ljust(w[i]) for i, c in enumerate(x)).rstrip()
 print()
 print("perfguide (%s, --runs %s) beside reference tools on this machine" % (PG, RUNS))
-print("MB = 10^6 bytes everywhere; diff = (perfguide - reference) / reference")
+print("MB = 10^6 bytes everywhere; perfguide = median of its samples; "
+      "diff = (perfguide - reference) / reference;")
+print("best-vs-best: perfguide's best sample against a reference that reports a best-of-N figure")
 print()
 print(line(hdr))
 print(line(tuple("-" * n for n in w)))
@@ -397,8 +422,27 @@ for n in notes:
 
 # 4. Quick suite.
 q = results("quick")
-wall = text("quick.wall")
-wall = float(wall) if wall else None
+def load(a, b):
+    """(wall seconds, CPUs' worth of time other processes used) between marks."""
+    ma, mb = text("mark." + a), text("mark." + b)
+    if not ma or not mb:
+        return None, None
+    pa, pb = ma.split(), mb.split()
+    wall = float(pb[0]) - float(pa[0])
+    if pa[1] == "-" or wall <= 0:
+        return wall, None
+    def own(name):
+        # last line of `times`: user and system time of this script's children
+        lines = (text("times." + name) or "").strip().splitlines()
+        t = 0.0
+        for m in re.finditer(r"(\d+)m([0-9.]+)s", lines[-1] if lines else ""):
+            t += int(m.group(1)) * 60 + float(m.group(2))
+        return t
+    hz = float((text("clk_tck") or "100").strip() or 100)
+    busy = (int(pb[1]) - int(pa[1])) / hz
+    return wall, max(0.0, busy - (own(b) - own(a))) / wall
+
+wall, other_q = load("quick0", "quick1")
 print()
 print("quick suite, memory part: perfguide run 'mem.*' --suite quick")
 if not q:
@@ -434,6 +478,15 @@ else:
         print("  %s: %s" % (name(r), r.get("status")))
 
 print()
+tc, other_c = load("start", "quick0")
+ncpu = os.cpu_count() or 1
+if other_c is not None and other_q is not None:
+    print("machine: %d CPUs; other processes used on average %.2f CPUs during the comparisons "
+          "(%.0f s) and %.2f during the quick suite (%.0f s)" % (ncpu, other_c, tc, other_q, wall))
+    for what, o in (("comparisons", other_c), ("quick suite", other_q)):
+        if o > 0.1:
+            print("WARNING: something else was running during the %s: its figures are not "
+                  "trustworthy; rerun on an idle machine" % what)
 print("targets: " + ", ".join("%s %s" % v for v in verdicts))
 PY
 exit 0
