@@ -91,11 +91,12 @@ void os_reap(pid_t pid)
 		;
 }
 
-int os_write_all(int fd, const void *buf, size_t len)
+/* read(2) or write(2) until len bytes are done; EINTR is retried. */
+static int io_all(ssize_t (*io)(int, void *, size_t), int fd, void *buf, size_t len)
 {
-	const char *p = buf;
+	char *p = buf;
 	while (len > 0) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = io(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -106,19 +107,19 @@ int os_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+static ssize_t write_fn(int fd, void *buf, size_t len)
+{
+	return write(fd, buf, len);
+}
+
+int os_write_all(int fd, const void *buf, size_t len)
+{
+	return io_all(write_fn, fd, (void *)buf, len);
+}
+
 int os_read_all(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-	while (len > 0) {
-		ssize_t n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return io_all(read, fd, buf, len);
 }
 
 int os_pin(struct pg_ctx *ctx, const char *cpu)
