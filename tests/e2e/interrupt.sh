@@ -52,7 +52,8 @@ pid=$!
 wait_results "$T/twice.jsonl" 1
 kill -INT $pid
 sleep 0.05
-kill -INT $pid
+# The first Ctrl-C may already have ended the run at a sample boundary.
+kill -INT $pid 2>/dev/null || true
 set +e
 wait $pid
 rc=$?
