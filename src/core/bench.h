@@ -56,6 +56,7 @@ enum pg_metric_kind {
 	PG_RATE,	/* count / seconds * scale: MB/s, ops/s */
 	PG_TIME_PER,	/* seconds / count * scale: ns per load, us per call */
 	PG_VALUE,	/* count itself: a search result, a fact of the machine */
+	PG_RATIO,	/* count / the primary metric's count * scale: CPU us per op */
 };
 
 struct pg_metric {
@@ -82,6 +83,10 @@ struct pg_ctx {
 	 * benchmark in setup, as its reference tool does, and subtracted by
 	 * the runner from PG_TIME_PER metrics. 0: nothing to subtract. */
 	double overhead[PG_MAX_METRICS];
+	/* The far end's system-wide busy percent over the last step, when the
+	 * step measured it (a network peer); negative: not measured. Copy 0's
+	 * figure is the result's cpu.remote_busy_pct. */
+	double remote_busy_pct;
 };
 
 enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };
@@ -113,6 +118,10 @@ struct pg_bench {
 	const char *copies_param;
 	/* Facts of the machine: one sample, no warm-up or calibration. */
 	int once;
+	/* Each sample is one trial whose length the benchmark's own parameters
+	 * fix (a network test's `time`): one step of one iteration per sample,
+	 * --runs samples, no calibration and no warm-up step. */
+	int trial;
 	/* The lightest suite that runs it (PG_IN_*): a benchmark slow to
 	 * prepare, or close to another one, stays out of the quick suite (or
 	 * also of standard); it always runs when named without --suite. */

@@ -14,6 +14,10 @@ struct pg_cpu_load {
 	int have_busy;
 	double busy_pct;	/* 0..100 */
 	double self_user_s, self_sys_s;
+	/* The network peer's busy share over the same samples (time-weighted
+	 * mean of what each step reported). */
+	int have_remote;
+	double remote_busy_pct;
 };
 
 void pg_cpu_mark(struct pg_cpu_mark *m);

@@ -215,6 +215,8 @@ void pg_results_result(struct pg_results *w, const struct pg_result *r)
 			json_object_set_new(cpu, "busy_pct", json_real(r->cpu.busy_pct));
 		json_object_set_new(cpu, "self_user_s", json_real(r->cpu.self_user_s));
 		json_object_set_new(cpu, "self_sys_s", json_real(r->cpu.self_sys_s));
+		if (r->cpu.have_remote)
+			json_object_set_new(cpu, "remote_busy_pct", json_real(r->cpu.remote_busy_pct));
 		json_object_set_new(o, "cpu", cpu);
 
 		if (r->bench->label) {

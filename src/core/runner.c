@@ -66,8 +66,15 @@ double pg_metric_value(const struct pg_metric *m, double elapsed, double count, 
 		return count > 0 ? elapsed * copies / count * m->scale : 0;
 	case PG_VALUE:
 		return count * m->scale;
+	case PG_RATIO:	/* handled by pg_ratio_value: needs the primary count */
+		break;
 	}
 	return 0;
+}
+
+double pg_ratio_value(const struct pg_metric *m, double count, double primary)
+{
+	return primary > 0 ? count / primary * m->scale : 0;
 }
 
 static void do_cmd(struct worker *w)
@@ -302,6 +309,8 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 	int runs = o->runs > 0 ? o->runs : 1;
 	if (b->once) {
 		runs = 1;
+	} else if (b->trial) {
+		iters = 1;
 	} else if (calibrate(&t, o->min_time, &iters, r) != PG_OK) {
 		goto out;
 	}
@@ -311,8 +320,10 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		r->values[m] = calloc((size_t)runs, sizeof(double));
 
 	struct pg_cpu_mark c0, c1;
+	double remote_sum = 0, remote_s = 0;
 	pg_cpu_mark(&c0);
 	for (int s = 0; s < runs; s++) {
+		t.w[0].ctx.remote_busy_pct = -1;
 		double el = team_step(&t, iters);
 		if ((bad = team_failed(&t))) {
 			fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
@@ -323,6 +334,10 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 			goto out;
 		}
 		r->elapsed[s] = el;
+		if (t.w[0].ctx.remote_busy_pct >= 0) {
+			remote_sum += t.w[0].ctx.remote_busy_pct * el;
+			remote_s += el;
+		}
 		for (int m = 0; m < r->nmetrics; m++) {
 			double sum = 0, over = 0;
 			for (int i = 0; i < t.n; i++) {
@@ -345,12 +360,23 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 					goto out;
 				}
 			}
-			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
+			if (b->metrics[m].kind == PG_RATIO) {
+				double primary = 0;
+				for (int i = 0; i < t.n; i++)
+					primary += t.w[i].counts[0];
+				r->values[m][s] = pg_ratio_value(&b->metrics[m], sum, primary);
+			} else {
+				r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
+			}
 		}
 		r->nsamples++;
 	}
 	pg_cpu_mark(&c1);
 	pg_cpu_load(&c0, &c1, &r->cpu);
+	if (remote_s > 0) {
+		r->cpu.have_remote = 1;
+		r->cpu.remote_busy_pct = remote_sum / remote_s;
+	}
 
 	team_do(&t, CMD_VERIFY, 0);
 	if ((bad = team_failed(&t))) {

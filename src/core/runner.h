@@ -52,6 +52,9 @@ void pg_result_free(struct pg_result *r);
 /* Value of metric m from one sample's elapsed time and summed counts. */
 double pg_metric_value(const struct pg_metric *m, double elapsed, double count, int copies);
 
+/* Value of a PG_RATIO metric from its count and the primary metric's. */
+double pg_ratio_value(const struct pg_metric *m, double count, double primary);
+
 int pg_metric_count(const struct pg_bench *b);
 
 #endif

@@ -246,6 +246,47 @@ static void facts_are_one_sample(void **state)
 	pg_result_free(&r);
 }
 
+/* A network-like trial: every step lasts 5 virtual seconds, whatever the
+ * iteration count, sends 1e9 bytes costing 2 CPU seconds, and
+ * reads its peer at 30 % busy then 50 %. */
+static int trial_steps;
+static const struct pg_metric trial_metrics[] = {
+	{ "throughput", "Mbit/s", PG_RATE, 8e-6, 1 },
+	{ "service_demand", "us/KB", PG_RATIO, 1e9, 0 },
+	{ 0 },
+};
+
+static int trial_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	assert_int_equal(iters, 1);
+	virtual_now = virtual_now + 5.0;
+	counts[0] = 1e9;
+	counts[1] = 2.0;
+	ctx->remote_busy_pct = trial_steps++ % 2 ? 50 : 30;
+	return PG_OK;
+}
+
+static void trials_are_not_calibrated(void **state)
+{
+	(void)state;
+	const struct pg_bench b = { .id = "test.trial", .title = "trial", .metrics = trial_metrics,
+				    .trial = 1, .step = trial_step };
+	struct pg_args a = { 0 };
+	struct pg_run_opts o = { .runs = 4, .min_time = 100, .clock = virtual_clock };
+	struct pg_result r;
+	trial_steps = 0;
+	assert_int_equal(pg_run_bench(&b, &a, &o, &r), PG_OK);
+	/* no warm-up step, no calibration towards min_time: --runs trials */
+	assert_int_equal(trial_steps, 4);
+	assert_int_equal(r.nsamples, 4);
+	assert_int_equal(r.iters, 1);
+	assert_float_equal(r.stats[0].median, 1600, 1e-9);	/* 1e9 B in 5 s */
+	assert_float_equal(r.stats[1].median, 2, 1e-9);	/* 2e6 us per 1e6 KB */
+	assert_true(r.cpu.have_remote);
+	assert_float_equal(r.cpu.remote_busy_pct, 40, 1e-9);
+	pg_result_free(&r);
+}
+
 static void metric_arithmetic(void **state)
 {
 	(void)state;
@@ -258,6 +299,9 @@ static void metric_arithmetic(void **state)
 	assert_float_equal(pg_metric_value(&per, 1.0, 0, 1), 0, 0);
 	assert_float_equal(pg_metric_value(&rate, 0, 5, 1), 0, 0);
 	assert_float_equal(pg_metric_value(&val, 3.0, 7, 1), 7, 0);
+	const struct pg_metric ratio = { "cpu", "us", PG_RATIO, 1e6, 0 };
+	assert_float_equal(pg_ratio_value(&ratio, 0.5, 1e6), 0.5, 1e-12);
+	assert_float_equal(pg_ratio_value(&ratio, 0.5, 0), 0, 0);
 }
 
 int main(void)
@@ -269,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup(errors_void_the_result, reset),
 		cmocka_unit_test_setup(interruption_stops_at_a_sample_boundary, reset),
 		cmocka_unit_test_setup(facts_are_one_sample, reset),
+		cmocka_unit_test_setup(trials_are_not_calibrated, reset),
 		cmocka_unit_test(metric_arithmetic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
