@@ -1,0 +1,115 @@
+/*
+ * The network peer: what `perfguide serve` runs and what the net.*
+ * benchmarks talk to, the way netperf talks to netserver.
+ *
+ * Control connection (TCP, default port PG_NET_PORT): a sequence of frames,
+ *
+ *     u32 length (big-endian, of what follows; at most PG_NET_MAX_FRAME)
+ *     u8  protocol version (PG_NET_VERSION)
+ *     u8  message type (enum pg_net_msg)
+ *     body: zero or more "key=value\n" lines, printable ASCII
+ *
+ * A frame that is too long, of another version, of an unknown type, or with a
+ * malformed body ends the connection after an ERROR frame saying why.
+ *
+ * A session:
+ *     client HELLO                 peer WELCOME (auth=none|hmac-sha256, nonce,
+ *                                  limits) or BUSY
+ *     client AUTH mac=...          peer AUTH_OK, or ERROR and close
+ *     client START test=... ...    peer READY port=N (data sockets listen
+ *                                  there, for this client's address only)
+ *     ... data on the data sockets ...
+ *     client STOP                  peer REPORT (what it counted, its CPU load)
+ *     client START ... / BYE
+ *
+ * Data sockets. TCP: every connection the client opens to the data port
+ * begins with one role byte: PG_NET_ROLE_SINK (the client sends, the peer
+ * counts and discards), PG_NET_ROLE_SOURCE (the peer sends msg-byte writes
+ * until STOP or the test's time, then closes), PG_NET_ROLE_ECHO (request /
+ * response of `size` bytes each way; for tcp_crr one transaction per
+ * connection, then the peer closes). UDP: datagrams from the client's address
+ * to the data port are counted (udp_stream) or echoed back to their sender
+ * (udp_rr); anything from another address is ignored.
+ */
+#ifndef PG_NET_PEER_H
+#define PG_NET_PEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PG_NET_PORT 12867
+#define PG_NET_VERSION 1
+#define PG_NET_MAX_FRAME 4096
+
+enum pg_net_msg {
+	PG_NET_HELLO = 1,
+	PG_NET_WELCOME,
+	PG_NET_AUTH,
+	PG_NET_AUTH_OK,
+	PG_NET_START,
+	PG_NET_READY,
+	PG_NET_STOP,
+	PG_NET_REPORT,
+	PG_NET_BUSY,
+	PG_NET_ERROR,
+	PG_NET_BYE,
+};
+
+enum pg_net_role {
+	PG_NET_ROLE_SINK = 'S',
+	PG_NET_ROLE_SOURCE = 'M',
+	PG_NET_ROLE_ECHO = 'E',
+};
+
+/* What a START asks for. Fields a test does not use are 0 / "". */
+struct pg_net_test {
+	char kind[16];		/* tcp_stream tcp_maerts tcp_bidir tcp_rr tcp_crr udp_rr udp_stream */
+	double time;		/* seconds the test lasts at most (the peer caps it) */
+	uint64_t msg;		/* bytes per send call (the peer's, for SOURCE) */
+	uint64_t window;	/* SO_SNDBUF / SO_RCVBUF on the peer's data sockets; 0: system default */
+	uint64_t size;		/* request and response bytes (rr), datagram payload (udp_stream) */
+	int streams;		/* data connections the client will open (each role counted) */
+	char cc[16];		/* TCP congestion control for the peer's sockets; "": default */
+};
+
+/* What the peer counted between READY and STOP. */
+struct pg_net_report {
+	uint64_t bytes_rx, bytes_tx;	/* data bytes the peer received / sent */
+	uint64_t packets_rx, packets_tx;	/* datagrams (udp) or transactions (rr) */
+	double seconds;			/* the peer's window: first data to STOP */
+	int have_busy;
+	double busy_pct;		/* system-wide, /proc/stat, over that window */
+	double user_s, sys_s;		/* the peer process's own CPU time in it */
+};
+
+struct pg_peer;	/* a control connection, client side */
+
+/* Connects to "HOST[:PORT]" (numeric address or a name of a local interface,
+ * default port PG_NET_PORT), says HELLO and, when psk_file is not NULL or the
+ * peer asks for it, authenticates. Returns 0, or -1 with err set to one line
+ * a user can act on ("peer 10.0.0.2:12867 is busy", "wrong key"). */
+int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
+		 struct pg_peer **out, char *err, size_t len);
+
+/* START: returns 0 with *data_port set, or -1 with err set (refused, limits). */
+int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port,
+		  char *err, size_t len);
+
+/* STOP: returns 0 with the peer's report, or -1 with err set (peer gone). */
+int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t len);
+
+/* The address the control connection reached, for the data sockets. */
+const struct sockaddr *pg_peer_addr(const struct pg_peer *p, socklen_t *len);
+
+/* BYE and close; NULL is fine. */
+void pg_peer_close(struct pg_peer *p);
+
+/* Starts `perfguide serve` on 127.0.0.1 on a free port as a child process
+ * (this executable, /proc/self/exe), waits until it listens, and writes
+ * "127.0.0.1:PORT" to addr. Returns 0, or -1 with err set. */
+int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t len);
+/* Stops a peer pg_peer_spawn_local started and reaps it. */
+void pg_peer_stop_local(pid_t pid);
+
+#endif
