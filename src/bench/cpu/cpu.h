@@ -49,8 +49,17 @@ int pg_nbench_huffman_check(const char *plain, const char *decomp, long n, long 
 /* 0 when the bitfield test's bitmap equals the expected one. */
 int pg_nbench_bitfield_check(const unsigned long long *map, const unsigned long long *want);
 
+/* The emulator's own check on its data (0 when every result of a pass is
+ * what the FPU gives), and a[2], b[2] of that data; one emulated operation
+ * ('+', '-', '*', '/') on two integers, as a double. */
+int pg_nbench_fpemu_selftest(double *a2, double *b2, char *why, size_t len);
+double pg_nbench_fpemu_op(int op, double x, double y);
+/* Passes the neural net takes to learn its ten letters; -1 and why if it
+ * does not. */
+long pg_nbench_nnet_passes(char *why, size_t len);
+
 extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier, pg_cpu_nbench_idea,
 	pg_cpu_nbench_lu, pg_cpu_nbench_bitfield, pg_cpu_nbench_huffman,
-	pg_cpu_nbench_strsort, pg_cpu_nbench_assign;
+	pg_cpu_nbench_strsort, pg_cpu_nbench_assign, pg_cpu_nbench_fpemu, pg_cpu_nbench_nnet;
 
 #endif

@@ -1,0 +1,81 @@
+/* BYTEmark's floating-point emulation and neural net: what they count and
+ * that their answers are right. No timing is checked here. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench/cpu/cpu.h"
+#include "core/params.h"
+
+static void run_steps(const struct pg_bench *b, uint64_t iters, double *c)
+{
+	struct pg_override ov[1];
+	char err[128];
+	struct pg_args *all = NULL;
+	int n = 0;
+	assert_int_equal(pg_sweep(b, PG_SUITE_NONE, ov, 0, 0, &all, &n, err, sizeof(err)), 0);
+	struct pg_ctx ctx;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.bench = b;
+	ctx.args = &all[0];
+	ctx.copies = 1;
+	assert_int_equal(b->setup(&ctx), PG_OK);
+	assert_int_equal(b->step(&ctx, iters, c), PG_OK);
+	if (b->verify)
+		assert_int_equal(b->verify(&ctx), PG_OK);
+	b->teardown(&ctx);
+	free(all);
+}
+
+static void test_fpemu(void **state)
+{
+	(void)state;
+	/* Exact results where a 61-bit mantissa holds them. */
+	assert_true(pg_nbench_fpemu_op('+', 7, -3) == 4.0);
+	assert_true(pg_nbench_fpemu_op('-', 2, 5) == -3.0);
+	assert_true(pg_nbench_fpemu_op('-', 5, 5) == 0.0);
+	assert_true(pg_nbench_fpemu_op('*', -3, 50000) == -150000.0);
+	assert_true(pg_nbench_fpemu_op('/', 7, 2) == 3.5);
+	assert_true(pg_nbench_fpemu_op('/', -1, 1024) == -1.0 / 1024);
+	assert_true(fabs(pg_nbench_fpemu_op('/', 1, 3) - 1.0 / 3) < 1e-16);
+	assert_true(isinf(pg_nbench_fpemu_op('/', 1, 0)));
+
+	/* The reference's data (its documentation lists element 2 as
+	 * -1.1160 + -4.5159 = -5.6320), and every result of a pass agrees
+	 * with the FPU. Its printout truncates to four decimals. */
+	double a2, b2;
+	char why[200];
+	assert_int_equal(pg_nbench_fpemu_selftest(&a2, &b2, why, sizeof(why)), 0);
+	assert_true(a2 <= -1.1160 && a2 > -1.1161 && b2 <= -4.5159 && b2 > -4.5160);
+
+	double c[PG_MAX_METRICS] = { 0 };
+	run_steps(&pg_cpu_nbench_fpemu, 2, c);
+	assert_true(c[0] == 2.0);	/* one pass over the arrays per iteration */
+}
+
+static void test_nnet(void **state)
+{
+	(void)state;
+	char why[120];
+	long passes = pg_nbench_nnet_passes(why, sizeof(why));
+	assert_true(passes > 10 && passes < 100000);
+	assert_int_equal(pg_nbench_nnet_passes(why, sizeof(why)), passes);	/* deterministic */
+	double c[PG_MAX_METRICS] = { 0 };
+	run_steps(&pg_cpu_nbench_nnet, 2, c);
+	/* counted in the reference's learning cycles of 780 passes */
+	assert_true(fabs(c[0] - 2.0 * passes / 780.0) < 1e-12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fpemu),
+		cmocka_unit_test(test_nnet),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
