@@ -1,0 +1,349 @@
+#!/bin/sh
+# Runs a test script inside a throw-away Linux virtual machine, for tests
+# that need kernel drivers the host's own kernel lacks (AF_ALG crypto,
+# rpmsg, storage...). The guest is Debian's stock kernel (downloaded with
+# apt-get download and unpacked, never installed) booted by
+# qemu-system-x86_64 from an initramfs that holds busybox-static, the
+# kernel modules asked for, a static perfguide and the caller's script.
+# What the script writes to $PG_OUT comes back to the host; the script's
+# exit status is this command's. See docs/testing-vm.md.
+#
+# usage: tests/vm/run-in-vm.sh --script FILE [options]; --help lists them.
+set -eu
+
+me=run-in-vm
+src=$(cd "$(dirname "$0")/../.." && pwd)
+: "${PG_VM_BUILD:=$src/build-vm}"
+
+usage() {
+	cat <<EOF
+usage: tests/vm/run-in-vm.sh --script FILE [options]
+
+  --script FILE       shell script the guest runs as root (busybox sh), with
+                      perfguide on PATH and PG_OUT=/out; its exit status is ours
+  --out DIR           where the guest's /out comes back (default: $PG_VM_BUILD/out)
+  --modules "M ..."   kernel modules to load at boot, with their dependencies,
+                      in dependency order
+  --module-dirs "D ..."
+                      ship every module under these directories of the
+                      kernel's tree (e.g. "crypto arch/x86/crypto lib/crypto")
+                      so the kernel can load what it asks for (modprobe)
+  --file SRC[:DEST]   also copy SRC into the guest (default DEST: /data/NAME);
+                      may be repeated
+  --perfguide BIN     the static perfguide to put in the guest (default: build
+                      one in $PG_VM_BUILD)
+  --kernel-package P  Debian kernel package (default: linux-image-amd64)
+  --append "ARGS"     more kernel command-line arguments
+  --memory SIZE       guest memory (default: 512M)
+  --smp N             guest CPUs (default: 1)
+  --timeout SEC       kill the guest after SEC seconds (default: 300)
+  -v, --verbose       show the whole console, kernel messages included
+  --keep              keep the run directory (initramfs, console, raw results)
+
+Exit status: the guest script's; 125 when the machine could not be built,
+booted or read back (one line says why); 2 for bad usage.
+Environment: PG_VM_BUILD (build and cache directory, default build-vm).
+EOF
+}
+
+die() { echo "$me: $*" >&2; exit 125; }
+bad() { echo "$me: $*" >&2; exit 2; }
+
+script="" out="" modules="" moddirs="" files="" pg="" kmeta=linux-image-amd64
+append="" mem=512M smp=1 tmo=300 verbose=0 keep=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--script|--out|--modules|--module-dirs|--file|--perfguide|--kernel-package|--append|--memory|--smp|--timeout)
+		[ $# -ge 2 ] || bad "$1 needs a value"
+		case "$1" in
+		--script) script=$2 ;;
+		--out) out=$2 ;;
+		--modules) modules="$modules $2" ;;
+		--module-dirs) moddirs="$moddirs $2" ;;
+		--file) files="$files
+$2" ;;
+		--perfguide) pg=$2 ;;
+		--kernel-package) kmeta=$2 ;;
+		--append) append="$append $2" ;;
+		--memory) mem=$2 ;;
+		--smp) smp=$2 ;;
+		--timeout) tmo=$2 ;;
+		esac
+		shift 2 ;;
+	-v|--verbose) verbose=1; shift ;;
+	--keep) keep=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) bad "unknown argument '$1' (see --help)" ;;
+	esac
+done
+[ -n "$script" ] || bad "--script FILE is required (see --help)"
+[ -r "$script" ] || bad "cannot read the guest script '$script'"
+case "$tmo" in ''|*[!0-9]*) bad "--timeout takes whole seconds, not '$tmo'" ;; esac
+case "$smp" in ''|*[!0-9]*) bad "--smp takes a number, not '$smp'" ;; esac
+: "${out:=$PG_VM_BUILD/out}"
+
+# --- what the host needs: named all at once, in one line ---
+missing=""
+for t in qemu-system-x86_64:qemu-system-x86 cpio:cpio gzip:gzip base64:coreutils \
+	tar:tar dpkg-deb:dpkg apt-get:apt; do
+	command -v "${t%%:*}" >/dev/null 2>&1 || missing="$missing ${t#*:}"
+done
+bb=""
+for b in /bin/busybox /usr/bin/busybox; do
+	[ -x "$b" ] && { bb=$b; break; }
+done
+[ -n "$bb" ] || missing="$missing busybox-static"
+[ -z "$missing" ] || die "cannot build the test VM: missing$missing (install with: sh scripts/deps.sh check-vm)"
+# The guest has no C library: a dynamic busybox would not start.
+if command -v readelf >/dev/null 2>&1 && readelf -l "$bb" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+	die "$bb is dynamically linked: install busybox-static"
+fi
+
+mkdir -p "$PG_VM_BUILD"
+PG_VM_BUILD=$(cd "$PG_VM_BUILD" && pwd)
+
+# --- the static perfguide ---
+if [ -z "$pg" ]; then
+	# SQLite is left out: the guest keeps no results store (and libsqlite3.a
+	# does not link statically with the core's link order).
+	log=$PG_VM_BUILD/vm-build.log
+	if ! { cmake -S "$src" -B "$PG_VM_BUILD" -DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON \
+		-DBUILD_TESTING=OFF -DPG_WITH_SQLITE=OFF && cmake --build "$PG_VM_BUILD" -j "$(nproc 2>/dev/null || echo 2)"; } >"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		die "the static perfguide did not build (log: $log)"
+	fi
+	pg=$PG_VM_BUILD/perfguide
+fi
+[ -x "$pg" ] || die "no perfguide binary at $pg"
+if command -v readelf >/dev/null 2>&1 && readelf -l "$pg" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+	die "$pg is not static (build with -DPG_STATIC=ON)"
+fi
+
+# --- the kernel: Debian's package, unpacked once into the cache ---
+kcache=$PG_VM_BUILD/kernel
+mkdir -p "$kcache"
+# The meta package depends on the versioned image (linux-image-6.1.0-NN-amd64).
+kpkg=$(apt-cache depends "$kmeta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
+if [ -z "$kpkg" ] && apt-cache show "$kmeta" >/dev/null 2>&1; then
+	kpkg=$kmeta
+fi
+if [ -z "$kpkg" ]; then
+	# Offline or no package lists: fall back on the newest kernel in the cache.
+	kpkg=$(ls -t "$kcache" 2>/dev/null | while read -r d; do
+		[ -f "$kcache/$d/.ready" ] && { echo "$d"; break; }; done || true)
+	[ -n "$kpkg" ] || die "apt knows no package $kmeta and no kernel is cached in $kcache (run apt-get update, or check the network)"
+	echo "$me: apt cannot resolve $kmeta; using the cached $kpkg" >&2
+fi
+kdir=$kcache/$kpkg
+if [ ! -f "$kdir/.ready" ]; then
+	rm -rf "$kdir"
+	mkdir -p "$kdir/dl"
+	echo "$me: downloading $kpkg (once; cached in $kdir)" >&2
+	sandbox=""
+	[ "$(id -u)" -eq 0 ] && sandbox="-o APT::Sandbox::User=root"
+	# shellcheck disable=SC2086
+	if ! (cd "$kdir/dl" && apt-get download -q $sandbox "$kpkg") >"$kdir/download.log" 2>&1; then
+		tail -n 3 "$kdir/download.log" >&2
+		die "cannot download $kpkg with apt-get download (no network or no package lists?)"
+	fi
+	dpkg-deb -x "$kdir"/dl/*.deb "$kdir/root" || die "cannot unpack $(ls "$kdir"/dl/*.deb)"
+	rm -rf "$kdir/dl"
+	# Debian moves modules to /usr/lib with merged /usr.
+	for b in "$kdir/root" "$kdir/root/usr"; do
+		[ -d "$b/lib/modules" ] && { ln -s "$b" "$kdir/base"; break; }
+	done
+	[ -L "$kdir/base" ] || die "$kpkg holds no lib/modules"
+	# Newer kernels ship compressed modules; the guest gets them plain.
+	find "$kdir/base/lib/modules" -name '*.ko.xz' -exec xz -d {} + 2>/dev/null || die "cannot decompress .ko.xz (install xz-utils)"
+	find "$kdir/base/lib/modules" -name '*.ko.zst' -exec zstd -d -q --rm {} + 2>/dev/null || die "cannot decompress .ko.zst (install zstd)"
+	find "$kdir/base/lib/modules" -name '*.ko.gz' -exec gzip -d {} + || die "cannot decompress .ko.gz"
+	# The package has no modules.dep (its postinst makes it): make one.
+	kver=$(ls "$kdir/base/lib/modules" | head -n 1)
+	"$bb" depmod -b "$kdir/base" "$kver" || die "depmod failed on $kpkg"
+	vmlinuz=$kdir/root/boot/vmlinuz-$kver
+	[ -r "$vmlinuz" ] || die "no kernel image at $vmlinuz"
+	# The bzImage unpacks itself, which takes ten seconds under TCG; qemu
+	# boots the plain ELF kernel (PVH entry point) at once. Unpack it here,
+	# where xz runs at native speed; without it the bzImage boots.
+	for z in '\xfd7zXZ\x00:xz' '\x28\xb5\x2f\xfd:zstd' '\x1f\x8b\x08\x00:gzip'; do
+		for off in $(LC_ALL=C grep -obUaP "${z%%:*}" "$vmlinuz" 2>/dev/null | cut -d: -f1 | head -n 3); do
+			tail -c +$((off + 1)) "$vmlinuz" | ${z#*:} -dcq >"$kdir/vmlinux" 2>/dev/null || true
+			if readelf -nW "$kdir/vmlinux" 2>/dev/null | grep -Eq 'Xen.*(\(0x00000012\)|PHYS32)'; then
+				break 2
+			fi
+		done
+		rm -f "$kdir/vmlinux"
+	done
+	echo "$kver" >"$kdir/.ready"
+fi
+kver=$(cat "$kdir/.ready")
+mdir=$kdir/base/lib/modules/$kver
+kimage=$kdir/root/boot/vmlinuz-$kver
+[ -r "$kdir/vmlinux" ] && kimage=$kdir/vmlinux
+[ -r "$kimage" ] || die "no kernel image at $kimage"
+
+# --- the initramfs ---
+run=$(mktemp -d "$PG_VM_BUILD/run.XXXXXX")
+trap '[ $keep -eq 1 ] && echo "$me: kept $run" >&2 || rm -rf "$run"' EXIT
+stage=$run/root
+mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" "$stage/etc/pg-vm" \
+	"$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/out" "$stage/data" "$stage/root"
+cp "$bb" "$stage/bin/busybox"
+"$bb" --list-full | while read -r a; do
+	[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
+done
+cp "$pg" "$stage/bin/perfguide"
+cp "$script" "$stage/etc/pg-vm/guest.sh"
+
+# Module names: file names use - and _ alike.
+norm() { echo "$1" | tr - _; }
+# closure NAMES...: the modules.dep paths of NAMES and of everything they
+# need, dependencies first (the order insmod wants). A name the kernel has
+# built in is left out; one it does not know at all is an error.
+closure() {
+	awk -v want="$*" -v builtin="$mdir/modules.builtin" '
+	function base(p,  b) { b = p; sub(/.*\//, "", b); sub(/\.ko$/, "", b); gsub(/-/, "_", b); return b }
+	function visit(p,  i, n, d) {
+		if (p in seen) return
+		seen[p] = 1
+		n = split(deps[p], d, " ")
+		for (i = 1; i <= n; i++) visit(d[i])
+		print p
+	}
+	BEGIN { while ((getline l < builtin) > 0) bi[base(l)] = 1 }
+	{ p = $1; sub(/:$/, "", p); byname[base(p)] = p; $1 = ""; deps[p] = $0 }
+	END {
+		n = split(want, w, " ")
+		for (i = 1; i <= n; i++) {
+			m = w[i]; gsub(/-/, "_", m)
+			if (m in byname) visit(byname[m])
+			else if (m in bi) print "builtin " m
+			else { print "unknown " w[i]; bad = 1 }
+		}
+		exit bad
+	}' "$mdir/modules.dep"
+}
+load=""
+if [ -n "$(echo $modules)" ]; then
+	# shellcheck disable=SC2086
+	load=$(closure $modules) || die "kernel $kver has no module$(echo "$load" | sed -n 's/^unknown / /p' | tr -d '\n') (see $mdir/modules.dep)"
+fi
+ship=$(echo "$load" | grep -v '^builtin ' || true)
+for d in $moddirs; do
+	[ -d "$mdir/kernel/$d" ] || die "kernel $kver has no module directory kernel/$d"
+	names=$(find "$mdir/kernel/$d" -name '*.ko' | sed 's|.*/||; s|\.ko$||' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	ship="$ship
+$(closure $names | grep -v '^builtin ')"
+done
+smdir=$stage/lib/modules/$kver
+mkdir -p "$smdir"
+for f in modules.builtin modules.builtin.modinfo modules.order; do
+	[ -f "$mdir/$f" ] && cp "$mdir/$f" "$smdir/"
+done
+echo "$ship" | sort -u | while read -r p; do
+	[ -n "$p" ] || continue
+	mkdir -p "$smdir/$(dirname "$p")"
+	cp "$mdir/$p" "$smdir/$p"
+done
+# modules.dep and modules.alias for the guest's modprobe, which the kernel
+# runs itself to load what it asks for (crypto templates, ciphers...).
+"$bb" depmod -b "$stage" "$kver" || die "depmod failed on the guest's modules"
+echo "$load" | grep -v '^builtin ' | sed '/^$/d' >"$stage/etc/pg-vm/load" || true
+
+echo "$files" | while IFS= read -r f; do
+	[ -n "$f" ] || continue
+	s=${f%%:*}
+	d=/data/$(basename "$s")
+	case "$f" in *:*) d=${f#*:} ;; esac
+	[ -e "$s" ] || die "--file: no such file '$s'"
+	mkdir -p "$stage$(dirname "$d")"
+	cp -r "$s" "$stage$d"
+done
+
+cat >"$stage/init" <<'EOF'
+#!/bin/sh
+# pg-vm init: mount, load modules, run the test, send /out back, power off.
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TMPDIR=/tmp PG_OUT=/out
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+echo /sbin/modprobe >/proc/sys/kernel/modprobe
+kver=$(uname -r)
+rc=0
+while read -r m; do
+	if ! insmod "/lib/modules/$kver/$m"; then
+		echo "pg-vm: insmod $m failed"
+		rc=125
+		break
+	fi
+done </etc/pg-vm/load
+read -r up _ </proc/uptime
+echo "pg-vm: up ${up}s, kernel $kver, $(grep -c ^processor /proc/cpuinfo) cpu"
+if [ $rc -eq 0 ]; then
+	cd /root
+	sh /etc/pg-vm/guest.sh </dev/null
+	rc=$?
+fi
+read -r end _ </proc/uptime
+echo "pg-vm: guest script exit $rc after ${end}s"
+# The second serial port carries the results, raw, away from kernel messages.
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+{
+	echo PG-VM-RESULTS-BEGIN
+	tar -C /out -cf - . | gzip -1 | base64
+	echo "PG-VM-RESULTS-END rc=$rc up=$up end=$end"
+} >/dev/ttyS1
+poweroff -f
+EOF
+chmod +x "$stage/init" "$stage/etc/pg-vm/guest.sh"
+initrd=$run/initrd.gz
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd" || die "cannot write the initramfs"
+
+# --- boot ---
+accel="-accel tcg -cpu max"
+[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel="-accel kvm -cpu host"
+console=$run/console.log
+results=$run/results.raw
+# quiet: only the init's and the script's lines on the console, unless -v.
+kargs="console=ttyS0 panic=-1 rdinit=/init quiet loglevel=3"
+[ $verbose -eq 1 ] && kargs="console=ttyS0 panic=-1 rdinit=/init"
+echo "$me: booting $kpkg ($kver, ${accel#-accel }), $(du -k "$initrd" | cut -f1) KB initramfs, timeout ${tmo}s" >&2
+t0=$(date +%s)
+# shellcheck disable=SC2086
+{
+	timeout -k 10 "$tmo" qemu-system-x86_64 $accel -m "$mem" -smp "$smp" \
+		-nodefaults -no-reboot -nographic -monitor none \
+		-kernel "$kimage" -initrd "$initrd" -append "$kargs$append" \
+		-serial stdio -serial "file:$results" </dev/null && echo 0 >"$run/qemu.rc" || echo $? >"$run/qemu.rc"
+} 2>&1 | tee "$console" | tr -d '\r' | awk -v all=$verbose '
+	# The firmware clears the screen with escape sequences: drop them.
+	{ gsub(/\033\[[0-9;?]*[A-Za-z]/, ""); gsub(/\033c/, "") }
+	!all && !on { i = index($0, "pg-vm: "); if (i == 0) next; on = 1; $0 = substr($0, i) }
+	/reboot: Power down/ { next }
+	{ print; fflush() }'
+t1=$(date +%s)
+qrc=$(cat "$run/qemu.rc" 2>/dev/null || echo 1)
+keep() { mkdir -p "$out" && cp "$console" "$out/console.log"; }
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	keep
+	die "timed out after ${tmo}s: the guest did not power off (console: $out/console.log)"
+fi
+[ "$qrc" -eq 0 ] || { keep; die "qemu-system-x86_64 failed with status $qrc (console: $out/console.log)"; }
+endl=$(tr -d '\r' <"$results" | grep '^PG-VM-RESULTS-END' || true)
+if [ -z "$endl" ]; then
+	keep
+	tail -n 15 "$console" | tr -d '\r' >&2
+	die "the guest sent no results (kernel panic or the script killed init?; console: $out/console.log)"
+fi
+rm -rf "$out"
+mkdir -p "$out"
+tr -d '\r' <"$results" | sed -n '/^PG-VM-RESULTS-BEGIN/,/^PG-VM-RESULTS-END/p' | sed '1d;$d' |
+	base64 -d | tar -xzf - -C "$out" || die "the results from the guest are damaged"
+cp "$console" "$out/console.log"
+grc=$(echo "$endl" | sed -n 's/.* rc=\([0-9]*\).*/\1/p')
+up=$(echo "$endl" | sed -n 's/.* up=\([0-9.]*\).*/\1/p')
+echo "$me: guest booted in ${up}s (guest clock), wall ${t0:+$((t1 - t0))}s in all; results in $out" >&2
+[ "$grc" = 125 ] && die "the guest could not load its modules (console: $out/console.log)"
+exit "$grc"
