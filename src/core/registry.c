@@ -22,11 +22,14 @@ const struct pg_bench *pg_registry_find(const char *id)
 int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max)
 {
 	int matched = 0;
+	/* An exact id is that benchmark alone, even when it is also the prefix
+	 * of others ("os.mmap" is not "os.mmap.rd.*"). */
+	int exact = pg_registry_find(glob) != NULL;
 	for (const struct pg_group *g = pg_groups; g->name; g++)
 		for (const struct pg_bench *const *b = g->benches; *b; b++) {
 			/* "mem" alone selects every "mem.*" id, as the glob does. */
 			size_t gl = strlen(glob);
-			int prefix = strncmp((*b)->id, glob, gl) == 0 && (*b)->id[gl] == '.';
+			int prefix = !exact && strncmp((*b)->id, glob, gl) == 0 && (*b)->id[gl] == '.';
 			if (fnmatch(glob, (*b)->id, 0) != 0 && !prefix)
 				continue;
 			matched++;

@@ -15,7 +15,7 @@ export TMPDIR="$T/tmp"
 export XDG_DATA_HOME="$T/xdg"
 
 "$PGC" run 'os.syscall.*' 'os.sig.*' 'os.proc.*' os.ctx os.pipe os.unix os.tcp os.connect \
-	os.select os.sem os.pagefault os.mmap os.file 'os.boot.*' cpu.proccall $FAST --no-db --out "$T/r.jsonl" >"$T/table" 2>"$T/err" \
+	os.select os.sem os.pagefault os.mmap 'os.mmap.rd.*' os.file 'os.boot.*' cpu.proccall $FAST --no-db --out "$T/r.jsonl" >"$T/table" 2>"$T/err" \
 	|| fail "run failed: $(cat "$T/err")"
 # Files deleted are made first, untimed, at the slower creation rate: a
 # shorter sample keeps the test short.
