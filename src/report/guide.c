@@ -28,20 +28,20 @@ static const struct {
 };
 
 static const struct pg_gsection sections[] = {
-	{ "LMBench", "Memory bandwidth and latency, and operating-system costs, counted as lmbench counts them." },
-	{ "Dhrystone", "Integer performance." },
-	{ "Whetstone", "Floating-point performance." },
-	{ "Linpack", "Dense linear algebra." },
-	{ "NBench", "BYTE's native mode benchmarks." },
-	{ "Stream", "Sustained memory bandwidth; a byte read and a byte written each count." },
-	{ "CoreMarkPro", "Processor workloads." },
-	{ "CPU benchmarks", NULL },
-	{ "Boot time", NULL },
-	{ "Ethernet", "Network throughput, with the CPU load it costs." },
-	{ "Storage", "Block device and file-system throughput." },
-	{ "Crypto", "Cipher and digest throughput (openssl speed counts input bytes)." },
-	{ "Messaging", "Inter-processor messaging (RPMsg)." },
-	{ "Other benchmarks", NULL },
+	{ "LMBench", "Memory bandwidth and latency, and operating-system costs, counted as lmbench counts them.", 0 },
+	{ "Dhrystone", "Integer performance.", 0 },
+	{ "Whetstone", "Floating-point performance.", 0 },
+	{ "Linpack", "Dense linear algebra.", 0 },
+	{ "NBench", "BYTE's native mode benchmarks.", 0 },
+	{ "Stream", "Sustained memory bandwidth; a byte read and a byte written each count.", 0 },
+	{ "CoreMarkPro", "Processor workloads.", 0 },
+	{ "CPU benchmarks", NULL, 0 },
+	{ "Boot time", NULL, 0 },
+	{ "Ethernet", "Network throughput, with the CPU load it costs.", 1 },
+	{ "Storage", "Block device and file-system throughput.", 1 },
+	{ "Crypto", "Cipher and digest throughput (openssl speed counts input bytes).", 1 },
+	{ "Messaging", "Inter-processor messaging (RPMsg).", 1 },
+	{ "Other benchmarks", NULL, 0 },
 };
 #define NSECTIONS ((int)(sizeof(sections) / sizeof(sections[0])))
 
@@ -267,6 +267,8 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 
 int pg_section_has_cpu(const struct pg_guide *g, int section)
 {
+	if (!pg_section(section)->cpu_load)
+		return 0;
 	for (int r = 0; r < g->nrows; r++)
 		if (g->rows[r].section == section)
 			for (int c = 0; c < g->ncols; c++)

@@ -38,6 +38,10 @@ struct pg_gcol {
 struct pg_gsection {
 	const char *title;
 	const char *intro;
+	/* The seed guides print CPU load only where it is part of the answer
+	 * (network, storage, crypto, messaging): elsewhere it would be the
+	 * benchmark's own 100 % of one core, a column of noise. */
+	int cpu_load;
 };
 
 struct pg_guide {
