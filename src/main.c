@@ -13,6 +13,7 @@ static const char usage[] =
 	"  list [--json]          every benchmark, its parameters and defaults\n"
 	"  info [--json]          this machine's identity\n"
 	"  run [SELECTOR...]      run benchmarks and write results\n"
+	"  serve [--port N]       the network peer the net.* benchmarks talk to\n"
 #ifdef PG_HAVE_STORE
 	"  import FILE.jsonl...   add results files to the results store\n"
 	"  runs [--json]          the runs the store holds\n"
@@ -42,6 +43,7 @@ int main(int argc, char **argv)
 		{ "list", pg_cmd_list },
 		{ "info", pg_cmd_info },
 		{ "run", pg_cmd_run },
+		{ "serve", pg_cmd_serve },
 #ifdef PG_HAVE_STORE
 		{ "import", pg_cmd_import },
 		{ "runs", pg_cmd_runs },

@@ -11,6 +11,7 @@
 int pg_cmd_list(int argc, char **argv);
 int pg_cmd_info(int argc, char **argv);
 int pg_cmd_run(int argc, char **argv);
+int pg_cmd_serve(int argc, char **argv);
 #ifdef PG_HAVE_STORE
 int pg_cmd_import(int argc, char **argv);
 int pg_cmd_runs(int argc, char **argv);

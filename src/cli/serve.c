@@ -1,0 +1,140 @@
+/* perfguide serve: the network peer the net.* benchmarks talk to. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/params.h"
+#include "net/peer.h"
+#include "net/serve.h"
+
+static const char help[] =
+	"usage: perfguide serve [--bind ADDR] [--port N] [--psk-file F] [limits]\n"
+	"\n"
+	"The far end of the net.* benchmarks, as netserver is for netperf. It\n"
+	"answers only the client that asked, sends traffic to no other address,\n"
+	"runs nothing and writes no files. 'perfguide run net.*' starts its own\n"
+	"peer on loopback when --peer is not given.\n"
+	"\n"
+	"  --bind ADDR          numeric address to listen on (default 0.0.0.0; a\n"
+	"                       non-loopback address without --psk-file warns)\n"
+	"  --port N             control port (default 12867; 0: a free port)\n"
+	"  --psk-file F         clients must prove they know the key on F's first\n"
+	"                       line (HMAC-SHA256 challenge and response)\n"
+	"  --max-time S         longest test in seconds (default 300)\n"
+	"  --max-msg SIZE       largest send and request size (default 1m)\n"
+	"  --max-streams N      data connections per role and test (default 16)\n"
+	"  --max-rate MBIT      what the peer itself sends, Mbit/s per test (default: no cap)\n"
+	"  --max-tests N        sessions at once; more are answered busy (default 4)\n"
+	"  --max-conns N        control connections at once; more are closed (default 64)\n"
+	"  --idle-timeout S     drop a control connection silent this long (default 10)\n"
+	"  --read-timeout S     drop one that sends half a message (default 5)\n"
+	"  --exit-with-parent   end when the process that started it ends\n"
+	"  -v, --verbose        one line on stderr per session event\n"
+	"\n"
+	"It prints \"listening on ADDR:PORT\" once it accepts connections, and\n"
+	"stops on SIGTERM or SIGINT.\n";
+
+static int num(const char *opt, const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (!*s || *end || !isfinite(v) || v < min || v > max) {
+		pg_usage_error("serve: %s '%s': expected a number from %g to %g", opt, s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int pg_cmd_serve(int argc, char **argv)
+{
+	enum { O_BIND = 256, O_PORT, O_PSK, O_TIME, O_MSG, O_STREAMS, O_RATE, O_TESTS, O_CONNS,
+	       O_IDLE, O_READ, O_PARENT };
+	static const struct option opts[] = {
+		{ "bind", required_argument, NULL, O_BIND },
+		{ "port", required_argument, NULL, O_PORT },
+		{ "psk-file", required_argument, NULL, O_PSK },
+		{ "max-time", required_argument, NULL, O_TIME },
+		{ "max-msg", required_argument, NULL, O_MSG },
+		{ "max-streams", required_argument, NULL, O_STREAMS },
+		{ "max-rate", required_argument, NULL, O_RATE },
+		{ "max-tests", required_argument, NULL, O_TESTS },
+		{ "max-conns", required_argument, NULL, O_CONNS },
+		{ "idle-timeout", required_argument, NULL, O_IDLE },
+		{ "read-timeout", required_argument, NULL, O_READ },
+		{ "exit-with-parent", no_argument, NULL, O_PARENT },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	static struct pg_serve_opts o;
+	pg_serve_defaults(&o);
+	double v;
+	int64_t sz;
+	char err[256];
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+		switch (c) {
+		case O_BIND: o.bind = optarg; break;
+		case O_PORT:
+			if (num("--port", optarg, 0, 65535, &v) < 0)
+				return PG_EXIT_USAGE;
+			if (v != floor(v))
+				return pg_usage_error("serve: --port '%s' is not a port number", optarg);
+			o.port = (int)v;
+			break;
+		case O_PSK: o.psk_file = optarg; break;
+		case O_TIME:
+			if (num("--max-time", optarg, 0.001, 86400, &o.max_time) < 0)
+				return PG_EXIT_USAGE;
+			break;
+		case O_MSG:
+			if (pg_parse_size(optarg, &sz, err, sizeof(err)) < 0 || sz < 1 || sz > (1 << 30))
+				return pg_usage_error("serve: --max-msg '%s': expected a size from 1 to 1g", optarg);
+			o.max_msg = (uint64_t)sz;
+			break;
+		case O_STREAMS:
+			if (num("--max-streams", optarg, 1, 128, &v) < 0)
+				return PG_EXIT_USAGE;
+			o.max_streams = (int)v;
+			break;
+		case O_RATE:
+			if (num("--max-rate", optarg, 0, 1e7, &o.max_rate) < 0)
+				return PG_EXIT_USAGE;
+			break;
+		case O_TESTS:
+			if (num("--max-tests", optarg, 1, 1024, &v) < 0)
+				return PG_EXIT_USAGE;
+			o.max_tests = (int)v;
+			break;
+		case O_CONNS:
+			if (num("--max-conns", optarg, 1, 4096, &v) < 0)
+				return PG_EXIT_USAGE;
+			o.max_conns = (int)v;
+			break;
+		case O_IDLE:
+			if (num("--idle-timeout", optarg, 0.01, 3600, &o.idle_timeout) < 0)
+				return PG_EXIT_USAGE;
+			break;
+		case O_READ:
+			if (num("--read-timeout", optarg, 0.01, 3600, &o.read_timeout) < 0)
+				return PG_EXIT_USAGE;
+			break;
+		case O_PARENT: o.exit_with_parent = 1; break;
+		case 'v': o.verbose = 1; break;
+		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		default: return pg_usage_error("serve: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return pg_usage_error("serve: unexpected argument '%s'", argv[optind]);
+	if (o.max_conns < o.max_tests)
+		o.max_conns = o.max_tests;
+	if (pg_serve(&o, err, sizeof(err)) < 0)
+		return pg_usage_error("serve: %s", err);
+	return PG_EXIT_OK;
+}

@@ -1,0 +1,414 @@
+/* The client side of the control connection: what the net.* benchmarks call. */
+#include "net/peer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/timer.h"
+#include "net/auth.h"
+#include "net/proto.h"
+
+/* How long STOP may take beyond the timeout: the peer drains what is still
+ * in flight on the data sockets before it reports (serve.c, at most 1 s). */
+#define STOP_SLACK 3.0
+
+struct pg_peer {
+	int fd;
+	double timeout;
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	char name[280];
+};
+
+/* "HOST[:PORT]", "[V6]:PORT" or a bare IPv6 address. */
+static int split_addr(const char *addr, char *host, size_t hlen, char *port, size_t plen)
+{
+	const char *colon = strrchr(addr, ':');
+	snprintf(port, plen, "%d", PG_NET_PORT);
+	if (addr[0] == '[') {
+		const char *close = strchr(addr, ']');
+		if (!close || (close[1] && close[1] != ':') || (size_t)(close - addr - 1) >= hlen)
+			return -1;
+		memcpy(host, addr + 1, (size_t)(close - addr - 1));
+		host[close - addr - 1] = '\0';
+		if (close[1] == ':')
+			snprintf(port, plen, "%s", close + 2);
+	} else if (colon && strchr(addr, ':') == colon) {
+		if ((size_t)(colon - addr) >= hlen)
+			return -1;
+		memcpy(host, addr, (size_t)(colon - addr));
+		host[colon - addr] = '\0';
+		snprintf(port, plen, "%s", colon + 1);
+	} else {
+		if (strlen(addr) >= hlen)
+			return -1;
+		snprintf(host, hlen, "%s", addr);
+	}
+	char *end;
+	long p = strtol(port, &end, 10);
+	return host[0] && port[0] && !*end && p > 0 && p <= 65535 ? 0 : -1;
+}
+
+static int connect_by(int fd, const struct sockaddr *sa, socklen_t salen, double timeout,
+		      char *err, size_t len)
+{
+	int fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	int r = connect(fd, sa, salen);
+	if (r < 0 && errno == EINPROGRESS) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		r = poll(&p, 1, (int)(timeout * 1000.0) + 1);
+		if (r == 0) {
+			snprintf(err, len, "no answer within %.0f s", timeout);
+			return -1;
+		}
+		int soerr = 0;
+		socklen_t sl = sizeof(soerr);
+		getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+		errno = soerr;
+		r = soerr ? -1 : 0;
+	}
+	if (r < 0) {
+		snprintf(err, len, "%s", strerror(errno));
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fl);
+	return 0;
+}
+
+/* Sends o and waits for the answer; -1 with "peer NAME: ..." in err. */
+static int ask(struct pg_peer *p, struct pg_net_out *o, struct pg_net_frame *f, double wait,
+	       char *err, size_t len)
+{
+	char e[200];
+	int bad;
+	if (pg_net_out_end(o) < 0) {
+		snprintf(err, len, "peer %s: %s message too long", p->name, pg_net_msg_name(o->buf[5]));
+		return -1;
+	}
+	if (pg_net_send(p->fd, o, p->timeout, e, sizeof(e)) < 0 ||
+	    pg_net_recv(p->fd, f, wait, p->timeout, &bad, e, sizeof(e)) < 0) {
+		snprintf(err, len, "peer %s: %s", p->name, e);
+		return -1;
+	}
+	if (f->type == PG_NET_ERROR || f->type == PG_NET_BUSY) {
+		const char *why = pg_net_get(f, "reason");
+		snprintf(err, len, "peer %s %s%s%s", p->name,
+			 f->type == PG_NET_BUSY ? "is busy" : "refused", why ? ": " : "", why ? why : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int unhex(const char *s, uint8_t *out, size_t n)
+{
+	if (strlen(s) != 2 * n)
+		return -1;
+	for (size_t i = 0; i < 2 * n; i++) {
+		char c = s[i];
+		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (v < 0)
+			return -1;
+		out[i / 2] = (uint8_t)(i % 2 ? out[i / 2] | v : v << 4);
+	}
+	return 0;
+}
+
+static int authenticate(struct pg_peer *p, const struct pg_net_frame *w, const char *psk_file,
+			char *err, size_t len)
+{
+	char e[200], mac[PG_NET_MAC_HEX];
+	const char *auth = pg_net_get(w, "auth");
+	if (!auth || strcmp(auth, "none") == 0)
+		return 0;
+	if (strcmp(auth, "hmac-sha256") != 0) {
+		snprintf(err, len, "peer %s asks for authentication '%.32s' this client does not know",
+			 p->name, auth);
+		return -1;
+	}
+	if (!psk_file) {
+		snprintf(err, len, "peer %s requires a key: give its key file (--psk-file)", p->name);
+		return -1;
+	}
+	uint8_t nonce[PG_NET_NONCE];
+	const char *nh = pg_net_get(w, "nonce");
+	if (!nh || unhex(nh, nonce, sizeof(nonce)) < 0) {
+		snprintf(err, len, "peer %s sent no valid nonce", p->name);
+		return -1;
+	}
+	struct pg_net_key *k = malloc(sizeof(*k));
+	int loose;
+	if (!k || pg_net_load_key(psk_file, k, &loose, e, sizeof(e)) < 0 ||
+	    pg_net_mac(k, nonce, sizeof(nonce), mac, e, sizeof(e)) < 0) {
+		if (!k)
+			snprintf(e, sizeof(e), "out of memory");
+		snprintf(err, len, "%s", e);
+		free(k);
+		return -1;
+	}
+	memset(k, 0, sizeof(*k));
+	free(k);
+	struct pg_net_out o;
+	struct pg_net_frame f;
+	pg_net_out_begin(&o, PG_NET_AUTH);
+	pg_net_out_add(&o, "mac", "%s", mac);
+	if (ask(p, &o, &f, p->timeout, err, len) < 0)
+		return -1;
+	if (f.type != PG_NET_AUTH_OK) {
+		snprintf(err, len, "peer %s answered AUTH with %s", p->name, pg_net_msg_name(f.type));
+		return -1;
+	}
+	return 0;
+}
+
+int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
+		 struct pg_peer **out, char *err, size_t len)
+{
+	char host[256], port[16], e[200];
+	*out = NULL;
+	if (timeout_s <= 0)
+		timeout_s = 5.0;
+	if (split_addr(addr, host, sizeof(host), port, sizeof(port)) < 0) {
+		snprintf(err, len, "bad peer address '%s' (HOST[:PORT])", addr);
+		return -1;
+	}
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	int gr = getaddrinfo(host, port, &hints, &ai);
+	if (gr != 0) {
+		snprintf(err, len, "peer %s: %s", addr, gai_strerror(gr));
+		return -1;
+	}
+	struct pg_peer *p = calloc(1, sizeof(*p));
+	if (!p) {
+		freeaddrinfo(ai);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	p->fd = -1;
+	p->timeout = timeout_s;
+	if (ai->ai_family == AF_INET6)
+		snprintf(p->name, sizeof(p->name), "[%s]:%s", host, port);
+	else
+		snprintf(p->name, sizeof(p->name), "%s:%s", host, port);
+	snprintf(e, sizeof(e), "no address");
+	for (struct addrinfo *a = ai; a; a = a->ai_next) {
+		int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		if (fd < 0) {
+			snprintf(e, sizeof(e), "%s", strerror(errno));
+			continue;
+		}
+		if (connect_by(fd, a->ai_addr, a->ai_addrlen, timeout_s, e, sizeof(e)) == 0) {
+			p->fd = fd;
+			memcpy(&p->addr, a->ai_addr, a->ai_addrlen);
+			p->addrlen = a->ai_addrlen;
+			break;
+		}
+		close(fd);
+	}
+	freeaddrinfo(ai);
+	if (p->fd < 0) {
+		snprintf(err, len, "cannot reach peer %s: %s (is `perfguide serve` running there?)",
+			 p->name, e);
+		free(p);
+		return -1;
+	}
+	int one = 1;
+	setsockopt(p->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+
+	struct pg_net_out o;
+	struct pg_net_frame f;
+	pg_net_out_begin(&o, PG_NET_HELLO);
+	pg_net_out_add(&o, "client", "perfguide");
+	if (ask(p, &o, &f, timeout_s, err, len) < 0)
+		goto fail;
+	if (f.type != PG_NET_WELCOME) {
+		snprintf(err, len, "peer %s answered HELLO with %s", p->name, pg_net_msg_name(f.type));
+		goto fail;
+	}
+	if (authenticate(p, &f, psk_file, err, len) < 0)
+		goto fail;
+	*out = p;
+	return 0;
+fail:
+	close(p->fd);
+	free(p);
+	return -1;
+}
+
+int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port,
+		  char *err, size_t len)
+{
+	struct pg_net_out o;
+	struct pg_net_frame f;
+	char e[200];
+	pg_net_out_begin(&o, PG_NET_START);
+	pg_net_out_add(&o, "test", "%s", t->kind);
+	pg_net_out_add(&o, "time", "%.6f", t->time);
+	pg_net_out_add(&o, "msg", "%" PRIu64, t->msg);
+	pg_net_out_add(&o, "window", "%" PRIu64, t->window);
+	pg_net_out_add(&o, "size", "%" PRIu64, t->size);
+	pg_net_out_add(&o, "streams", "%d", t->streams);
+	if (t->cc[0])
+		pg_net_out_add(&o, "cc", "%s", t->cc);
+	if (ask(p, &o, &f, p->timeout, err, len) < 0)
+		return -1;
+	uint64_t port;
+	if (f.type != PG_NET_READY) {
+		snprintf(err, len, "peer %s answered START with %s", p->name, pg_net_msg_name(f.type));
+		return -1;
+	}
+	if (pg_net_get_u64(&f, "port", 0, 1, 65535, &port, e, sizeof(e)) != 0) {
+		snprintf(err, len, "peer %s: READY without a data port", p->name);
+		return -1;
+	}
+	*data_port = (int)port;
+	return 0;
+}
+
+int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t len)
+{
+	struct pg_net_out o;
+	struct pg_net_frame f;
+	char e[200];
+	memset(r, 0, sizeof(*r));
+	pg_net_out_begin(&o, PG_NET_STOP);
+	if (ask(p, &o, &f, p->timeout + STOP_SLACK, err, len) < 0)
+		return -1;
+	if (f.type != PG_NET_REPORT) {
+		snprintf(err, len, "peer %s answered STOP with %s", p->name, pg_net_msg_name(f.type));
+		return -1;
+	}
+	double busy;
+	if (pg_net_get_u64(&f, "bytes_rx", 0, 0, UINT64_MAX, &r->bytes_rx, e, sizeof(e)) < 0 ||
+	    pg_net_get_u64(&f, "bytes_tx", 0, 0, UINT64_MAX, &r->bytes_tx, e, sizeof(e)) < 0 ||
+	    pg_net_get_u64(&f, "packets_rx", 0, 0, UINT64_MAX, &r->packets_rx, e, sizeof(e)) < 0 ||
+	    pg_net_get_u64(&f, "packets_tx", 0, 0, UINT64_MAX, &r->packets_tx, e, sizeof(e)) < 0 ||
+	    pg_net_get_double(&f, "seconds", 0, 0, 1e9, &r->seconds, e, sizeof(e)) < 0 ||
+	    pg_net_get_double(&f, "user_s", 0, 0, 1e9, &r->user_s, e, sizeof(e)) < 0 ||
+	    pg_net_get_double(&f, "sys_s", 0, 0, 1e9, &r->sys_s, e, sizeof(e)) < 0) {
+		snprintf(err, len, "peer %s: bad REPORT: %s", p->name, e);
+		return -1;
+	}
+	int b = pg_net_get_double(&f, "busy_pct", 0, 0, 100, &busy, e, sizeof(e));
+	if (b < 0) {
+		snprintf(err, len, "peer %s: bad REPORT: %s", p->name, e);
+		return -1;
+	}
+	r->have_busy = b == 0;
+	r->busy_pct = busy;
+	return 0;
+}
+
+const struct sockaddr *pg_peer_addr(const struct pg_peer *p, socklen_t *len)
+{
+	*len = p->addrlen;
+	return (const struct sockaddr *)&p->addr;
+}
+
+void pg_peer_close(struct pg_peer *p)
+{
+	if (!p)
+		return;
+	struct pg_net_out o;
+	char e[100];
+	pg_net_out_begin(&o, PG_NET_BYE);
+	if (pg_net_out_end(&o) == 0)
+		pg_net_send(p->fd, &o, 0.5, e, sizeof(e));
+	close(p->fd);
+	free(p);
+}
+
+int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t len)
+{
+	/* Everything the child needs is prepared before fork: after it, only
+	 * async-signal-safe calls until exec. */
+	char exe[PATH_MAX];
+	const char *env = getenv("PG_PEER_EXE");
+	ssize_t n = env ? -1 : readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (env)
+		snprintf(exe, sizeof(exe), "%s", env);
+	else if (n > 0)
+		exe[n] = '\0';
+	else
+		snprintf(exe, sizeof(exe), "/proc/self/exe");
+	char *argv[] = { exe, "serve", "--bind", "127.0.0.1", "--port", "0", "--max-tests", "16",
+			 "--exit-with-parent", NULL };
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(err, len, "starting the local peer: %s", strerror(errno));
+		return -1;
+	}
+	pid_t c = fork();
+	if (c < 0) {
+		snprintf(err, len, "starting the local peer: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (c == 0) {
+		dup2(fds[1], STDOUT_FILENO);	/* dup2 clears close-on-exec */
+		execv(exe, argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	char line[128];
+	size_t got = 0;
+	double deadline = pg_now() + 10.0;
+	while (got < sizeof(line) - 1 && !memchr(line, '\n', got)) {
+		double left = deadline - pg_now();
+		struct pollfd pf = { .fd = fds[0], .events = POLLIN };
+		if (left <= 0 || poll(&pf, 1, (int)(left * 1000.0) + 1) == 0)
+			break;
+		ssize_t r = read(fds[0], line + got, sizeof(line) - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fds[0]);
+	line[got] = '\0';
+	const char *pre = "listening on ";
+	char *nl = strchr(line, '\n');
+	if (!nl || strncmp(line, pre, strlen(pre)) != 0) {
+		pg_peer_stop_local(c);
+		snprintf(err, len, "the local peer (%s serve) did not start", exe);
+		return -1;
+	}
+	*nl = '\0';
+	snprintf(addr, addrlen, "%s", line + strlen(pre));
+	*pid = c;
+	return 0;
+}
+
+void pg_peer_stop_local(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 300; i++) {	/* 3 s grace */
+		pid_t r = waitpid(pid, NULL, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			return;
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}

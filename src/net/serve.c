@@ -1,0 +1,926 @@
+/*
+ * `perfguide serve`: one thread per control connection (capped), and per
+ * test one thread that accepts data connections (or receives datagrams) plus
+ * one thread per data connection. Every limit is checked before anything is
+ * allocated for a client; data goes only to the control client's address.
+ */
+#include "net/serve.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/cpuload.h"
+#include "core/timer.h"
+#include "net/auth.h"
+#include "net/proto.h"
+
+#define MAX_DCONN 256		/* data connections per test, hard cap */
+#define HARD_MAX_STREAMS (MAX_DCONN / 2)
+#define MAX_WINDOW (1ULL << 30)
+#define MAX_UDP 65507
+#define DEFAULT_MSG 65536
+#define DRAIN_QUIET 0.02	/* after STOP: this long without new bytes ends the count */
+#define DRAIN_MAX 1.0		/* and a client still sending is cut off after this */
+#define DATA_WAIT 2.0		/* a data connection's role byte or crr request */
+#define SINK_BUF (256 * 1024)
+
+enum kind { K_TCP_STREAM, K_TCP_MAERTS, K_TCP_BIDIR, K_TCP_RR, K_TCP_CRR, K_UDP_RR, K_UDP_STREAM };
+static const char *const kinds[] = { "tcp_stream", "tcp_maerts", "tcp_bidir", "tcp_rr",
+				     "tcp_crr", "udp_rr", "udp_stream" };
+
+struct server {
+	const struct pg_serve_opts *o;
+	struct pg_net_key *key;		/* NULL: no authentication */
+	pthread_mutex_t mu;
+	int conns, sessions;
+};
+
+struct test;
+
+struct dconn {
+	struct test *t;
+	int fd;
+	int role;
+	pthread_t th;
+	atomic_int done;
+};
+
+struct test {
+	const struct pg_serve_opts *o;
+	int kind, udp;
+	double time;
+	uint64_t msg, window, size;
+	int streams;
+	char cc[16];
+	int fd;			/* listening TCP socket or the UDP socket */
+	int stop_r, stop_w;	/* readable once the test is stopping */
+	atomic_int stopping;
+	double stop_time;
+	struct sockaddr_storage client;
+	double start, deadline;
+	pthread_t th;
+	pthread_mutex_t mu;
+	int ndc;
+	struct dconn *dc[MAX_DCONN];
+	_Atomic uint64_t bytes_rx, bytes_tx, pkts_rx, pkts_tx;
+	atomic_int have_first;
+	double first;
+	struct pg_cpu_mark m0;
+};
+
+static volatile sig_atomic_t sig_fd = -1;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	if (sig_fd >= 0 && write(sig_fd, "x", 1) < 0) {
+		/* nothing to do: the loop also wakes every half second */
+	}
+	errno = saved;
+}
+
+static void addr_str(const struct sockaddr_storage *a, char *buf, size_t len)
+{
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+	socklen_t al = a->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+						 : sizeof(struct sockaddr_in);
+	if (getnameinfo((const struct sockaddr *)a, al, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, a->ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
+}
+
+static void vlog(const struct pg_serve_opts *o, const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void vlog(const struct pg_serve_opts *o, const char *who, const char *fmt, ...)
+{
+	if (!o->verbose)
+		return;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "perfguide serve: %s: %s\n", who, msg);
+}
+
+static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+	return 0;
+}
+
+static void add(_Atomic uint64_t *c, uint64_t n)
+{
+	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+/* The window begins with the first data, not with READY. */
+static void mark_first(struct test *t)
+{
+	if (atomic_load(&t->have_first))
+		return;
+	pthread_mutex_lock(&t->mu);
+	if (!atomic_load(&t->have_first)) {
+		pg_cpu_mark(&t->m0);
+		t->first = pg_now();
+		atomic_store(&t->have_first, 1);
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* --max-rate: what the peer itself sends in this test, paced from READY. */
+static void pace(struct test *t, uint64_t tx_total)
+{
+	if (t->o->max_rate <= 0)
+		return;
+	for (;;) {
+		double wait = t->start + (double)tx_total * 8.0 / (t->o->max_rate * 1e6) - pg_now();
+		if (wait <= 0 || atomic_load(&t->stopping))
+			return;
+		if (wait > 0.05)
+			wait = 0.05;
+		struct timespec ts = { 0, (long)(wait * 1e9) };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* Waits for fd (events) or the test's stop, at most DATA_WAIT. 1: ready. */
+static int data_wait(struct test *t, int fd, short events)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = events }, { .fd = t->stop_r, .events = POLLIN } };
+	double deadline = pg_now() + DATA_WAIT;
+	for (;;) {
+		double left = deadline - pg_now();
+		if (left <= 0)
+			return 0;
+		int r = poll(p, 2, (int)(left * 1000.0) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || p[1].revents)
+			return 0;
+		if (p[0].revents)
+			return 1;
+	}
+}
+
+static int full_io(int fd, uint8_t *buf, size_t n, int out)
+{
+	size_t off = 0;
+	while (off < n) {
+		ssize_t r = out ? send(fd, buf + off, n - off, MSG_NOSIGNAL) : recv(fd, buf + off, n - off, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		off += (size_t)r;
+	}
+	return 0;
+}
+
+static void *sink_main(void *arg)
+{
+	struct dconn *d = arg;
+	uint8_t *buf = malloc(SINK_BUF);
+	while (buf) {
+		ssize_t n = recv(d->fd, buf, SINK_BUF, 0);
+		if (n > 0)
+			add(&d->t->bytes_rx, (uint64_t)n);
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
+	free(buf);
+	atomic_store(&d->done, 1);
+	return NULL;
+}
+
+static void *source_main(void *arg)
+{
+	struct dconn *d = arg;
+	struct test *t = d->t;
+	uint8_t *buf = malloc(t->msg);
+	if (buf)
+		memset(buf, 'p', t->msg);
+	while (buf && !atomic_load(&t->stopping) && pg_now() < t->deadline) {
+		ssize_t n = send(d->fd, buf, t->msg, MSG_NOSIGNAL);
+		if (n > 0) {
+			uint64_t tot = atomic_fetch_add_explicit(&t->bytes_tx, (uint64_t)n,
+								 memory_order_relaxed) + (uint64_t)n;
+			pace(t, tot);
+		} else if (n == 0 || errno != EINTR) {
+			break;
+		}
+	}
+	/* the test's time is over: the client sees the end of the stream */
+	shutdown(d->fd, SHUT_WR);
+	free(buf);
+	atomic_store(&d->done, 1);
+	return NULL;
+}
+
+static void count_rr(struct test *t)
+{
+	add(&t->bytes_rx, t->size);
+	add(&t->pkts_rx, 1);
+	uint64_t tot = atomic_fetch_add_explicit(&t->bytes_tx, t->size, memory_order_relaxed) + t->size;
+	add(&t->pkts_tx, 1);
+	pace(t, tot);
+}
+
+static void *echo_main(void *arg)
+{
+	struct dconn *d = arg;
+	struct test *t = d->t;
+	uint8_t *buf = malloc(t->size);
+	while (buf && full_io(d->fd, buf, t->size, 0) == 0 && full_io(d->fd, buf, t->size, 1) == 0)
+		count_rr(t);
+	free(buf);
+	atomic_store(&d->done, 1);
+	return NULL;
+}
+
+/* tcp_crr: one transaction, then the peer closes. */
+static void crr_one(struct test *t, int fd)
+{
+	uint8_t *buf = malloc(t->size);
+	size_t off = 0;
+	while (buf && off < t->size && data_wait(t, fd, POLLIN)) {
+		ssize_t r = recv(fd, buf + off, t->size - off, MSG_DONTWAIT);
+		if (r <= 0 && !(r < 0 && (errno == EINTR || errno == EAGAIN)))
+			break;
+		if (r > 0)
+			off += (size_t)r;
+	}
+	if (buf && off == t->size && full_io(fd, buf, t->size, 1) == 0)
+		count_rr(t);
+	free(buf);
+}
+
+static void data_sockopts(struct test *t, int fd)
+{
+	if (t->kind == K_TCP_RR || t->kind == K_TCP_CRR) {
+		int one = 1;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	}
+	if (t->cc[0])
+		setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, t->cc, (socklen_t)strlen(t->cc));
+}
+
+static void *acceptor_main(void *arg)
+{
+	struct test *t = arg;
+	int cap = 2 * t->streams;
+	for (;;) {
+		struct pollfd p[2] = { { .fd = t->fd, .events = POLLIN }, { .fd = t->stop_r, .events = POLLIN } };
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents)
+			break;
+		if (!p[0].revents)
+			continue;
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		int c = accept4(t->fd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
+		if (c < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				sleep_ms(10);
+			continue;
+		}
+		uint8_t role = 0;
+		if (!same_ip(&from, &t->client) || !data_wait(t, c, POLLIN) ||
+		    recv(c, &role, 1, MSG_DONTWAIT) != 1) {
+			close(c);
+			continue;
+		}
+		data_sockopts(t, c);
+		mark_first(t);
+		if (t->kind == K_TCP_CRR) {
+			if (role == PG_NET_ROLE_ECHO)
+				crr_one(t, c);
+			close(c);
+			continue;
+		}
+		void *(*fn)(void *) = role == PG_NET_ROLE_SINK ? sink_main :
+				      role == PG_NET_ROLE_SOURCE ? source_main :
+				      role == PG_NET_ROLE_ECHO ? echo_main : NULL;
+		struct dconn *d = fn && t->ndc < cap ? calloc(1, sizeof(*d)) : NULL;
+		if (!d) {
+			close(c);
+			continue;
+		}
+		d->t = t;
+		d->fd = c;
+		d->role = role;
+		pthread_mutex_lock(&t->mu);
+		if (pthread_create(&d->th, NULL, fn, d) == 0) {
+			t->dc[t->ndc++] = d;
+		} else {
+			close(c);
+			free(d);
+		}
+		pthread_mutex_unlock(&t->mu);
+	}
+	return NULL;
+}
+
+static void *udp_main(void *arg)
+{
+	struct test *t = arg;
+	enum { VLEN = 32 };
+	size_t slot = 65536;
+	uint8_t *buf = malloc(VLEN * slot);
+	struct mmsghdr mm[VLEN];
+	struct iovec iov[VLEN];
+	struct sockaddr_storage from[VLEN];
+	while (buf) {
+		memset(mm, 0, sizeof(mm));
+		for (int i = 0; i < VLEN; i++) {
+			iov[i].iov_base = buf + (size_t)i * slot;
+			iov[i].iov_len = slot;
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+			mm[i].msg_hdr.msg_name = &from[i];
+			mm[i].msg_hdr.msg_namelen = sizeof(from[i]);
+		}
+		int n = recvmmsg(t->fd, mm, VLEN, MSG_WAITFORONE, NULL);
+		int stopping = atomic_load(&t->stopping);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				break;
+			/* SO_RCVTIMEO: DRAIN_QUIET without a datagram */
+			if (stopping && pg_now() - t->stop_time >= DRAIN_QUIET)
+				break;
+			continue;
+		}
+		if (stopping && pg_now() - t->stop_time >= DRAIN_MAX)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (!same_ip(&from[i], &t->client))
+				continue;
+			mark_first(t);
+			add(&t->bytes_rx, mm[i].msg_len);
+			add(&t->pkts_rx, 1);
+			if (t->kind != K_UDP_RR)
+				continue;
+			ssize_t s = sendto(t->fd, iov[i].iov_base, mm[i].msg_len, 0,
+					   (struct sockaddr *)&from[i], mm[i].msg_hdr.msg_namelen);
+			if (s > 0) {
+				uint64_t tot = atomic_fetch_add_explicit(&t->bytes_tx, (uint64_t)s,
+									 memory_order_relaxed) + (uint64_t)s;
+				add(&t->pkts_tx, 1);
+				pace(t, tot);
+			}
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Reads and checks a START against the limits. 0, or -1 with err set. */
+static int parse_start(const struct pg_serve_opts *o, const struct pg_net_frame *f, struct test *t,
+		       char *err, size_t len)
+{
+	const char *kind = pg_net_get(f, "test");
+	t->kind = -1;
+	for (int i = 0; kind && i < (int)(sizeof(kinds) / sizeof(kinds[0])); i++)
+		if (strcmp(kind, kinds[i]) == 0)
+			t->kind = i;
+	if (t->kind < 0) {
+		snprintf(err, len, "unknown test '%.32s'", kind ? kind : "");
+		return -1;
+	}
+	t->udp = t->kind == K_UDP_RR || t->kind == K_UDP_STREAM;
+	uint64_t streams, maxsize = t->udp && o->max_msg > MAX_UDP ? MAX_UDP : o->max_msg;
+	if (pg_net_get_double(f, "time", 0, 0, 1e9, &t->time, err, len) < 0 ||
+	    pg_net_get_u64(f, "msg", 0, 0, UINT64_MAX, &t->msg, err, len) < 0 ||
+	    pg_net_get_u64(f, "window", 0, 0, MAX_WINDOW, &t->window, err, len) < 0 ||
+	    pg_net_get_u64(f, "size", 0, 0, UINT64_MAX, &t->size, err, len) < 0 ||
+	    pg_net_get_u64(f, "streams", 0, 0, UINT64_MAX, &streams, err, len) < 0)
+		return -1;
+	if (t->time > o->max_time) {
+		snprintf(err, len, "time=%g s is over this peer's limit of %g s (--max-time)",
+			 t->time, o->max_time);
+		return -1;
+	}
+	if (t->msg > o->max_msg || t->size > maxsize) {
+		snprintf(err, len, "%s=%" PRIu64 " is over this peer's limit of %" PRIu64 " bytes%s",
+			 t->msg > o->max_msg ? "msg" : "size", t->msg > o->max_msg ? t->msg : t->size,
+			 t->msg > o->max_msg ? o->max_msg : maxsize,
+			 t->size > MAX_UDP && t->udp ? " (a UDP datagram)" : " (--max-msg)");
+		return -1;
+	}
+	if (streams > (uint64_t)o->max_streams) {
+		snprintf(err, len, "streams=%" PRIu64 " is over this peer's limit of %d (--max-streams)",
+			 streams, o->max_streams);
+		return -1;
+	}
+	const char *cc = pg_net_get(f, "cc");
+	if (cc && (strlen(cc) >= sizeof(t->cc) || strspn(cc, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(cc))) {
+		snprintf(err, len, "bad congestion control name '%.32s'", cc);
+		return -1;
+	}
+	snprintf(t->cc, sizeof(t->cc), "%s", cc ? cc : "");
+	if (t->udp)
+		t->cc[0] = '\0';
+	if (t->time == 0)
+		t->time = o->max_time;
+	if (t->msg == 0)
+		t->msg = o->max_msg < DEFAULT_MSG ? o->max_msg : DEFAULT_MSG;
+	if (t->size == 0 && t->kind != K_UDP_STREAM)
+		t->size = 1;
+	t->streams = streams ? (int)streams : 1;
+	return 0;
+}
+
+static int set_buffers(int fd, uint64_t window)
+{
+	if (!window)
+		return 0;
+	int w = (int)window;
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w)) < 0)
+		return -1;
+	return 0;
+}
+
+static void test_free(struct test *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	if (t->stop_r >= 0)
+		close(t->stop_r);
+	if (t->stop_w >= 0)
+		close(t->stop_w);
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
+
+/* Sets up the data socket on the control connection's local address and its
+ * thread. Returns the test, or NULL with err set. */
+static struct test *test_start(const struct pg_serve_opts *o, int cfd,
+			       const struct sockaddr_storage *client, const struct pg_net_frame *f,
+			       char *err, size_t len)
+{
+	struct test *t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	t->o = o;
+	t->fd = t->stop_r = t->stop_w = -1;
+	pthread_mutex_init(&t->mu, NULL);
+	t->client = *client;
+	if (parse_start(o, f, t, err, len) < 0)
+		goto fail;
+	struct sockaddr_storage local;
+	socklen_t ll = sizeof(local);
+	if (getsockname(cfd, (struct sockaddr *)&local, &ll) < 0)
+		goto fail_errno;
+	if (local.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&local)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&local)->sin_port = 0;
+	t->fd = socket(local.ss_family, (t->udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
+	if (t->fd < 0 || set_buffers(t->fd, t->window) < 0)
+		goto fail_errno;
+	if (t->cc[0] && setsockopt(t->fd, IPPROTO_TCP, TCP_CONGESTION, t->cc, (socklen_t)strlen(t->cc)) < 0) {
+		if (errno == EPERM)
+			snprintf(err, len, "congestion control '%s' is not allowed on the peer "
+				 "(net.ipv4.tcp_allowed_congestion_control)", t->cc);
+		else
+			snprintf(err, len, "congestion control '%s' is not available on the peer "
+				 "(net.ipv4.tcp_available_congestion_control): %s", t->cc, strerror(errno));
+		goto fail;
+	}
+	if (bind(t->fd, (struct sockaddr *)&local, ll) < 0)
+		goto fail_errno;
+	if (t->udp) {
+		struct timeval tv = { 0, (suseconds_t)(DRAIN_QUIET * 1e6) };
+		setsockopt(t->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	} else if (listen(t->fd, 128) < 0 || fcntl(t->fd, F_SETFL, O_NONBLOCK) < 0) {
+		goto fail_errno;
+	}
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		goto fail_errno;
+	t->stop_r = p[0];
+	t->stop_w = p[1];
+	t->start = pg_now();
+	t->deadline = t->start + t->time;
+	if (pthread_create(&t->th, NULL, t->udp ? udp_main : acceptor_main, t) != 0) {
+		snprintf(err, len, "cannot start a thread");
+		goto fail;
+	}
+	return t;
+fail_errno:
+	snprintf(err, len, "data socket: %s", strerror(errno));
+fail:
+	test_free(t);
+	return NULL;
+}
+
+/* STOP: the window ends now; what is still in flight is counted after. */
+static void test_end(struct test *t, struct pg_net_report *r)
+{
+	struct pg_cpu_mark m1;
+	double stop = pg_now();
+	pg_cpu_mark(&m1);
+	t->stop_time = stop;
+	atomic_store(&t->stopping, 1);
+	if (write(t->stop_w, "x", 1) < 0) {
+		/* a full pipe is already readable */
+	}
+	pthread_join(t->th, NULL);
+	/* Sinks count until the client closed them or DRAIN_QUIET passed
+	 * without a byte, so a client that closes before STOP gets an exact
+	 * count. */
+	uint64_t last = atomic_load(&t->bytes_rx);
+	double quiet = pg_now();
+	while (pg_now() - stop < DRAIN_MAX) {
+		int live = 0;
+		for (int i = 0; i < t->ndc; i++)
+			live += t->dc[i]->role == PG_NET_ROLE_SINK && !atomic_load(&t->dc[i]->done);
+		if (!live)
+			break;
+		sleep_ms(2);
+		uint64_t now_rx = atomic_load(&t->bytes_rx);
+		if (now_rx != last) {
+			last = now_rx;
+			quiet = pg_now();
+		} else if (pg_now() - quiet >= DRAIN_QUIET) {
+			break;
+		}
+	}
+	for (int i = 0; i < t->ndc; i++)
+		shutdown(t->dc[i]->fd, SHUT_RDWR);
+	for (int i = 0; i < t->ndc; i++) {
+		pthread_join(t->dc[i]->th, NULL);
+		close(t->dc[i]->fd);
+		free(t->dc[i]);
+	}
+	t->ndc = 0;
+	memset(r, 0, sizeof(*r));
+	r->bytes_rx = atomic_load(&t->bytes_rx);
+	r->bytes_tx = atomic_load(&t->bytes_tx);
+	r->packets_rx = atomic_load(&t->pkts_rx);
+	r->packets_tx = atomic_load(&t->pkts_tx);
+	if (atomic_load(&t->have_first)) {
+		struct pg_cpu_load l;
+		pg_cpu_load(&t->m0, &m1, &l);
+		r->seconds = stop > t->first ? stop - t->first : 0;
+		r->have_busy = l.have_busy;
+		r->busy_pct = l.busy_pct;
+		r->user_s = l.self_user_s;
+		r->sys_s = l.self_sys_s;
+	}
+}
+
+struct conn {
+	struct server *s;
+	int fd;
+	struct sockaddr_storage peer;
+	char name[80];
+};
+
+static int send_frame(struct conn *c, struct pg_net_out *o)
+{
+	char e[200];
+	if (pg_net_out_end(o) < 0 || pg_net_send(c->fd, o, c->s->o->read_timeout, e, sizeof(e)) < 0) {
+		vlog(c->s->o, c->name, "dropped: %s", e);
+		return -1;
+	}
+	return 0;
+}
+
+static void finish(struct conn *c, int type, const char *why)
+{
+	struct pg_net_out o;
+	pg_net_out_begin(&o, type);
+	pg_net_out_add(&o, "reason", "%s", why);
+	send_frame(c, &o);
+	vlog(c->s->o, c->name, "%s: %s", type == PG_NET_BUSY ? "busy" : "refused", why);
+}
+
+static void *conn_main(void *arg)
+{
+	struct conn *c = arg;
+	struct server *s = c->s;
+	const struct pg_serve_opts *o = s->o;
+	struct pg_net_frame *f = malloc(sizeof(*f));
+	struct pg_net_out out;
+	struct test *t = NULL;
+	uint8_t nonce[PG_NET_NONCE];
+	char err[300], hex[2 * PG_NET_NONCE + 1];
+	enum { HELLO, AUTH, READY } state = HELLO;
+	int slot = 0;
+
+	int one = 1;
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	while (f) {
+		/* A running test holds the connection for its time, then the
+		 * idle timeout applies again. */
+		double idle = o->idle_timeout;
+		if (t)
+			idle += fmax(0, t->deadline - pg_now());
+		int bad;
+		if (pg_net_recv(c->fd, f, idle, o->read_timeout, &bad, err, sizeof(err)) < 0) {
+			if (bad)
+				finish(c, PG_NET_ERROR, err);
+			else
+				vlog(o, c->name, "dropped: %s", err);
+			break;
+		}
+		if (f->type == PG_NET_BYE)
+			break;
+		if (f->type == PG_NET_HELLO && state == HELLO) {
+			pthread_mutex_lock(&s->mu);
+			slot = s->sessions < o->max_tests;
+			s->sessions += slot;
+			pthread_mutex_unlock(&s->mu);
+			if (!slot) {
+				snprintf(err, sizeof(err), "%d sessions running (--max-tests %d)",
+					 o->max_tests, o->max_tests);
+				finish(c, PG_NET_BUSY, err);
+				break;
+			}
+			pg_net_out_begin(&out, PG_NET_WELCOME);
+			if (s->key) {
+				if (pg_net_nonce(nonce) < 0) {
+					finish(c, PG_NET_ERROR, "no random numbers for a nonce");
+					break;
+				}
+				pg_net_hex(nonce, sizeof(nonce), hex);
+				pg_net_out_add(&out, "auth", "hmac-sha256");
+				pg_net_out_add(&out, "nonce", "%s", hex);
+			} else {
+				pg_net_out_add(&out, "auth", "none");
+			}
+			pg_net_out_add(&out, "max_time", "%g", o->max_time);
+			pg_net_out_add(&out, "max_msg", "%" PRIu64, o->max_msg);
+			pg_net_out_add(&out, "max_streams", "%d", o->max_streams);
+			pg_net_out_add(&out, "max_rate", "%g", o->max_rate);
+			if (send_frame(c, &out) < 0)
+				break;
+			state = s->key ? AUTH : READY;
+			vlog(o, c->name, "session (%s)", s->key ? "awaiting the key" : "no key");
+		} else if (f->type == PG_NET_AUTH && state == AUTH) {
+			const char *mac = pg_net_get(f, "mac");
+			if (!mac || !pg_net_mac_ok(s->key, nonce, sizeof(nonce), mac)) {
+				finish(c, PG_NET_ERROR, "wrong key");
+				break;
+			}
+			pg_net_out_begin(&out, PG_NET_AUTH_OK);
+			if (send_frame(c, &out) < 0)
+				break;
+			state = READY;
+		} else if (f->type == PG_NET_START && state == READY && !t) {
+			t = test_start(o, c->fd, &c->peer, f, err, sizeof(err));
+			if (!t) {
+				/* a refused test leaves the session open */
+				pg_net_out_begin(&out, PG_NET_ERROR);
+				pg_net_out_add(&out, "reason", "%s", err);
+				vlog(o, c->name, "test refused: %s", err);
+				if (send_frame(c, &out) < 0)
+					break;
+				continue;
+			}
+			struct sockaddr_storage a;
+			socklen_t al = sizeof(a);
+			getsockname(t->fd, (struct sockaddr *)&a, &al);
+			int port = ntohs(a.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&a)->sin6_port
+								 : ((struct sockaddr_in *)&a)->sin_port);
+			pg_net_out_begin(&out, PG_NET_READY);
+			pg_net_out_add(&out, "port", "%d", port);
+			pg_net_out_add(&out, "time", "%g", t->time);
+			vlog(o, c->name, "%s on port %d", kinds[t->kind], port);
+			if (send_frame(c, &out) < 0)
+				break;
+		} else if (f->type == PG_NET_STOP && t) {
+			struct pg_net_report r;
+			test_end(t, &r);
+			test_free(t);
+			t = NULL;
+			pg_net_out_begin(&out, PG_NET_REPORT);
+			pg_net_out_add(&out, "bytes_rx", "%" PRIu64, r.bytes_rx);
+			pg_net_out_add(&out, "bytes_tx", "%" PRIu64, r.bytes_tx);
+			pg_net_out_add(&out, "packets_rx", "%" PRIu64, r.packets_rx);
+			pg_net_out_add(&out, "packets_tx", "%" PRIu64, r.packets_tx);
+			pg_net_out_add(&out, "seconds", "%.9f", r.seconds);
+			if (r.have_busy)
+				pg_net_out_add(&out, "busy_pct", "%.4f", r.busy_pct);
+			pg_net_out_add(&out, "user_s", "%.6f", r.user_s);
+			pg_net_out_add(&out, "sys_s", "%.6f", r.sys_s);
+			vlog(o, c->name, "report bytes_rx=%" PRIu64 " bytes_tx=%" PRIu64, r.bytes_rx, r.bytes_tx);
+			if (send_frame(c, &out) < 0)
+				break;
+		} else {
+			snprintf(err, sizeof(err), "unexpected %s%s", pg_net_msg_name(f->type),
+				 state == AUTH ? " before the key" : state == HELLO ? " before HELLO" : "");
+			finish(c, PG_NET_ERROR, err);
+			break;
+		}
+	}
+	if (t) {
+		struct pg_net_report r;
+		test_end(t, &r);
+		test_free(t);
+		vlog(o, c->name, "test ended without STOP");
+	}
+	close(c->fd);
+	pthread_mutex_lock(&s->mu);
+	s->conns--;
+	s->sessions -= slot;
+	pthread_mutex_unlock(&s->mu);
+	free(f);
+	free(c);
+	return NULL;
+}
+
+static int is_loopback(const struct sockaddr_storage *a)
+{
+	if (a->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)a)->sin_addr.s_addr) >> 24) == 127;
+	if (a->ss_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)a)->sin6_addr);
+	return 0;
+}
+
+void pg_serve_defaults(struct pg_serve_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bind = "0.0.0.0";
+	o->port = PG_NET_PORT;
+	o->max_time = 300;
+	o->max_msg = 1 << 20;
+	o->max_streams = 16;
+	o->max_tests = 4;
+	o->max_conns = 64;
+	o->idle_timeout = 10;
+	o->read_timeout = 5;
+}
+
+static int listen_on(const struct pg_serve_opts *o, struct sockaddr_storage *a, char *err, size_t len)
+{
+	char port[16];
+	snprintf(port, sizeof(port), "%d", o->port);
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	int gr = getaddrinfo(o->bind, port, &hints, &ai);
+	if (gr != 0) {
+		snprintf(err, len, "bad --bind address '%s': %s", o->bind, gai_strerror(gr));
+		return -1;
+	}
+	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int one = 1;
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, SOMAXCONN) < 0) {
+		snprintf(err, len, "cannot listen on %s port %d: %s", o->bind, o->port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(ai);
+		return -1;
+	}
+	freeaddrinfo(ai);
+	socklen_t al = sizeof(*a);
+	getsockname(fd, (struct sockaddr *)a, &al);
+	return fd;
+}
+
+int pg_serve(const struct pg_serve_opts *o, char *err, size_t len)
+{
+	/* Detached session threads use it until the process ends. */
+	static struct server s;
+	s.o = o;
+	signal(SIGPIPE, SIG_IGN);
+	if (o->max_streams > HARD_MAX_STREAMS) {
+		snprintf(err, len, "--max-streams is at most %d", HARD_MAX_STREAMS);
+		return -1;
+	}
+	if (o->psk_file) {
+		int loose = 0;
+		s.key = malloc(sizeof(*s.key));
+		if (!s.key || pg_net_load_key(o->psk_file, s.key, &loose, err, len) < 0) {
+			free(s.key);
+			return -1;
+		}
+		if (loose)
+			fprintf(stderr, "perfguide serve: warning: key file %s can be read by others "
+				"(chmod 600 %s)\n", o->psk_file, o->psk_file);
+	}
+	struct sockaddr_storage a;
+	int lfd = listen_on(o, &a, err, len);
+	if (lfd < 0) {
+		free(s.key);
+		return -1;
+	}
+	char name[80];
+	addr_str(&a, name, sizeof(name));
+	if (!is_loopback(&a) && !o->psk_file)
+		fprintf(stderr, "perfguide serve: warning: listening on %s without --psk-file: anyone "
+			"who reaches this port can run network tests against this machine\n", name);
+	pthread_mutex_init(&s.mu, NULL);
+	int sp[2];
+	if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, len, "pipe: %s", strerror(errno));
+		close(lfd);
+		free(s.key);
+		return -1;
+	}
+	sig_fd = sp[1];
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	pid_t parent = getppid();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("listening on %s\n", name);
+	fflush(stdout);
+
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = sp[0], .events = POLLIN } };
+		int r = poll(p, 2, 500);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (p[1].revents)
+			break;
+		if (o->exit_with_parent && getppid() != parent)
+			break;
+		if (r <= 0 || !p[0].revents)
+			continue;
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		int cfd = accept4(lfd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				sleep_ms(10);
+			continue;
+		}
+		char who[80];
+		addr_str(&from, who, sizeof(who));
+		pthread_mutex_lock(&s.mu);
+		int ok = s.conns < o->max_conns;
+		s.conns += ok;
+		pthread_mutex_unlock(&s.mu);
+		struct conn *c = ok ? calloc(1, sizeof(*c)) : NULL;
+		if (c) {
+			c->s = &s;
+			c->fd = cfd;
+			c->peer = from;
+			snprintf(c->name, sizeof(c->name), "%s", who);
+			pthread_t th;
+			if (pthread_create(&th, &attr, conn_main, c) == 0)
+				continue;
+			free(c);
+		}
+		if (ok) {
+			pthread_mutex_lock(&s.mu);
+			s.conns--;
+			pthread_mutex_unlock(&s.mu);
+		}
+		vlog(o, who, "closed at once: %d control connections open (--max-conns)", o->max_conns);
+		close(cfd);
+	}
+	pthread_attr_destroy(&attr);
+	close(lfd);
+	/* Sessions still running end with the process. */
+	return 0;
+}
