@@ -211,8 +211,10 @@ static int kat_one(struct pg_ctx *ctx, const struct crypto_backend *be, const st
 				.iv = d.iv, .driver = driver, .splice = splice };
 	void *x = NULL;
 	int rc = be->open(ctx, &op, &x);
-	if (rc != PG_OK)
+	if (rc != PG_OK) {
+		be->close(x);
 		return rc;
+	}
 	char impl[160];
 	be->describe(x, impl, sizeof(impl));
 
