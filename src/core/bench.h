@@ -68,6 +68,7 @@ struct pg_metric {
 };
 
 struct pg_bench;
+struct pg_run_opts;
 
 /* One copy of a running benchmark. priv is the benchmark's own state. */
 struct pg_ctx {
@@ -87,6 +88,10 @@ struct pg_ctx {
 	 * step measured it (a network peer); negative: not measured. Copy 0's
 	 * figure is the result's cpu.remote_busy_pct. */
 	double remote_busy_pct;
+	/* The run's options (samples, minimum time, CPUs, clock): a benchmark
+	 * made of others runs them through pg_run_bench with these, so the
+	 * runner times them as it times everything. */
+	const struct pg_run_opts *run;
 };
 
 enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };

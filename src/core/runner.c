@@ -212,6 +212,7 @@ static int team_start(struct team *t, int n, const struct pg_bench *b,
 		w->ctx.args = a;
 		w->ctx.copy = i;
 		w->ctx.copies = n;
+		w->ctx.run = o;
 		w->cpu = o->cpus && o->ncpus ? o->cpus[i % o->ncpus] : -1;
 		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
 			break;

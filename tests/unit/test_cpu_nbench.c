@@ -71,11 +71,36 @@ static void test_nnet(void **state)
 	assert_true(fabs(c[0] - 2.0 * passes / 780.0) < 1e-12);
 }
 
+static void test_index(void **state)
+{
+	(void)state;
+	/* table order: numsort strsort bitfield fpemu fourier assign idea huffman nnet lu */
+	double base[10] = { 118.73, 14.459, 27910000, 9.0314, 1565.5, 1.0132, 220.21, 112.93,
+			    1.4799, 26.732 };
+	double r[10];
+	for (int i = 0; i < 10; i++)
+		r[i] = base[i];
+	for (int k = 0; k < 3; k++)
+		assert_true(fabs(pg_nbench_index_of(k, r) - 1.0) < 1e-12);
+	/* memory: strsort, bitfield, assign; 8x one of three is 2x the index */
+	r[2] = 8 * base[2];
+	assert_true(fabs(pg_nbench_index_of(0, r) - 2.0) < 1e-12);
+	assert_true(fabs(pg_nbench_index_of(1, r) - 1.0) < 1e-12);
+	/* integer: numsort, fpemu, idea, huffman */
+	r[6] = 16 * base[6];
+	assert_true(fabs(pg_nbench_index_of(1, r) - 2.0) < 1e-12);
+	/* floating point: fourier, nnet, lu; a missing rate gives no index */
+	r[8] = 0;
+	assert_true(isnan(pg_nbench_index_of(2, r)));
+	assert_true(fabs(pg_nbench_index_of(0, r) - 2.0) < 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fpemu),
 		cmocka_unit_test(test_nnet),
+		cmocka_unit_test(test_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

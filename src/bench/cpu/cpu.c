@@ -15,5 +15,7 @@ const struct pg_bench *const pg_group_cpu[] = {
 	&pg_cpu_nbench_huffman,
 	&pg_cpu_nbench_nnet,
 	&pg_cpu_nbench_lu,
+	&pg_cpu_nbench_index,
+	&pg_cpu_scaling,
 	NULL,
 };

@@ -62,4 +62,20 @@ extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier, pg_cp
 	pg_cpu_nbench_lu, pg_cpu_nbench_bitfield, pg_cpu_nbench_huffman,
 	pg_cpu_nbench_strsort, pg_cpu_nbench_assign, pg_cpu_nbench_fpemu, pg_cpu_nbench_nnet;
 
+/* The BYTEmark index (0 memory, 1 integer, 2 floating-point) of the ten
+ * workloads' rates, in the table order of cpu.nbench.index; NAN when one
+ * of its workloads has no rate. */
+double pg_nbench_index_of(int which, const double *rates);
+extern const struct pg_bench pg_cpu_nbench_index, pg_cpu_scaling;
+
+/* What a composite learns from a benchmark it ran. */
+struct pg_cpu_other {
+	double median, cv;	/* of the primary metric */
+	int copies;
+};
+/* Runs benchmark id (defaults, or one "name=value" override) through the
+ * runner with this run's options; PG_OK, or its status with ctx->msg set. */
+int pg_cpu_run_other(struct pg_ctx *ctx, const char *id, const char *override,
+		     struct pg_cpu_other *out);
+
 #endif
