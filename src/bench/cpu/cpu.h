@@ -3,6 +3,7 @@
 #define PG_BENCH_CPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/bench.h"
 
@@ -77,5 +78,13 @@ struct pg_cpu_other {
  * runner with this run's options; PG_OK, or its status with ctx->msg set. */
 int pg_cpu_run_other(struct pg_ctx *ctx, const char *id, const char *override,
 		     struct pg_cpu_other *out);
+
+extern const struct pg_bench pg_cpu_work_listmat, pg_cpu_work_state, pg_cpu_work_dct,
+	pg_cpu_work_sha256, pg_cpu_work_lz, pg_cpu_work_parse, pg_cpu_work_fft, pg_cpu_work_nnet,
+	pg_cpu_work_linalg, pg_cpu_work_score;
+/* SHA-256 of len bytes (cpu.work.sha256's kernel). */
+void pg_work_sha256(const void *data, size_t len, uint8_t out[32]);
+/* Geometric mean of n positive values; NAN when one is not positive. */
+double pg_work_geomean(const double *v, int n);
 
 #endif
