@@ -30,7 +30,7 @@ struct crypto_alg {
 	unsigned key_len, iv_len;
 	unsigned block;		/* buffer sizes are a multiple of this */
 	unsigned out_len;	/* digest or tag bytes */
-	int seed;		/* a row of the TI guide: in the quick suite */
+	int seed;		/* a row of the TI guide (the quick suite runs most) */
 };
 
 /* What one transform does. */
