@@ -7,6 +7,10 @@
 #   perfguide run crypto.ALG -p backend=openssl -p size=16,64,...  (KBytes/Sec, median)
 #   time -v openssl speed -mr -elapsed -seconds S -evp ALG           (1000s of bytes/s)
 #
+# in --rounds (each side's figure the median of its rounds), or, with
+# --callgrind, the instructions per buffer of both (valgrind), which a busy
+# machine cannot disturb.
+#
 # Target: within 2% at every size, perfguide's CV under 2%. The same library
 # does the work, so a larger difference is perfguide's overhead or a
 # counting error -- or a busy machine: the load average is printed before and
@@ -137,7 +141,7 @@ CALLS = {"EVP_EncryptUpdate", "EVP_DecryptUpdate", "EVP_Digest", "EVP_MAC_update
 
 def per_buffer(path):
     """(library call, calls, instructions per buffer) for the busiest caller."""
-    names, fn, cfn, pending, res, own = {}, None, None, None, {}, {}
+    names, fn, cfn, pending, res, own, allcalls = {}, None, None, None, {}, {}, {}
     def name(tok):
         m = re.match(r"\((\d+)\)(?: (.*))?", tok)
         if not m:
@@ -156,6 +160,8 @@ def per_buffer(path):
         elif line[:1].isdigit() or line[:1] in ("+", "-", "*"):
             parts = line.split()
             if pending is not None:
+                cc, ii = allcalls.get((fn, cfn), (0, 0))
+                allcalls[(fn, cfn)] = (cc + pending, ii + int(parts[1]))
                 if cfn in CALLS:
                     c, i = res.get((fn, cfn), (0, 0))
                     res[(fn, cfn)] = (c + pending, i + int(parts[1]))
@@ -165,9 +171,10 @@ def per_buffer(path):
     if not res:
         return None
     (f, t), (c, i) = max(res.items(), key=lambda kv: kv[1][0])
-    # A MAC's loop makes three calls per buffer: count init and final too.
-    extra = sum(ii for (ff, tt), (cc, ii) in res.items() if ff == f and tt != t) if t == "EVP_MAC_update" else 0
-    return t, c, (i + own.get(f, 0) + extra) / c
+    # Everything that loop calls counts (a MAC's init and final, an AE
+    # mode's IV and key set-up), spread over its buffers.
+    every = sum(ii for (ff, tt), (cc, ii) in allcalls.items() if ff == f)
+    return t, c, (every + own.get(f, 0)) / c
 
 print()
 print("%-18s %6s %16s %16s %8s" % ("algorithm", "bytes", "perfguide Ir/buf", "openssl Ir/buf", "diff%"))

@@ -4,8 +4,10 @@
  *
  * - a cipher's context is set up once, padding off, and every buffer is one
  *   EVP_EncryptUpdate (or DecryptUpdate) in place, the chaining carried on
- *   from buffer to buffer; GCM and ChaCha20-Poly1305 likewise (speed without
- *   -aead: no tag per buffer);
+ *   from buffer to buffer; ChaCha20-Poly1305 likewise;
+ * - GCM is a whole message per buffer, as speed does for its AE modes
+ *   (OpenSSL 3.0.19 and later): IV length, key and IV set, one update,
+ *   final (decryption: the tag set first and checked by final);
  * - a digest is one EVP_Digest per buffer (a whole hash: init, update,
  *   final) with the algorithm fetched once;
  * - HMAC is EVP_MAC_init, update and final per buffer (speed -hmac).
@@ -41,6 +43,9 @@ struct ossl {
 	EVP_MAC *mac;
 	EVP_MAC_CTX *mc;
 	const OSSL_PROVIDER *prov;
+	int whole;		/* an AE mode: a whole message per buffer */
+	uint8_t tag[CRYPTO_MAX_OUT];
+	uint8_t *ct, *pt;	/* whole-message decryption: its input and output */
 };
 
 static void ossl_close(void *x)
@@ -53,6 +58,8 @@ static void ossl_close(void *x)
 	EVP_MD_free(s->md);
 	EVP_MAC_CTX_free(s->mc);
 	EVP_MAC_free(s->mac);
+	free(s->ct);
+	free(s->pt);
 	free(s);
 }
 
@@ -87,6 +94,13 @@ static int ossl_open(struct pg_ctx *ctx, const struct crypto_op *op, void **xp)
 			return pg_error(ctx, "openssl: cannot set up %s", alg->evp);
 		EVP_CIPHER_CTX_set_padding(s->c, 0);
 		s->prov = EVP_CIPHER_get0_provider(s->cipher);
+		switch (EVP_CIPHER_get_mode(s->cipher)) {
+		case EVP_CIPH_GCM_MODE:
+		case EVP_CIPH_CCM_MODE:
+		case EVP_CIPH_OCB_MODE:
+			s->whole = 1;
+			break;
+		}
 		break;
 	case CK_HASH:
 		if (!(s->md = EVP_MD_fetch(NULL, alg->evp, NULL)))
@@ -157,11 +171,15 @@ static int ossl_once(struct pg_ctx *ctx, void *x, int encrypt, const uint8_t *iv
 
 static int ossl_ready(struct pg_ctx *ctx, void *x, uint8_t *buf, size_t len)
 {
-	(void)ctx;
-	(void)x;
+	struct ossl *s = x;
 	/* openssl speed's buffers are zeros. */
 	memset(buf, 0, len);
-	return PG_OK;
+	if (!s->whole || s->encrypt)
+		return PG_OK;
+	/* Each decryption checks its tag: decrypt a real ciphertext. */
+	if (!(s->ct = malloc(len + 64)) || !(s->pt = malloc(len + 64)))
+		return pg_error(ctx, "out of memory");
+	return ossl_once(ctx, s, 1, s->iv, NULL, 0, buf, len, s->ct, s->tag);
 }
 
 static int ossl_rewind(void *x)
@@ -181,10 +199,27 @@ static int ossl_loop(void *x, uint8_t *buf, size_t len, uint64_t iters, char *er
 	unsigned char md[EVP_MAX_MD_SIZE];
 	size_t ml;
 
+	int ivl = (int)s->alg->iv_len, tl = (int)s->alg->out_len;
+
 	switch (s->alg->kind) {
 	case CK_CIPHER:
 	case CK_AEAD:
-		if (s->encrypt) {
+		if (s->whole && s->encrypt) {
+			for (uint64_t i = 0; i < iters; i++)
+				if (EVP_CIPHER_CTX_ctrl(s->c, EVP_CTRL_AEAD_SET_IVLEN, ivl, NULL) != 1 ||
+				    EVP_CipherInit_ex(s->c, NULL, NULL, s->key, s->iv, -1) != 1 ||
+				    EVP_EncryptUpdate(s->c, buf, &outl, buf, n) != 1 ||
+				    EVP_EncryptFinal_ex(s->c, buf + outl, &outl) != 1)
+					goto fail;
+		} else if (s->whole) {
+			for (uint64_t i = 0; i < iters; i++)
+				if (EVP_CIPHER_CTX_ctrl(s->c, EVP_CTRL_AEAD_SET_IVLEN, ivl, NULL) != 1 ||
+				    EVP_CipherInit_ex(s->c, NULL, NULL, s->key, s->iv, -1) != 1 ||
+				    EVP_CIPHER_CTX_ctrl(s->c, EVP_CTRL_AEAD_SET_TAG, tl, s->tag) != 1 ||
+				    EVP_DecryptUpdate(s->c, s->pt, &outl, s->ct, n) != 1 ||
+				    EVP_DecryptFinal_ex(s->c, s->pt + outl, &outl) != 1)
+					goto fail;
+		} else if (s->encrypt) {
 			for (uint64_t i = 0; i < iters; i++)
 				if (EVP_EncryptUpdate(s->c, buf, &outl, buf, n) != 1)
 					goto fail;
