@@ -7,7 +7,7 @@
 set -eu
 
 profile=${1:-build}
-build="cmake make gcc libc6-dev pkg-config libjansson-dev libsqlite3-dev"
+build="cmake make gcc libc6-dev pkg-config libjansson-dev libsqlite3-dev libssl-dev"
 case "$profile" in
 build) pkgs="$build" ;;
 check) pkgs="$build clang libcmocka-dev python3 file qemu-user chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
