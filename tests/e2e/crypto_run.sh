@@ -12,7 +12,7 @@ cd "$T"
 	>"$T/table" 2>"$T/err" || fail "run failed: $(cat "$T/err")"
 "$PG" run crypto.aes-128-cbc crypto.aes-128-gcm crypto.sha1 -p threads=2 -p size=64 \
 	$FAST --out "$T/t.jsonl" >>"$T/table" 2>>"$T/err" || fail "threads=2 run failed: $(cat "$T/err")"
-"$PG" run crypto.des3 crypto.chacha20-poly1305 -p op=decrypt -p size=64 -p backend=openssl,kernel \
+"$PG" run crypto.des3 crypto.chacha20-poly1305 crypto.aes-128-gcm -p op=decrypt -p size=64 -p backend=openssl,kernel \
 	$FAST --out "$T/d.jsonl" >>"$T/table" 2>>"$T/err" || fail "decrypt run failed: $(cat "$T/err")"
 "$PG" run crypto.aes-128-cbc -p backend=kernel -p path=splice -p driver=cbc-aes-nosuch -p size=16 \
 	$FAST --out "$T/k.jsonl" >>"$T/table" 2>>"$T/err" || fail "kernel driver run failed: $(cat "$T/err")"
