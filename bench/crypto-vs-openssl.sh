@@ -16,7 +16,7 @@
 # counting error -- or a busy machine: the load average is printed before and
 # after; rerun the worst rows with --algs and --sizes. CPU load is shown both
 # ways: perfguide's cpu_load (process CPU time over elapsed, per size) and
-# the "Percent of CPU" GNU time -v prints for the whole openssl speed run (the
+# the "Percent of CPU" GNU time -v prints for each openssl speed run (the
 # TI guide's method). It is a benchmark script, not a test: it exits 0 after
 # printing the table (2 on a usage error). Needs the Debian packages openssl
 # and time (for -v; without it the CPU column is empty).
@@ -112,7 +112,6 @@ speed_args() {
 	esac
 }
 
-plist=$(echo "$SIZES" | tr ' ' ',')
 echo "crypto-vs-openssl: $($OSSL version), perfguide $("$PG" --version 2>/dev/null | head -n 1)"
 echo "crypto-vs-openssl: load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 t0=$(date +%s)
@@ -193,15 +192,20 @@ PY
 	exit 0
 fi
 
+# Pairs, size by size: the two runs of a pair are seconds apart, so a
+# neighbour's load changes both alike.
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	for a in $ALGS; do
-		"$PG" run "crypto.$a" -p backend=openssl -p "size=$plist" --runs "$RUNS" --min-time "$MINT" \
-			--no-db --out "$W/pg-$a-$r.jsonl" >"$W/pg-$a-$r.txt" 2>&1 ||
-			echo "crypto-vs-openssl: perfguide failed on $a (see $W/pg-$a-$r.txt)" >&2
-		# shellcheck disable=SC2046
-		$TIMEV "$OSSL" speed -mr -elapsed -seconds "$SECS" $(speed_args "$a") >"$W/os-$a-$r.txt" 2>"$W/os-$a-$r.err" ||
-			echo "crypto-vs-openssl: openssl speed failed on $a (see $W/os-$a-$r.err)" >&2
+		for s in $SIZES; do
+			"$PG" run "crypto.$a" -p backend=openssl -p "size=$s" --runs "$RUNS" --min-time "$MINT" \
+				--no-db --out "$W/pg-$a-$r.jsonl" >>"$W/pg-$a-$r.txt" 2>&1 ||
+				echo "crypto-vs-openssl: perfguide failed on $a $s (see $W/pg-$a-$r.txt)" >&2
+			# shellcheck disable=SC2046
+			$TIMEV "$OSSL" speed -mr -elapsed -seconds "$SECS" -bytes "$s" $(speed_args "$a") \
+				>>"$W/os-$a-$r.txt" 2>>"$W/os-$a-$r.err" ||
+				echo "crypto-vs-openssl: openssl speed failed on $a $s (see $W/os-$a-$r.err)" >&2
+		done
 	done
 	r=$((r + 1))
 done
@@ -228,20 +232,21 @@ def perfguide(alg, r):
     return got
 
 def speed(alg, r):
-    rates, cpu, hdr = {}, None, []
+    """Rates by size (one speed run per size, appended) and time -v's CPU %."""
+    rates, cpu, hdr = {}, [], []
     try:
         for l in open(os.path.join(w, "os-%s-%d.txt" % (alg, r))):
             if l.startswith("+H:"):
                 hdr = [int(x) for x in l.strip().split(":")[1:]]
             if l.startswith("+F:"):
-                rates = dict(zip(hdr, (float(x) / 1000 for x in l.strip().split(":")[3:])))
+                rates.update(zip(hdr, (float(x) / 1000 for x in l.strip().split(":")[3:])))
         for l in open(os.path.join(w, "os-%s-%d.err" % (alg, r))):
             m = re.search(r"Percent of CPU this job got: (\d+)%", l)
             if m:
-                cpu = int(m.group(1))
+                cpu.append(int(m.group(1)))
     except OSError:
         pass
-    return rates, cpu
+    return rates, median(cpu) if cpu else None
 
 print()
 print("%-18s %6s %14s %6s %14s %8s  %-9s %s" % ("algorithm", "bytes", "perfguide KB/s", "cv%", "openssl KB/s",
