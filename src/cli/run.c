@@ -57,6 +57,10 @@ static const char help[] =
 	"                               benchmark runs on the i-th CPU of the list\n"
 	"  -p NAME=VALUE[,VALUE...]     set a parameter; several values sweep it.\n"
 	"                               Sizes take k, m, g suffixes (powers of 1024)\n"
+	"  --peer HOST[:PORT]           the net.* benchmarks' far end, running\n"
+	"                               `perfguide serve` (default: one started on\n"
+	"                               loopback); the same as -p peer=HOST[:PORT]\n"
+	"  --psk-file F                 the key that peer asks for (serve --psk-file)\n"
 	"\n"
 	"Exit status: 0 all ran or were skipped, 1 a benchmark failed,\n"
 	"2 bad input (nothing was run), 130 interrupted (finished results kept).\n"
@@ -162,7 +166,8 @@ static void suite_defaults(enum pg_suite s, int *runs, double *min_time)
 
 int pg_cmd_run(int argc, char **argv)
 {
-	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB };
+	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB,
+	       O_PEER, O_PSK };
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, O_SUITE },
 		{ "runs", required_argument, NULL, O_RUNS },
@@ -173,6 +178,8 @@ int pg_cmd_run(int argc, char **argv)
 		{ "cpu", required_argument, NULL, O_CPU },
 		{ "db", required_argument, NULL, O_DB },
 		{ "no-db", no_argument, NULL, O_NODB },
+		{ "peer", required_argument, NULL, O_PEER },
+		{ "psk-file", required_argument, NULL, O_PSK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -225,6 +232,26 @@ int pg_cmd_run(int argc, char **argv)
 			if (pg_override_parse(optarg, &ov[nov], err, sizeof(err)) < 0)
 				return pg_usage_error("run: %s", err);
 			nov++;
+			break;
+		case O_PEER: {
+			/* A parameter of the net benchmarks, so the core knows
+			 * nothing of networks and the address is in the results. */
+			char arg[300];
+			if (!optarg[0] || strchr(optarg, ','))
+				return pg_usage_error("run: --peer '%s': give one HOST[:PORT]", optarg);
+			if (nov == MAX_OVERRIDES)
+				return pg_usage_error("run: at most %d -p options", MAX_OVERRIDES);
+			snprintf(arg, sizeof(arg), "peer=%s", optarg);
+			if (pg_override_parse(arg, &ov[nov], err, sizeof(err)) < 0)
+				return pg_usage_error("run: --peer: %s", err);
+			nov++;
+			break;
+		}
+		case O_PSK:
+			/* Read by the net benchmarks; the path stays out of the results. */
+			if (access(optarg, R_OK) < 0)
+				return pg_usage_error("run: --psk-file '%s': %s", optarg, strerror(errno));
+			setenv("PERFGUIDE_PSK_FILE", optarg, 1);
 			break;
 		case 'h':
 			fputs(help, stdout);

@@ -1,0 +1,14 @@
+/* The network group's table: one line per benchmark, in the guide's order. */
+#include "net.h"
+
+const struct pg_bench *const pg_group_net[] = {
+	&pg_net_tcp_bidir,
+	&pg_net_tcp_stream,
+	&pg_net_tcp_maerts,
+	&pg_net_udp_zeroloss,
+	&pg_net_udp_stream,
+	&pg_net_tcp_rr,
+	&pg_net_tcp_crr,
+	&pg_net_udp_rr,
+	NULL,
+};

@@ -1,0 +1,122 @@
+/*
+ * The network group: what its benchmark files share. Every benchmark talks
+ * to a peer running `perfguide serve` (src/net/peer.h), started on loopback
+ * when the `peer` parameter is "local".
+ */
+#ifndef PG_BENCH_NET_H
+#define PG_BENCH_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "core/bench.h"
+#include "net/peer.h"
+
+/* One benchmark copy's control session with its peer. */
+struct net_session {
+	struct pg_peer *peer;
+	pid_t local_pid;		/* a peer started on loopback, or 0 */
+	struct sockaddr_storage data;	/* the peer's address, port of the last READY */
+	socklen_t data_len;
+	int started;			/* a START is waiting for its STOP */
+	char where[64];			/* "127.0.0.1:12867", for messages */
+};
+
+/* Opens the session the `peer` parameter names ("local": a peer of our own
+ * on loopback). PG_OK, or a skip/error with the reason in ctx->msg. */
+int net_open(struct pg_ctx *ctx, struct net_session *s);
+void net_close(struct net_session *s);
+
+/* START with t; the data port is remembered in s->data. */
+int net_start(struct pg_ctx *ctx, struct net_session *s, const struct pg_net_test *t);
+/* STOP: the report, and the peer's busy share handed to the runner. */
+int net_stop(struct pg_ctx *ctx, struct net_session *s, struct pg_net_report *r);
+
+/* A TCP connection to the data port that starts with the role byte; window
+ * sets both socket buffers when not 0, cc the congestion control when not
+ * empty. PG_OK with *fd set, or a skip/error with ctx->msg set. */
+int net_tcp_data(struct pg_ctx *ctx, struct net_session *s, char role,
+		 uint64_t window, const char *cc, int *fd);
+/* A UDP socket connected to the data port, or -1 with ctx->msg set. */
+int net_udp_data(struct pg_ctx *ctx, struct net_session *s, uint64_t window);
+
+/* The test fields every benchmark fills the same way. */
+void net_test_init(struct pg_net_test *t, const char *kind, const struct pg_args *a);
+
+/* CLOCK_MONOTONIC seconds. */
+double net_now(void);
+
+/* System-wide busy CPU seconds so far (all CPUs, from /proc/stat), or -1. */
+double net_busy_seconds(void);
+
+/* "cc" parameter as the socket option wants it: "" for the system's. */
+const char *net_cc(const struct pg_args *a);
+
+/* Ethernet frame bytes of a UDP/IPv4 datagram with `payload` bytes: the
+ * seed's "Frame Size" column (18 -> 64, 1472 -> 1518). */
+int net_frame_size(int64_t payload);
+
+/* Latencies of one trial, in nanoseconds. */
+struct net_lat {
+	uint32_t *v;
+	size_t n, cap;
+	int sorted;
+};
+int net_lat_add(struct net_lat *l, double seconds);
+/* The q-quantile (0 < q <= 1, nearest rank) in microseconds; sorts l->v. */
+double net_lat_quantile(struct net_lat *l, double q);
+void net_lat_free(struct net_lat *l);
+
+/*
+ * Pacing: packet i of a trial is due at t0 + i / pps, an absolute schedule,
+ * so a late wake-up is made up by the next batch instead of slowing the
+ * whole trial. pps 0 sends as fast as possible.
+ */
+struct net_pace {
+	double t0, pps;
+	uint64_t sent;		/* packets sent so far */
+	uint64_t total;		/* packets in the trial (0: until the time is up) */
+	unsigned quantum;	/* wait until this many are due before a send */
+	unsigned max_batch;	/* at most this many per sendmmsg */
+};
+void net_pace_init(struct net_pace *p, double pps, double seconds, double t0);
+/* How many packets are due at `now` and not yet sent, at most max_batch. */
+unsigned net_pace_due(const struct net_pace *p, double now);
+/* When the next `quantum` packets are due (absolute seconds). */
+double net_pace_next(const struct net_pace *p);
+/* Sleeps until the absolute CLOCK_MONOTONIC time `until`. */
+void net_pace_wait(double until);
+/* Sends by the schedule until `end` or until all `total` are sent: calls
+ * send(arg, n) with the n packets due (it returns how many went, or -1 to
+ * stop). Returns the time the last send returned, or p->t0 if none. */
+double net_pace_run(struct net_pace *p, double end, int (*send)(void *arg, unsigned n), void *arg);
+/* Mbit/s (payload bits) to packets per second for datagrams of `size`. */
+double net_pps(double mbit, int64_t size);
+
+/* Parses the `rate` parameter: "max" gives 0, otherwise Mbit/s > 0.
+ * Returns 0 or -1. */
+int net_rate_parse(const char *s, double *mbit);
+
+/* One UDP stream trial: sends `size`-byte datagrams at `mbit` (0: as fast
+ * as possible) for `seconds`, then asks the peer what arrived. */
+struct net_udp_result {
+	uint64_t sent, received;
+	double send_s;			/* first send to last */
+	double offered_mbit, received_mbit, received_kpps, loss_pct;
+	double remote_busy;		/* negative: not measured */
+};
+int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, double mbit,
+		  double seconds, uint64_t window, struct net_udp_result *out);
+
+/* The parameters every net benchmark has. */
+#define NET_PEER_PARAM							\
+	{ .name = "peer", .type = PG_P_STR, .def = "local",		\
+	  .help = "HOST[:PORT] running `perfguide serve` (--peer), or local: one started on loopback" }
+
+extern const struct pg_bench pg_net_tcp_stream, pg_net_tcp_maerts, pg_net_tcp_bidir;
+extern const struct pg_bench pg_net_tcp_rr, pg_net_tcp_crr, pg_net_udp_rr;
+extern const struct pg_bench pg_net_udp_stream, pg_net_udp_zeroloss;
+
+#endif

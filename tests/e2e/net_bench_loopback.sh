@@ -1,0 +1,103 @@
+# The net group over loopback, against the peer each benchmark starts for
+# itself: known answers (a paced UDP stream sends exactly rate x time and
+# loses nothing at a low rate; bidirectional = each way summed), the seed's
+# labels, the peer stopped afterwards, and bad input refused.
+. "$(dirname "$0")/lib.sh"
+need_json
+need_python
+cd "$T"
+cp "$PG" "$T/pg-net-e2e"
+PGC="$T/pg-net-e2e"
+R="--runs 2 --no-db"
+
+"$PGC" run net.udp.stream -p rate=2 -p size=1472,210 -p time=1 $R --out "$T/u.jsonl" >"$T/table" 2>"$T/err" \
+	|| fail "udp.stream failed: $(cat "$T/err")"
+"$PGC" run net.tcp.stream net.tcp.maerts net.tcp.bidir -p time=1 --runs 1 --no-db --out "$T/t.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "tcp streams failed: $(cat "$T/err")"
+"$PGC" run net.tcp.rr net.tcp.crr net.udp.rr -p time=1 -p size=100 --runs 1 --no-db --out "$T/r.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "rr failed: $(cat "$T/err")"
+# On a machine others load, a loopback peer descheduled for a few ms loses
+# datagrams at any rate: then the search ends in an error that says so.
+"$PGC" run net.udp.zeroloss -p time=1 --no-db --out "$T/z.jsonl" >>"$T/table" 2>>"$T/err" || true
+# A peer nobody runs: skipped with the reason, not an error, not a number.
+"$PGC" run net.tcp.rr -p time=1 --peer 127.0.0.1:9 $R --out "$T/s.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "unreachable peer was not a skip: $(cat "$T/err")"
+sleep 0.2
+! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
+
+python3 - "$T" <<'PY'
+import json, sys
+d = sys.argv[1]
+def load(n):
+    return [r for r in map(json.loads, open(d + "/" + n)) if r["type"] == "result"]
+def check(c, what):
+    if not c:
+        sys.exit("FAIL: " + what)
+def pick(rs, bench, metric, **params):
+    out = [r for r in rs if r["bench"] == bench and r.get("metric") == metric
+           and all(str(r["params"].get(k)) == str(v) for k, v in params.items())]
+    check(len(out) == 1, "%s %s %s: %d results" % (bench, metric, params, len(out)))
+    check(out[0]["status"] == "ok", "%s: %s" % (bench, out[0].get("reason")))
+    return out[0]
+
+u = load("u.jsonl")
+for size in (1472, 210):
+    pps = 2e6 / 8 / size
+    off = pick(u, "net.udp.stream", "offered_kpps", size=size)
+    for s in off["samples"]:
+        # exactly floor(pps x 1 s) datagrams, none more, none fewer
+        check(round(s * 1e3) == int(pps), "size %d sent %.3f kpps, expected %d datagrams" % (size, s, int(pps)))
+    o = pick(u, "net.udp.stream", "offered", size=size)
+    check(all(abs(s - 2) / 2 < 0.01 for s in o["samples"]), "offered %s, asked 2 Mbit/s" % o["samples"])
+    loss = pick(u, "net.udp.stream", "loss", size=size)
+    check(all(s == 0 for s in loss["samples"]), "loss on loopback at 2 Mbit/s: %s" % loss["samples"])
+    check("remote_busy_pct" in o["cpu"], "no remote CPU load")
+    check(not o.get("label"), "a paced stream has no seed label: %s" % o.get("label"))
+
+t = load("t.jsonl")
+for b in ("net.tcp.stream", "net.tcp.maerts"):
+    r = pick(t, b, "throughput")
+    check(r["unit"] == "Mbit/s" and all(s > 1 for s in r["samples"]), "%s: %s" % (b, r["samples"]))
+    sd = pick(t, b, "sd_local")
+    check(all(s > 0 for s in sd["samples"]), "%s service demand %s" % (b, sd["samples"]))
+    check("remote_busy_pct" in r["cpu"], b + ": no remote CPU load")
+bt = pick(t, "net.tcp.bidir", "throughput")
+tx = pick(t, "net.tcp.bidir", "tx")
+rx = pick(t, "net.tcp.bidir", "rx")
+check(bt["label"] == "TCP Bidirectional Throughput", "bidir label %r" % bt.get("label"))
+for a, b, c in zip(bt["samples"], tx["samples"], rx["samples"]):
+    check(abs(a - (b + c)) <= 1e-6 * a and b > 0 and c > 0, "bidir %g != %g + %g" % (a, b, c))
+
+r = load("r.jsonl")
+for b in ("net.tcp.rr", "net.tcp.crr", "net.udp.rr"):
+    for size in (100,):
+        tr = pick(r, b, "transactions", size=size)
+        check(all(s > 10 for s in tr["samples"]), "%s: %s trans/s" % (b, tr["samples"]))
+        q = [pick(r, b, m, size=size)["samples"] for m in ("p50", "p90", "p99", "max")]
+        for s in zip(*q):
+            check(0 < s[0] <= s[1] <= s[2] <= s[3], "%s percentiles out of order: %s" % (b, s))
+
+z = load("z.jsonl")
+check(len(z) in (1, 2), "zeroloss: %d results" % len(z))
+if z[0]["status"] == "error":
+    check("lost" in z[0]["reason"] or "loss" in z[0]["reason"], "zeroloss error: %s" % z[0]["reason"])
+    print("note: no zero-loss rate held on this loaded loopback: " + z[0]["reason"])
+else:
+    zt = pick(z, "net.udp.zeroloss", "throughput")
+    zk = pick(z, "net.udp.zeroloss", "kpps")
+    check(zt["label"] == "UDP Throughput 0% loss, 1518-byte frames: THROUGHPUT", "label %r" % zt.get("label"))
+    check(len(zt["samples"]) == 1 and zt["samples"][0] > 1, "zeroloss %s" % zt["samples"])
+    check(abs(zt["samples"][0] / (zk["samples"][0] * 1472 * 8e-3) - 1) < 1e-6, "Mbit/s and kpps disagree")
+
+s = load("s.jsonl")
+check(len(s) == 1 and s[0]["status"] == "skipped" and "127.0.0.1:9" in s[0]["reason"],
+      "unreachable peer: %s" % s)
+PY
+
+expect_usage_error "--peer empty" run net.tcp.stream --peer ""
+expect_usage_error "--peer with a comma" run net.tcp.stream --peer 127.0.0.1,127.0.0.2
+expect_usage_error "--peer without a net benchmark" run mem.bw.rd --peer 127.0.0.1
+expect_usage_error "rate not a number" run net.udp.stream -p rate=fast
+expect_usage_error "rate zero" run net.udp.stream -p rate=0
+expect_usage_error "psk file missing" run net.tcp.stream --psk-file "$T/nonexistent"
+echo ok
