@@ -39,6 +39,9 @@ usage: bench/crypto-vs-openssl.sh [options]
   --min-time T       perfguide seconds per sample (default 0.2: runs x min-time = S)
   --rounds N         times the pair runs, alternating (default 3); each side's
                      figure is the median of its rounds
+  --wait-idle SEC    before each pair, wait up to SEC s (default 5) for the
+                     machine to be 90% idle; pairs that ran on a busy machine
+                     are marked "busy" in the table
   --callgrind        instead of timing: instructions per buffer of both, under
                      valgrind's callgrind (exact on a busy machine; -seconds 1)
   --out DIR          keep the raw outputs there (default: a temp dir, removed)
@@ -61,11 +64,12 @@ SECS=1
 RUNS=5
 MINT=0.2
 ROUNDS=3
+WAIT=5
 CG=0
 OUT=
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--perfguide|--openssl|--algs|--sizes|--seconds|--runs|--min-time|--rounds|--out)
+	--perfguide|--openssl|--algs|--sizes|--seconds|--runs|--min-time|--rounds|--wait-idle|--out)
 		[ $# -ge 2 ] || die_usage "$1 needs a value"
 		case "$1" in
 		--perfguide) PG=$2 ;;
@@ -76,6 +80,7 @@ while [ $# -gt 0 ]; do
 		--runs) RUNS=$2 ;;
 		--min-time) MINT=$2 ;;
 		--rounds) ROUNDS=$2 ;;
+		--wait-idle) WAIT=$2 ;;
 		--out) OUT=$2 ;;
 		esac
 		shift 2 ;;
@@ -192,12 +197,33 @@ PY
 	exit 0
 fi
 
+# The system-wide busy percent over one second, from /proc/stat.
+busy_pct() {
+	a=$(head -n 1 /proc/stat)
+	sleep 1
+	b=$(head -n 1 /proc/stat)
+	echo "$a
+$b" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i; idle = $5 + $6
+		if (NR == 1) { t0 = t; i0 = idle } else { d = t - t0; printf "%d\n", (d > 0 ? 100 - (idle - i0) * 100 / d : 0) } }'
+}
+
+# Waits up to WAIT seconds for a machine 90% idle; prints the last busy %.
+wait_idle() {
+	n=0
+	while :; do
+		b=$(busy_pct)
+		[ "$b" -le 10 ] || [ "$n" -ge "$WAIT" ] && { echo "$b"; return; }
+		n=$((n + 1))
+	done
+}
+
 # Pairs, size by size: the two runs of a pair are seconds apart, so a
 # neighbour's load changes both alike.
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	for a in $ALGS; do
 		for s in $SIZES; do
+			echo "$a $s $(wait_idle)" >>"$W/busy-$r.txt"
 			"$PG" run "crypto.$a" -p backend=openssl -p "size=$s" --runs "$RUNS" --min-time "$MINT" \
 				--no-db --out "$W/pg-$a-$r.jsonl" >>"$W/pg-$a-$r.txt" 2>&1 ||
 				echo "crypto-vs-openssl: perfguide failed on $a $s (see $W/pg-$a-$r.txt)" >&2
@@ -251,7 +277,15 @@ def speed(alg, r):
 print()
 print("%-18s %6s %14s %6s %14s %8s  %-9s %s" % ("algorithm", "bytes", "perfguide KB/s", "cv%", "openssl KB/s",
                                                 "diff%", "verdict", "rounds: perfguide / openssl spread%"))
-worst, npass, nrows, cvs, cpu_rows = [], 0, 0, [], []
+busy = {}
+for r in range(1, rounds + 1):
+    try:
+        for l in open(os.path.join(w, "busy-%d.txt" % r)):
+            a, s, b = l.split()
+            busy.setdefault((a, int(s)), []).append(int(b))
+    except OSError:
+        pass
+worst, npass, nrows, cvs, cpu_rows, nbusy = [], 0, 0, [], [], 0
 for a in algs:
     pgs = [perfguide(a, r) for r in range(1, rounds + 1)]
     oss = [speed(a, r) for r in range(1, rounds + 1)]
@@ -272,9 +306,12 @@ for a in algs:
         cvs.append(cv)
         worst.append((abs(d), a, s, d))
         spread = lambda v: (max(v) - min(v)) / median(v) * 100
-        print("%-18s %6d %14.2f %6.2f %14.2f %+8.2f  %-9s %5.1f / %5.1f" % (
+        b = busy.get((a, s), [])
+        hot = sum(x > 10 for x in b)
+        nbusy += hot > 0
+        print("%-18s %6d %14.2f %6.2f %14.2f %+8.2f  %-9s %5.1f / %5.1f%s" % (
             a, s, pm, cv, om, d, "ok" if good else ("FAIL diff" if abs(d) > 2 else "FAIL cv"),
-            spread(pv), spread(ov)))
+            spread(pv), spread(ov), "  busy %d/%d (max %d%%)" % (hot, len(b), max(b)) if hot else ""))
     tv = [o[1] for o in oss if o[1] is not None]
     cpu_rows.append((a, median(loads), median(tv)))
 print()
@@ -285,8 +322,8 @@ for a, p, c in cpu_rows:
 print()
 if nrows:
     worst.sort(reverse=True)
-    print("%d of %d rows within 2%% with CV < 2%%; median CV %.2f%%; worst: %s" % (
-        npass, nrows, median(cvs), ", ".join("%s %d %+.2f%%" % (a, s, d) for _, a, s, d in worst[:5])))
+    print("%d of %d rows within 2%% with CV < 2%%; %d rows had a pair start on a busy machine; "
+          "median CV %.2f%%; worst: %s" % (npass, nrows, nbusy, median(cvs), ", ".join("%s %d %+.2f%%" % (a, s, d) for _, a, s, d in worst[:5])))
     print("rerun the worst rows: bench/crypto-vs-openssl.sh --algs \"%s\" --sizes \"%s\"" % (
         " ".join(sorted({a for _, a, _, _ in worst[:5]})),
         " ".join(str(s) for s in sorted({s for _, _, s, _ in worst[:5]}))))
