@@ -10,7 +10,8 @@
  * (within 1%): a sender too slow to offer the rate does not make a link
  * lossless. The one timed step is the full-length trial that confirms the
  * answer, so the result's CPU load is the load at that rate; if the full
- * trial loses datagrams, the rate steps down 5% and is tried again.
+ * trial loses datagrams, the rate steps down 10% and is tried again, at most
+ * four times.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@
 
 #define RESOLUTION 0.01
 #define MAX_SEARCH_TRIALS 16
-#define CONFIRM_TRIES 3
+#define CONFIRM_TRIES 4
 
 struct zl_state {
 	struct net_session s;
@@ -86,7 +87,7 @@ static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	double time = (double)pg_arg_int(ctx->args, "time");
 	struct net_udp_result r;
 	double rate = st->rate;
-	for (int i = 0; i < CONFIRM_TRIES; i++, rate *= 0.95) {
+	for (int i = 0; i < CONFIRM_TRIES; i++, rate *= 0.9) {
 		int rc = net_udp_trial(ctx, &st->s, size, rate, time,
 				       (uint64_t)pg_arg_int(ctx->args, "window"), &r);
 		if (rc != PG_OK)
@@ -103,7 +104,7 @@ static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	}
 	return pg_error(ctx, "no rate held without loss over a full %.0f s trial (the search "
 			"found %.1f Mbit/s; last %.1f Mbit/s lost %.3g%%)", time, st->rate,
-			rate / 0.95, r.loss_pct);
+			rate / 0.9, r.loss_pct);
 }
 
 static void zl_teardown(struct pg_ctx *ctx)
