@@ -6,7 +6,7 @@ CHECK_BUILD ?= build-check
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 RUN_ARGS    ?= --suite quick
 
-.PHONY: all run check build cross-aarch64 cross-armhf clean
+.PHONY: all run check check-vm build cross-aarch64 cross-armhf clean
 
 all: build
 
@@ -34,6 +34,13 @@ check:
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPG_SANITIZE=ON -DBUILD_TESTING=ON
 	cmake --build $(CHECK_BUILD) -j $(JOBS)
 	ctest --test-dir $(CHECK_BUILD) --output-on-failure -j $(JOBS)
+
+# The tests that need kernel drivers this machine's kernel lacks (AF_ALG for
+# the crypto group's kernel backend), each in a qemu virtual machine booting
+# Debian's kernel with a static perfguide: tests/vm/, docs/testing-vm.md.
+check-vm:
+	@sh scripts/deps.sh check-vm
+	sh tests/vm/check-vm.sh
 
 # Static binaries for boards: build-aarch64/perfguide, build-armhf/perfguide.
 cross-aarch64:

@@ -3,7 +3,7 @@
 # the missing ones when run as root, otherwise prints the exact apt-get line
 # and fails. On a system without dpkg it only names what it would want.
 #
-# usage: scripts/deps.sh build|check|cross-aarch64|cross-armhf
+# usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf
 set -eu
 
 profile=${1:-build}
@@ -11,6 +11,7 @@ build="cmake make gcc libc6-dev pkg-config libjansson-dev libsqlite3-dev libssl-
 case "$profile" in
 build) pkgs="$build" ;;
 check) pkgs="$build clang libcmocka-dev python3 file qemu-user chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+check-vm) pkgs="$build binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd" ;;
 cross-aarch64) pkgs="cmake make gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
 cross-armhf) pkgs="cmake make gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user" ;;
 *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;

@@ -34,6 +34,7 @@ usage: tests/vm/run-in-vm.sh --script FILE [options]
                       one in $PG_VM_BUILD)
   --kernel-package P  Debian kernel package (default: linux-image-amd64)
   --append "ARGS"     more kernel command-line arguments
+  --qemu-args "ARGS"  more qemu arguments (a disk, a device: "-drive ...")
   --memory SIZE       guest memory (default: 512M)
   --smp N             guest CPUs (default: 1)
   --timeout SEC       kill the guest after SEC seconds (default: 300)
@@ -50,10 +51,10 @@ die() { echo "$me: $*" >&2; exit 125; }
 bad() { echo "$me: $*" >&2; exit 2; }
 
 script="" out="" modules="" moddirs="" files="" pg="" kmeta=linux-image-amd64
-append="" mem=512M smp=1 tmo=300 verbose=0 keep=0
+append="" qargs="" mem=512M smp=1 tmo=300 verbose=0 keep=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--script|--out|--modules|--module-dirs|--file|--perfguide|--kernel-package|--append|--memory|--smp|--timeout)
+	--script|--out|--modules|--module-dirs|--file|--perfguide|--kernel-package|--append|--qemu-args|--memory|--smp|--timeout)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
 		--script) script=$2 ;;
@@ -65,6 +66,7 @@ $2" ;;
 		--perfguide) pg=$2 ;;
 		--kernel-package) kmeta=$2 ;;
 		--append) append="$append $2" ;;
+		--qemu-args) qargs="$qargs $2" ;;
 		--memory) mem=$2 ;;
 		--smp) smp=$2 ;;
 		--timeout) tmo=$2 ;;
@@ -123,9 +125,18 @@ fi
 kcache=$PG_VM_BUILD/kernel
 mkdir -p "$kcache"
 # The meta package depends on the versioned image (linux-image-6.1.0-NN-amd64).
-kpkg=$(apt-cache depends "$kmeta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
-if [ -z "$kpkg" ] && apt-cache show "$kmeta" >/dev/null 2>&1; then
-	kpkg=$kmeta
+resolve() {
+	kpkg=$(apt-cache depends "$kmeta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
+	if [ -z "$kpkg" ] && apt-cache show "$kmeta" >/dev/null 2>&1; then
+		kpkg=$kmeta
+	fi
+}
+resolve
+# A container often comes without package lists.
+if [ -z "$kpkg" ] && [ "$(id -u)" -eq 0 ] && [ ! -f "$kcache/.updated" ]; then
+	echo "$me: apt knows no $kmeta: apt-get update" >&2
+	apt-get update -qq >/dev/null 2>&1 && : >"$kcache/.updated"
+	resolve
 fi
 if [ -z "$kpkg" ]; then
 	# Offline or no package lists: fall back on the newest kernel in the cache.
@@ -316,7 +327,7 @@ t0=$(date +%s)
 	timeout -k 10 "$tmo" qemu-system-x86_64 $accel -m "$mem" -smp "$smp" \
 		-nodefaults -no-reboot -nographic -monitor none \
 		-kernel "$kimage" -initrd "$initrd" -append "$kargs$append" \
-		-serial stdio -serial "file:$results" </dev/null && echo 0 >"$run/qemu.rc" || echo $? >"$run/qemu.rc"
+		-serial stdio -serial "file:$results" $qargs </dev/null && echo 0 >"$run/qemu.rc" || echo $? >"$run/qemu.rc"
 } 2>&1 | tee "$console" | tr -d '\r' | awk -v all=$verbose '
 	# The firmware clears the screen with escape sequences: drop them.
 	{ gsub(/\033\[[0-9;?]*[A-Za-z]/, ""); gsub(/\033c/, "") }
