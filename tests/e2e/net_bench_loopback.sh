@@ -12,6 +12,8 @@ R="--runs 2 --no-db"
 
 "$PGC" run net.udp.stream -p rate=2 -p size=1472,210 -p time=1 $R --out "$T/u.jsonl" >"$T/table" 2>"$T/err" \
 	|| fail "udp.stream failed: $(cat "$T/err")"
+"$PGC" run net.udp.stream -p rate=max -p time=1 --runs 1 --no-db --out "$T/m.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "udp.stream rate=max failed: $(cat "$T/err")"
 "$PGC" run net.tcp.stream net.tcp.maerts net.tcp.bidir -p time=1 --runs 1 --no-db --out "$T/t.jsonl" \
 	>>"$T/table" 2>>"$T/err" || fail "tcp streams failed: $(cat "$T/err")"
 "$PGC" run net.tcp.rr net.tcp.crr net.udp.rr -p time=1 -p size=100 --runs 1 --no-db --out "$T/r.jsonl" \
@@ -54,6 +56,15 @@ for size in (1472, 210):
     check("remote_busy_pct" in o["cpu"], "no remote CPU load")
     check(not o.get("label"), "a paced stream has no seed label: %s" % o.get("label"))
 
+m = load("m.jsonl")
+mt = pick(m, "net.udp.stream", "throughput")
+check(mt["label"] == "UDP Throughput possible loss, 1518-byte frames: THROUGHPUT", "label %r" % mt.get("label"))
+ml = pick(m, "net.udp.stream", "loss")
+check(ml["label"] == "UDP Throughput possible loss, 1518-byte frames: Packet Loss", "label %r" % ml.get("label"))
+mo = pick(m, "net.udp.stream", "offered")["samples"][0]
+check(0 < mt["samples"][0] <= mo * 1.000001, "received %g > offered %g" % (mt["samples"][0], mo))
+check(abs(mt["samples"][0] - mo * (1 - ml["samples"][0] / 100)) <= 1e-6 * mo, "received != offered x (1 - loss)")
+
 t = load("t.jsonl")
 for b in ("net.tcp.stream", "net.tcp.maerts"):
     r = pick(t, b, "throughput")
@@ -92,6 +103,55 @@ else:
 s = load("s.jsonl")
 check(len(s) == 1 and s[0]["status"] == "skipped" and "127.0.0.1:9" in s[0]["reason"],
       "unreachable peer: %s" % s)
+PY
+
+# A peer of our own on loopback: one with a key, then one killed mid-test.
+start_serve() {
+	"$PGC" serve --bind 127.0.0.1 --port 0 "$@" >"$T/serve.out" 2>"$T/serve.err" &
+	SERVE=$!
+	i=0
+	until grep -q "listening on" "$T/serve.out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "serve did not start: $(cat "$T/serve.err")"
+		sleep 0.05
+	done
+	ADDR=$(sed -n 's/^listening on \([0-9.:]*\).*/\1/p' "$T/serve.out" | head -1)
+}
+printf 'a-key-for-this-test\n' >"$T/key"
+chmod 600 "$T/key"
+start_serve --psk-file "$T/key"
+"$PGC" run net.tcp.rr -p time=1 --runs 1 --peer "$ADDR" --psk-file "$T/key" --no-db --out "$T/k.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "run with the key failed: $(cat "$T/err")"
+"$PGC" run net.tcp.rr -p time=1 --runs 1 --peer "$ADDR" --no-db --out "$T/n.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "run without the key was not a skip: $(cat "$T/err")"
+kill $SERVE; wait $SERVE 2>/dev/null || true
+start_serve
+( sleep 1.5; kill -9 $SERVE ) &
+set +e
+"$PGC" run net.tcp.stream mem.bw.rd -p time=3 -p size=64k --runs 2 --min-time 0.01 --peer "$ADDR" \
+	--no-db --out "$T/x.jsonl" >>"$T/table" 2>>"$T/err"
+rc=$?
+set -e
+wait
+[ $rc -eq 1 ] || fail "peer killed mid-test: exit $rc, expected 1 (a benchmark failed)"
+python3 - "$T" <<'PY'
+import json, sys
+d = sys.argv[1]
+res = lambda n: [r for r in map(json.loads, open(d + "/" + n)) if r["type"] == "result"]
+k = res("k.jsonl")
+if not (k and all(r["status"] == "ok" for r in k)):
+    sys.exit("FAIL: with the key: %s" % k[:1])
+n = res("n.jsonl")
+if not (len(n) == 1 and n[0]["status"] == "skipped" and "key" in n[0]["reason"]):
+    sys.exit("FAIL: without the key: %s" % n)
+x = res("x.jsonl")
+net = [r for r in x if r["bench"] == "net.tcp.stream"]
+mem = [r for r in x if r["bench"] == "mem.bw.rd"]
+if not (len(net) == 1 and net[0]["status"] == "error" and net[0]["reason"]):
+    sys.exit("FAIL: peer killed mid-test: %s" % net)
+if not (mem and mem[0]["status"] == "ok"):
+    sys.exit("FAIL: the run did not go on after the peer died: %s" % mem)
+print("peer killed mid-test: " + net[0]["reason"])
 PY
 
 expect_usage_error "--peer empty" run net.tcp.stream --peer ""

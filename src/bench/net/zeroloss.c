@@ -10,8 +10,8 @@
  * (within 1%): a sender too slow to offer the rate does not make a link
  * lossless. The one timed step is the full-length trial that confirms the
  * answer, so the result's CPU load is the load at that rate; if the full
- * trial loses datagrams, the rate steps down 10% and is tried again, at most
- * four times.
+ * trial loses datagrams, the next try is just under what that trial got
+ * through (at least 2% lower), at most five tries.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +22,7 @@
 
 #define RESOLUTION 0.01
 #define MAX_SEARCH_TRIALS 16
-#define CONFIRM_TRIES 4
+#define CONFIRM_TRIES 5
 
 struct zl_state {
 	struct net_session s;
@@ -86,8 +86,8 @@ static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	int64_t size = pg_arg_int(ctx->args, "size");
 	double time = (double)pg_arg_int(ctx->args, "time");
 	struct net_udp_result r;
-	double rate = st->rate;
-	for (int i = 0; i < CONFIRM_TRIES; i++, rate *= 0.9) {
+	double rate = st->rate, last = rate;
+	for (int i = 0; i < CONFIRM_TRIES; i++) {
 		int rc = net_udp_trial(ctx, &st->s, size, rate, time,
 				       (uint64_t)pg_arg_int(ctx->args, "window"), &r);
 		if (rc != PG_OK)
@@ -97,14 +97,18 @@ static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 			counts[0] = r.offered_mbit;
 			counts[1] = r.received_kpps;
 			pg_note(ctx, "%d search trials; this side offers at most %.1f Mbit/s; "
-				"confirmed over %.0f s at %.1f Mbit/s", st->trials, st->sender_max,
-				time, rate);
+				"confirmed over %.0f s at %.1f Mbit/s (search: %.1f)", st->trials,
+				st->sender_max, time, rate, st->rate);
 			return PG_OK;
 		}
+		/* What got through a lossy full trial is what the path carries
+		 * for that long: try just under it, and at least 2% lower. */
+		last = rate;
+		rate = fmin(rate * 0.98, r.received_mbit * 0.995);
 	}
 	return pg_error(ctx, "no rate held without loss over a full %.0f s trial (the search "
 			"found %.1f Mbit/s; last %.1f Mbit/s lost %.3g%%)", time, st->rate,
-			rate / 0.9, r.loss_pct);
+			last, r.loss_pct);
 }
 
 static void zl_teardown(struct pg_ctx *ctx)
