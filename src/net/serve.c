@@ -302,25 +302,33 @@ static void *acceptor_main(void *arg)
 {
 	struct test *t = arg;
 	int cap = 2 * t->streams;
+	/* After STOP, connections already in the accept queue are still
+	 * taken: a client that connected, sent and closed before STOP must
+	 * find its bytes counted. */
+	int draining = 0;
 	for (;;) {
-		struct pollfd p[2] = { { .fd = t->fd, .events = POLLIN }, { .fd = t->stop_r, .events = POLLIN } };
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (p[1].revents)
-			break;
-		if (!p[0].revents)
-			continue;
+		if (!draining) {
+			struct pollfd p[2] = { { .fd = t->fd, .events = POLLIN },
+					       { .fd = t->stop_r, .events = POLLIN } };
+			if (poll(p, 2, -1) < 0 && errno != EINTR)
+				break;
+			draining = p[1].revents != 0;
+			if (!draining && !p[0].revents)
+				continue;
+		}
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
 		int c = accept4(t->fd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
 		if (c < 0) {
+			if (draining && errno != EINTR)
+				break;
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
 				sleep_ms(10);
 			continue;
 		}
 		uint8_t role = 0;
-		if (!same_ip(&from, &t->client) || !data_wait(t, c, POLLIN) ||
-		    recv(c, &role, 1, MSG_DONTWAIT) != 1) {
+		if (!same_ip(&from, &t->client) || !(draining || data_wait(t, c, POLLIN)) ||
+		    recv(c, &role, 1, MSG_DONTWAIT) != 1 || (draining && role != PG_NET_ROLE_SINK)) {
 			close(c);
 			continue;
 		}
@@ -604,8 +612,9 @@ static void test_end(struct test *t, struct pg_net_report *r)
 		r->seconds = stop > t->first ? stop - t->first : 0;
 		r->have_busy = l.have_busy;
 		r->busy_pct = l.busy_pct;
-		r->user_s = l.self_user_s;
-		r->sys_s = l.self_sys_s;
+		/* RUSAGE_SELF sums the threads and may step back a little */
+		r->user_s = l.self_user_s > 0 ? l.self_user_s : 0;
+		r->sys_s = l.self_sys_s > 0 ? l.self_sys_s : 0;
 	}
 }
 
