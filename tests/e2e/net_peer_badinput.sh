@@ -1,0 +1,55 @@
+# perfguide serve under bad input: every bad client is answered with an ERROR
+# or dropped, and afterwards a normal session still counts bytes exactly.
+# Loopback only, on a port the kernel picks.
+. "$(dirname "$0")/lib.sh"
+need_python
+CLIENT="$(dirname "$0")/net_peer_client.py"
+PIDS=""
+trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait; rm -rf "$T"' EXIT
+
+# start_peer NAME ARGS...: starts `perfguide serve`, sets PORT.
+start_peer() {
+	name=$1; shift
+	"$PG" serve --bind 127.0.0.1 --port 0 --idle-timeout 1 --read-timeout 1 -v "$@" \
+		>"$T/$name.out" 2>"$T/$name.err" &
+	PIDS="$PIDS $!"
+	LAST=$!
+	i=0
+	while ! grep -q '^listening on 127.0.0.1:' "$T/$name.out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "$name: no 'listening on' line: $(cat "$T/$name.err")"
+		kill -0 $LAST 2>/dev/null || fail "$name: serve exited: $(cat "$T/$name.err")"
+		sleep 0.1
+	done
+	PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/$name.out")
+}
+
+start_peer plain --max-tests 2
+for c in random truncated huge version order silent many session; do
+	python3 "$CLIENT" "$PORT" $c || fail "case $c (peer log: $(tail -n 5 "$T/plain.err"))"
+done
+kill -0 $LAST || fail "the peer died"
+grep -q 'dropped: timed out waiting for a message' "$T/plain.err" || fail "no idle drop in the log"
+grep -q 'dropped: timed out waiting for the rest of a message' "$T/plain.err" || fail "no read-timeout drop"
+
+# A key: a wrong one is refused, the right one works.
+printf 'e2e key\n' >"$T/key"
+chmod 600 "$T/key"
+if ! "$PG" serve --bind 127.0.0.1 --port 0 --psk-file "$T/none" 2>&1 | grep -q 'without libcrypto'; then
+	start_peer keyed --psk-file "$T/key"
+	python3 "$CLIENT" "$PORT" wrongkey "$T/key" || fail "wrong key"
+	python3 "$CLIENT" "$PORT" session "$T/key" || fail "session with the key"
+else
+	expect_usage_error "--psk-file without libcrypto" serve --port 0 --psk-file "$T/key"
+	grep -q 'built without libcrypto: --psk-file needs libssl-dev at build time' "$T/err" || fail "message"
+fi
+
+# Bad options and key files: one line, exit 2, nothing listens.
+expect_usage_error "port out of range" serve --port 70000
+expect_usage_error "bad bind address" serve --bind nowhere --port 0
+expect_usage_error "missing key file" serve --bind 127.0.0.1 --port 0 --psk-file "$T/none"
+: >"$T/empty"
+expect_usage_error "empty key" serve --bind 127.0.0.1 --port 0 --psk-file "$T/empty"
+expect_usage_error "zero max-tests" serve --max-tests 0
+expect_usage_error "unknown option" serve --frob
+echo "ok"
