@@ -6,7 +6,7 @@ CHECK_BUILD ?= build-check
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 RUN_ARGS    ?= --suite quick
 
-.PHONY: all run check check-vm build cross-aarch64 cross-armhf clean
+.PHONY: all run check check-vm build cross-aarch64 cross-armhf fuzz clean
 
 all: build
 
@@ -55,5 +55,15 @@ cross-armhf:
 		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DBUILD_TESTING=OFF
 	cmake --build build-armhf -j $(JOBS)
 
+# libFuzzer on the network peer's control-message parser, for FUZZ_TIME
+# seconds (clang). New inputs go to build-fuzz/corpus; the committed seeds in
+# fuzz/corpus/ are replayed by `make check`.
+FUZZ_TIME ?= 60
+fuzz:
+	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DPG_FUZZ=ON -DBUILD_TESTING=OFF
+	cmake --build build-fuzz --target fuzz_net_frame -j $(JOBS)
+	mkdir -p build-fuzz/corpus
+	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus fuzz/corpus/net_frame
+
 clean:
-	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf
+	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf build-fuzz

@@ -25,7 +25,7 @@ start_peer() {
 }
 
 start_peer plain --max-tests 2
-for c in random truncated huge version order silent many session; do
+for c in random truncated huge version order silent many foreign session; do
 	python3 "$CLIENT" "$PORT" $c || fail "case $c (peer log: $(tail -n 5 "$T/plain.err"))"
 done
 kill -0 $LAST || fail "the peer died"
@@ -39,9 +39,25 @@ if ! "$PG" serve --bind 127.0.0.1 --port 0 --psk-file "$T/none" 2>&1 | grep -q '
 	start_peer keyed --psk-file "$T/key"
 	python3 "$CLIENT" "$PORT" wrongkey "$T/key" || fail "wrong key"
 	python3 "$CLIENT" "$PORT" session "$T/key" || fail "session with the key"
+	grep -q 'can be read by others' "$T/keyed.err" && fail "warned about a key file of mode 600"
+	chmod 644 "$T/key"
+	start_peer loose --psk-file "$T/key"
+	grep -q "warning: key file $T/key can be read by others" "$T/loose.err" || fail "no warning for a key file of mode 644"
 else
 	expect_usage_error "--psk-file without libcrypto" serve --port 0 --psk-file "$T/key"
 	grep -q 'built without libcrypto: --psk-file needs libssl-dev at build time' "$T/err" || fail "message"
+fi
+
+# Listening beyond loopback without a key warns. Tried only inside a new
+# network namespace (nothing but its own lo there); skipped without one.
+if command -v unshare >/dev/null 2>&1 && unshare -rn true 2>/dev/null; then
+	unshare -rn sh -c '"$1" serve --bind 0.0.0.0 --port 0 & p=$!; sleep 1; kill $p' sh "$PG" \
+		>"$T/any.out" 2>"$T/any.err" || true
+	grep -q 'listening on 0.0.0.0:' "$T/any.out" || fail "0.0.0.0: no listening line: $(cat "$T/any.err")"
+	grep -q 'warning: listening on 0.0.0.0:[0-9]* without --psk-file' "$T/any.err" || fail "no warning for 0.0.0.0"
+	grep -q 'warning' "$T/plain.err" && fail "warned on loopback"
+else
+	echo "note: no user network namespace here: the 0.0.0.0 warning is not tried" >&2
 fi
 
 # Bad options and key files: one line, exit 2, nothing listens.

@@ -184,6 +184,46 @@ def main():
         recv(s)
         s.sendall(frame(START, {"test": "tcp_stream"}))
         expect_error_then_close(s, "START without the key", "before the key")
+    elif case == "foreign":
+        # data from another address (127.0.0.2 is loopback too) is refused
+        s = conn(port)
+        s.sendall(frame(HELLO))
+        recv(s)
+        for test in ("tcp_stream", "udp_stream"):
+            s.sendall(frame(START, {"test": test, "time": "5", "size": "100"}))
+            f = recv(s)
+            if not f or f[0] != READY:
+                fail("foreign: START answered %r" % (f,))
+            dport = int(f[1]["port"])
+            if test == "tcp_stream":
+                x = socket.socket()
+                x.bind(("127.0.0.2", 0))
+                x.settimeout(5)
+                x.connect((HOST, dport))
+                try:
+                    x.sendall(b"S" + b"x" * 1000)
+                    closed = x.recv(1) == b""
+                except ConnectionResetError:
+                    closed = True
+                if not closed:
+                    fail("foreign: the peer kept a data connection from 127.0.0.2")
+                d = socket.create_connection((HOST, dport), timeout=5)
+                d.sendall(b"S" + b"y" * 500)
+                d.close()
+            else:
+                x = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                x.bind(("127.0.0.2", 0))
+                for _ in range(10):
+                    x.sendto(b"x" * 100, (HOST, dport))
+                d = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                for _ in range(5):
+                    d.sendto(b"y" * 100, (HOST, dport))
+            s.sendall(frame(STOP))
+            f = recv(s)
+            want = 500
+            if not f or f[0] != REPORT or int(f[1]["bytes_rx"]) != want:
+                fail("foreign %s: REPORT %r, expected bytes_rx=%d" % (test, f, want))
+            print("%s: data from 127.0.0.2 refused; from the client, bytes_rx=%s" % (test, f[1]["bytes_rx"]))
     elif case == "session":
         session(port, key)
     else:
