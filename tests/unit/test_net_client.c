@@ -285,6 +285,38 @@ static void limits_are_refused_with_the_reason(void **state)
 	pg_peer_stop_local(pid);
 }
 
+/* --max-rate: what the peer sends is paced, so it can never be more than
+ * the rate times the test's time plus one send. */
+static void rate_cap(void **state)
+{
+	(void)state;
+	struct pg_serve_opts o;
+	pg_serve_defaults(&o);
+	o.max_rate = 8;	/* Mbit/s: 1 MB/s */
+	pid_t pid = start_peer(&o);
+	struct pg_peer *p = open_ok();
+	struct pg_net_report r;
+	struct pg_net_test t = { .kind = "tcp_maerts", .time = 0.2, .msg = 10000, .streams = 1 };
+	int port;
+	char err[256] = "";
+	if (pg_peer_start(p, &t, &port, err, sizeof(err)) < 0)
+		fail_msg("start: %s", err);
+	int a = data_socket(p, port, SOCK_STREAM);
+	send_all(a, "M", 1);
+	static char buf[65536];
+	uint64_t got = 0;
+	ssize_t n;
+	while ((n = recv(a, buf, sizeof(buf), 0)) > 0)
+		got += (uint64_t)n;
+	close(a);
+	stop_ok(p, &r);
+	assert_true(got > 0 && r.bytes_tx == got);
+	if (got > 200000 + 10000)
+		fail_msg("%llu bytes in 0.2 s at 1 MB/s", (unsigned long long)got);
+	pg_peer_close(p);
+	pg_peer_stop_local(pid);
+}
+
 static void killed_peer_is_an_error(void **state)
 {
 	(void)state;
@@ -398,6 +430,7 @@ int main(void)
 		cmocka_unit_test(tcp_counts_are_exact),
 		cmocka_unit_test(udp_counts),
 		cmocka_unit_test(limits_are_refused_with_the_reason),
+		cmocka_unit_test(rate_cap),
 		cmocka_unit_test(killed_peer_is_an_error),
 		cmocka_unit_test(killed_client_frees_its_slot),
 		cmocka_unit_test(psk),
