@@ -30,6 +30,13 @@
  * connection, then the peer closes). UDP: datagrams from the client's address
  * to the data port are counted (udp_stream) or echoed back to their sender
  * (udp_rr); anything from another address is ignored.
+ *
+ * AUTH: mac is the hex HMAC-SHA256 of the nonce's bytes (WELCOME's nonce is
+ * their hex) keyed with the key file's first line, newline stripped.
+ * STOP: the peer's window ends; SINK connections are still read until the
+ * client closes them or 20 ms pass without a byte (at most 1 s), and UDP
+ * datagrams arriving within 20 ms are counted, so a client that closes its
+ * data sockets before STOP gets an exact count.
  */
 #ifndef PG_NET_PEER_H
 #define PG_NET_PEER_H
