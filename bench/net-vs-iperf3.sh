@@ -92,7 +92,7 @@ PY
 	[ -n "$ip" ] || ip="0 nan"
 	echo "$pg $(busy_pct "$s0" "$s1") $ip" >>"$W/tcp"
 	set -- $pg $ip
-	printf "  round %d: perfguide %s Mbit/s (cpu %s%%, remote %s%%; /proc/stat around the run %s%%)  iperf3 %s Mbit/s (cpu %s%%)\n" \
+	printf "  round %d: perfguide %s Mbit/s (cpu %s%%, remote %s%%; /proc/stat around the run %s%%)  iperf3 %s Mbit/s (its own process: %s%% of a CPU)\n" \
 		$r "$1" "$2" "$3" "$(busy_pct "$s0" "$s1")" "$4" "$5"
 	r=$((r + 1))
 done

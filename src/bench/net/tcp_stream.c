@@ -86,10 +86,12 @@ static int stream_setup(struct pg_ctx *ctx)
 		return pg_error(ctx, "out of memory");
 	ctx->priv = st;
 	st->msg = (size_t)pg_arg_int(ctx->args, "msg");
-	st->buf = malloc(st->msg * 2 * MAX_STREAMS);
+	/* One buffer per connection, so threads do not share cache lines. */
+	size_t bytes = st->msg * 2 * (size_t)pg_arg_int(ctx->args, "streams");
+	st->buf = malloc(bytes);
 	if (!st->buf)
 		return pg_error(ctx, "out of memory for %zu-byte messages", st->msg);
-	memset(st->buf, 'p', st->msg * 2 * MAX_STREAMS);
+	memset(st->buf, 'p', bytes);
 	return net_open(ctx, &st->s);
 }
 
