@@ -29,7 +29,9 @@ static const char help[] =
 	"  --max-rate MBIT      what the peer itself sends, Mbit/s per test (default: no cap)\n"
 	"  --max-tests N        sessions at once; more are answered busy (default 4)\n"
 	"  --max-conns N        control connections at once; more are closed (default 64)\n"
-	"  --idle-timeout S     drop a control connection silent this long (default 10)\n"
+	"  --idle-timeout S     drop a connection silent this long before its session\n"
+	"                       is set up (default 10)\n"
+	"  --session-timeout S  drop a session that starts no test this long (default 120)\n"
 	"  --read-timeout S     drop one that sends half a message (default 5)\n"
 	"  --exit-with-parent   end when the process that started it ends\n"
 	"  -v, --verbose        one line on stderr per session event\n"
@@ -52,7 +54,7 @@ static int num(const char *opt, const char *s, double min, double max, double *o
 int pg_cmd_serve(int argc, char **argv)
 {
 	enum { O_BIND = 256, O_PORT, O_PSK, O_TIME, O_MSG, O_STREAMS, O_RATE, O_TESTS, O_CONNS,
-	       O_IDLE, O_READ, O_PARENT };
+	       O_IDLE, O_SESSION, O_READ, O_PARENT };
 	static const struct option opts[] = {
 		{ "bind", required_argument, NULL, O_BIND },
 		{ "port", required_argument, NULL, O_PORT },
@@ -64,6 +66,7 @@ int pg_cmd_serve(int argc, char **argv)
 		{ "max-tests", required_argument, NULL, O_TESTS },
 		{ "max-conns", required_argument, NULL, O_CONNS },
 		{ "idle-timeout", required_argument, NULL, O_IDLE },
+		{ "session-timeout", required_argument, NULL, O_SESSION },
 		{ "read-timeout", required_argument, NULL, O_READ },
 		{ "exit-with-parent", no_argument, NULL, O_PARENT },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -118,6 +121,10 @@ int pg_cmd_serve(int argc, char **argv)
 			break;
 		case O_IDLE:
 			if (num("--idle-timeout", optarg, 0.01, 3600, &o.idle_timeout) < 0)
+				return PG_EXIT_USAGE;
+			break;
+		case O_SESSION:
+			if (num("--session-timeout", optarg, 0.01, 86400, &o.session_timeout) < 0)
 				return PG_EXIT_USAGE;
 			break;
 		case O_READ:

@@ -361,6 +361,13 @@ int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_
 		return -1;
 	}
 	if (c == 0) {
+		/* Its own process group: Ctrl-C at the terminal is the run's to
+		 * handle, and the run stops the peer. The signal mask survives
+		 * exec, and a runner thread may block SIGTERM: clear it. */
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		setpgid(0, 0);
 		dup2(fds[1], STDOUT_FILENO);	/* dup2 clears close-on-exec */
 		execv(exe, argv);
 		_exit(127);

@@ -662,7 +662,7 @@ static void *conn_main(void *arg)
 	while (f) {
 		/* A running test holds the connection for its time, then the
 		 * idle timeout applies again. */
-		double idle = o->idle_timeout;
+		double idle = state == READY ? o->session_timeout : o->idle_timeout;
 		if (t)
 			idle += fmax(0, t->deadline - pg_now());
 		int bad;
@@ -799,6 +799,7 @@ void pg_serve_defaults(struct pg_serve_opts *o)
 	o->max_tests = 4;
 	o->max_conns = 64;
 	o->idle_timeout = 10;
+	o->session_timeout = 120;
 	o->read_timeout = 5;
 }
 

@@ -15,7 +15,8 @@ struct pg_serve_opts {
 	double max_rate;	/* Mbit/s the peer itself sends per test; 0: no cap */
 	int max_tests;		/* sessions at once; more are answered BUSY */
 	int max_conns;		/* control connections at once; more are closed */
-	double idle_timeout;	/* a control connection that says nothing */
+	double idle_timeout;	/* a control connection that says nothing before its session */
+	double session_timeout;	/* a session that starts no test */
 	double read_timeout;	/* the rest of a frame once it began */
 	int exit_with_parent;	/* the run's own peer ends with its run */
 	int verbose;		/* one line on stderr per session event */
