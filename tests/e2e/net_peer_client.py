@@ -224,6 +224,18 @@ def main():
             if not f or f[0] != REPORT or int(f[1]["bytes_rx"]) != want:
                 fail("foreign %s: REPORT %r, expected bytes_rx=%d" % (test, f, want))
             print("%s: data from 127.0.0.2 refused; from the client, bytes_rx=%s" % (test, f[1]["bytes_rx"]))
+    elif case == "hold":
+        # a client in the middle of a test, streaming until it is killed
+        s = conn(port)
+        s.sendall(frame(HELLO))
+        recv(s)
+        s.sendall(frame(START, {"test": "tcp_stream", "time": "60"}))
+        f = recv(s)
+        d = socket.create_connection((HOST, int(f[1]["port"])), timeout=5)
+        d.sendall(b"S")
+        print("streaming", flush=True)
+        while True:
+            d.sendall(b"x" * 65536)
     elif case == "session":
         session(port, key)
     else:
