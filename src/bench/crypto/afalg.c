@@ -217,26 +217,27 @@ static int send_control(struct kalg *s, int encrypt, const uint8_t *iv, size_t a
 	return sendmsg(s->op, &msg, flags) == (ssize_t)len ? 0 : -1;
 }
 
-/* Puts len bytes of buf into the operation socket by the chosen path. */
+/* Puts len bytes of buf into the operation socket by the chosen path. With
+ * splice, MORE tells the kernel that data beyond what the pipe holds follows. */
 static int put(struct kalg *s, const uint8_t *buf, size_t len)
 {
 	if (!s->splice)
 		return send(s->op, buf, len, 0) == (ssize_t)len ? 0 : -1;
-	struct iovec iov = { (void *)buf, len };
-	while (iov.iov_len) {
+	size_t done = 0;
+	while (done < len) {
+		struct iovec iov = { (void *)(buf + done), len - done };
 		ssize_t n = vmsplice(s->pipe[1], &iov, 1, SPLICE_F_GIFT);
 		if (n <= 0)
 			return -1;
-		size_t left = (size_t)n;
-		while (left) {
-			ssize_t m = splice(s->pipe[0], NULL, s->op, NULL, left,
-					   left < iov.iov_len ? SPLICE_F_MORE : 0);
+		size_t inpipe = (size_t)n;
+		while (inpipe) {
+			ssize_t m = splice(s->pipe[0], NULL, s->op, NULL, inpipe,
+					   done + inpipe < len ? SPLICE_F_MORE : 0);
 			if (m <= 0)
 				return -1;
-			left -= (size_t)m;
+			inpipe -= (size_t)m;
+			done += (size_t)m;
 		}
-		iov.iov_base = (char *)iov.iov_base + n;
-		iov.iov_len -= (size_t)n;
 	}
 	return 0;
 }
