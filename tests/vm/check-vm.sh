@@ -48,6 +48,8 @@ if not end or end[-1].get("status") != "complete":
 for b in bad:
     print("check-vm: crypto: " + b, file=sys.stderr)
 benches = {r["bench"] for r in res}
+drivers = sorted({r.get("note", "").split(" (")[0] for r in ok if r.get("note")})
+print("check-vm: crypto: kernel drivers used: " + ", ".join(drivers))
 print("check-vm: crypto: %d results from %d benchmarks: %d ok, %d skipped"
       % (len(res), len(benches), len(ok), sum(r.get("status") == "skipped" for r in res)))
 sys.exit(1 if bad else 0)

@@ -16,11 +16,13 @@ if ! perfguide list | grep -q '^crypto\.'; then
 	exit 0
 fi
 
-# Every algorithm, each parameter at its default, two short samples: under
-# TCG this is a test of the path, not a measurement.
+# Every algorithm both ways and by both data paths (each result checks its
+# known answers first), two short samples: under TCG this is a test of the
+# path, not a measurement.
 FAST="--runs 2 --min-time 0.05"
 # shellcheck disable=SC2086
-perfguide run 'crypto.*' -p backend=kernel $FAST --no-db --out "$PG_OUT/kernel.jsonl"
+perfguide run 'crypto.*' -p backend=kernel -p op=encrypt,decrypt -p path=sendmsg,splice -p size=1k \
+	$FAST --no-db --out "$PG_OUT/kernel.jsonl"
 rc=$?
 # The openssl backend beside it, for the figures; a static build without
 # libcrypto skips it, which is no failure of the kernel backend.

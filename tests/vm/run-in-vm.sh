@@ -290,6 +290,19 @@ while read -r m; do
 		break
 	fi
 done </etc/pg-vm/load
+# What udev would load at boot for the devices and the CPU (aesni_intel for
+# AES-NI...), among the modules shipped: the drivers a real machine uses.
+# busybox modprobe takes no wildcard alias, so match modules.alias here.
+# (busybox xargs hung here once: a plain loop.)
+for m in $(cat /sys/devices/system/cpu/modalias $(find /sys/devices -name modalias) 2>/dev/null | sort -u |
+	awk 'NR == FNR { have[$0]; next }
+	$1 == "alias" && $2 ~ /:/ {
+		p = $2
+		gsub(/[.+(){}|^$]/, "[&]", p); gsub(/[*]/, ".*", p); gsub(/[?]/, ".", p)
+		for (m in have) if (m ~ ("^" p "$")) { print $3; break }
+	}' - "/lib/modules/$kver/modules.alias" | sort -u); do
+	modprobe -q "$m" </dev/null
+done
 read -r up _ </proc/uptime
 echo "pg-vm: up ${up}s, kernel $kver, $(grep -c ^processor /proc/cpuinfo) cpu"
 if [ $rc -eq 0 ]; then
