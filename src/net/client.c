@@ -102,7 +102,8 @@ static int ask(struct pg_peer *p, struct pg_net_out *o, struct pg_net_frame *f, 
 	}
 	if (pg_net_send(p->fd, o, p->timeout, e, sizeof(e)) < 0 ||
 	    pg_net_recv(p->fd, f, wait, p->timeout, &bad, e, sizeof(e)) < 0) {
-		snprintf(err, len, "peer %s: %s", p->name, e);
+		snprintf(err, len, "peer %s: %s%s", p->name, e,
+			 bad ? " (is it `perfguide serve` of this version?)" : "");
 		return -1;
 	}
 	if (f->type == PG_NET_ERROR || f->type == PG_NET_BUSY) {

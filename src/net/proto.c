@@ -44,7 +44,7 @@ int pg_net_check_header(const uint8_t *buf, size_t n, size_t *bodylen, char *err
 	if (n < 5)
 		return 1;
 	if (buf[4] != PG_NET_VERSION) {
-		snprintf(err, len, "protocol version %u (this peer speaks %d)", buf[4], PG_NET_VERSION);
+		snprintf(err, len, "protocol version %u (this side speaks %d)", buf[4], PG_NET_VERSION);
 		return -1;
 	}
 	if (n < 6)

@@ -344,6 +344,36 @@ static void killed_peer_is_an_error(void **state)
 	assert_non_null(strstr(err, "cannot reach"));
 }
 
+/* Something else on the port: an error naming the peer, not a hang. */
+static void not_a_peer(void **state)
+{
+	(void)state;
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t al = sizeof(a);
+	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(l, 1), 0);
+	getsockname(l, (struct sockaddr *)&a, &al);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		int s = accept(l, NULL, NULL);
+		const char *http = "HTTP/1.0 400 Bad Request\r\n\r\n";
+		if (s >= 0 && write(s, http, strlen(http)) > 0)
+			sleep(2);
+		_exit(0);
+	}
+	close(l);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%d", ntohs(a.sin_port));
+	struct pg_peer *p = NULL;
+	char err[256] = "";
+	assert_int_equal(pg_peer_open(addr, NULL, 5, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, addr));
+	assert_non_null(strstr(err, "perfguide serve"));
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+}
+
 static void killed_client_frees_its_slot(void **state)
 {
 	(void)state;
@@ -432,6 +462,7 @@ int main(void)
 		cmocka_unit_test(limits_are_refused_with_the_reason),
 		cmocka_unit_test(rate_cap),
 		cmocka_unit_test(killed_peer_is_an_error),
+		cmocka_unit_test(not_a_peer),
 		cmocka_unit_test(killed_client_frees_its_slot),
 		cmocka_unit_test(psk),
 	};
