@@ -23,6 +23,7 @@ PG=
 T=10
 ROUNDS=3
 NETNS=
+WINDOW=
 PORT=5299
 usage() {
 	cat <<'USAGE'
@@ -31,6 +32,9 @@ usage: bench/net-vs-iperf3.sh [--perfguide PATH] [--time SECONDS] [--rounds N]
   --perfguide PATH  perfguide binary (default: build/perfguide next to bench/)
   --time SECONDS    length of each throughput trial (default 10)
   --rounds N        alternating rounds of perfguide and iperf3 (default 3)
+  --window SIZE     UDP socket buffers on both ends for the zero-loss search
+                    (perfguide -p window=SIZE, iperf3 -w SIZE; e.g. 4m);
+                    default: the system's, which on loopback sets the answer
   --netns RATE      between two network namespaces over a veth pair shaped
                     to RATE by tc tbf (1000mbit, 100mbit), or none (root)
 
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--time) T=$2; shift 2 ;;
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--netns) NETNS=$2; shift 2 ;;
+	--window) WINDOW=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "net-vs-iperf3.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -143,10 +148,10 @@ PY
 done
 
 # --- UDP zero loss -------------------------------------------------------
-echo "UDP zero-loss rate at 1472-byte datagrams (1518-byte frames)"
+echo "UDP zero-loss rate at 1472-byte datagrams (1518-byte frames), socket buffers: ${WINDOW:-the system's}"
 iperf_udp() {	# rate_mbit seconds -> "offered_mbit lost packets"
 	iperf_server
-	$INB iperf3 -c "$HOST" -p $PORT -u -l 1472 -b "${1}M" -t "$2" -J >"$W/u.json" 2>/dev/null
+	$INB iperf3 -c "$HOST" -p $PORT -u ${WINDOW:+-w "$WINDOW"} -l 1472 -b "${1}M" -t "$2" -J >"$W/u.json" 2>/dev/null
 	wait $SRV 2>/dev/null
 	iperf_json "$W/u.json" '"%.2f %d %d" % (d["end"]["sum"]["bits_per_second"] / 1e6, d["end"]["sum"]["lost_packets"], d["end"]["sum"]["packets"])' 2>/dev/null || echo "0 1 0"
 }
@@ -181,7 +186,7 @@ iperf_zeroloss() {
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	s0=$(stat_busy)
-	$INB "$PG" run net.udp.zeroloss -p size=1472 -p time="$T" $PEER --no-db --out "$W/z$r.jsonl" >/dev/null 2>"$W/err"
+	$INB "$PG" run net.udp.zeroloss -p size=1472 -p time="$T" ${WINDOW:+-p window="$WINDOW"} $PEER --no-db --out "$W/z$r.jsonl" >/dev/null 2>"$W/err"
 	s1=$(stat_busy)
 	pg=$(python3 - "$W/z$r.jsonl" <<'PY'
 import json, sys
