@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -92,6 +94,21 @@ static int stream_setup(struct pg_ctx *ctx)
 	if (!st->buf)
 		return pg_error(ctx, "out of memory for %zu-byte messages", st->msg);
 	memset(st->buf, 'p', bytes);
+	/* A congestion control this kernel lacks is a skip, found before any
+	 * peer is asked (the peer would refuse it as an error). */
+	const char *cc = net_cc(ctx->args);
+	if (cc[0]) {
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int bad = fd >= 0 && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)) < 0 ?
+			  errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (bad == ENOENT)
+			return pg_skip(ctx, "congestion control '%s' is not available here "
+				       "(see /proc/sys/net/ipv4/tcp_available_congestion_control)", cc);
+		if (bad)
+			return pg_error(ctx, "congestion control '%s': %s", cc, strerror(bad));
+	}
 	return net_open(ctx, &st->s);
 }
 
