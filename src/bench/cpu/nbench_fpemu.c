@@ -56,54 +56,60 @@ static int m_zero(const uint16_t *m)
 	return (m[0] | m[1] | m[2] | m[3]) == 0;
 }
 
-/* Shifts m left one bit, cin into the bottom; returns the bit shifted out. */
-static unsigned m_shl1(uint16_t *m, unsigned cin)
+/*
+ * The primitives work as a 16-bit machine's library would: a word at a
+ * time, with the carry (or borrow) in a cell that every word reads and
+ * writes, bit tested and set. Written with a register carry and a
+ * branch-free OR instead, the compiler unrolls them into straight-line
+ * code and a pass ran about 40% faster than the reference's.
+ */
+
+/* Shifts m left one bit: *carry in at the bottom, the top bit out. */
+static void m_shl1(uint16_t *carry, uint16_t *m)
 {
 	for (int i = NWORDS - 1; i >= 0; i--) {
-		unsigned out = (m[i] & 0x8000) != 0;
-		m[i] = (uint16_t)(m[i] << 1);
-		if (cin)
-			m[i] |= 1;
-		cin = out;
+		uint16_t w = m[i];
+		uint16_t out = w & 0x8000;
+		w = (uint16_t)(w << 1);
+		if (*carry)
+			w |= 1;
+		*carry = out;
+		m[i] = w;
 	}
-	return cin;
 }
 
-/* Shifts m right one bit, cin into the top; returns the bit shifted out. */
-static unsigned m_shr1(uint16_t *m, unsigned cin)
+/* Shifts m right one bit: *carry in at the top, the bottom bit out. */
+static void m_shr1(uint16_t *carry, uint16_t *m)
 {
 	for (int i = 0; i < NWORDS; i++) {
-		unsigned out = m[i] & 1;
-		m[i] = (uint16_t)(m[i] >> 1);
-		if (cin)
-			m[i] |= 0x8000;
-		cin = out;
+		uint16_t w = m[i];
+		uint16_t out = w & 1;
+		w = (uint16_t)(w >> 1);
+		if (*carry)
+			w |= 0x8000;
+		*carry = out;
+		m[i] = w;
 	}
-	return cin;
 }
 
-/* z = a + b word by word; returns the carry out. */
-static unsigned m_add(uint16_t *z, const uint16_t *a, const uint16_t *b)
+/* z = a + b + *carry word by word; *carry: the carry out. */
+static void m_add(uint16_t *carry, uint16_t *z, const uint16_t *a, const uint16_t *b)
 {
-	uint32_t carry = 0;
 	for (int i = NWORDS - 1; i >= 0; i--) {
-		uint32_t s = (uint32_t)a[i] + b[i] + carry;
+		uint32_t s = (uint32_t)a[i] + b[i] + *carry;
+		*carry = (s & 0x10000) ? 1 : 0;
 		z[i] = (uint16_t)s;
-		carry = s >> 16;
 	}
-	return carry;
 }
 
-/* z = a - b word by word; returns the borrow out. */
-static unsigned m_sub(uint16_t *z, const uint16_t *a, const uint16_t *b)
+/* z = a - b - *borrow word by word; *borrow: the borrow out. */
+static void m_sub(uint16_t *borrow, uint16_t *z, const uint16_t *a, const uint16_t *b)
 {
-	uint32_t borrow = 0;
 	for (int i = NWORDS - 1; i >= 0; i--) {
-		uint32_t d = (uint32_t)a[i] - b[i] - borrow;
+		uint32_t d = (uint32_t)a[i] - b[i] - *borrow;
+		*borrow = (d & 0x10000) ? 1 : 0;
 		z[i] = (uint16_t)d;
-		borrow = (d >> 16) & 1;
 	}
-	return borrow;
 }
 
 /* a >= b as unsigned 64-bit numbers, word by word from the top. */
@@ -125,14 +131,19 @@ static void m_shr_sticky(uint16_t *m, int n)
 		m[NWORDS - 1] = (uint16_t)any;
 		return;
 	}
-	while (n-- > 0)
-		m[NWORDS - 1] |= (uint16_t)m_shr1(m, 0);
+	while (n-- > 0) {
+		uint16_t c = 0;
+		m_shr1(&c, m);
+		if (c)
+			m[NWORDS - 1] |= 1;
+	}
 }
 
 static void ef_normalize(struct efloat *z)
 {
 	while (!(z->m[0] & 0x8000)) {
-		m_shl1(z->m, 0);
+		uint16_t c = 0;
+		m_shl1(&c, z->m);
 		z->exp--;
 	}
 }
@@ -187,16 +198,21 @@ static void ef_addsub(int sub, const struct efloat *x, const struct efloat *y, s
 	z->exp = big.exp;
 	if (big.sign == small.sign) {
 		z->sign = big.sign;
-		if (m_add(z->m, big.m, small.m)) {
-			m_shr1(z->m, 1);
+		uint16_t c = 0;
+		m_add(&c, z->m, big.m, small.m);
+		if (c) {
+			m_shr1(&c, z->m);
 			z->exp++;
 		}
 	} else {
 		z->sign = big.sign;
-		if (m_sub(z->m, big.m, small.m)) {
+		uint16_t b = 0;
+		m_sub(&b, z->m, big.m, small.m);
+		if (b) {
 			/* small's mantissa was the larger: negate */
 			static const uint16_t zero[NWORDS];
-			m_sub(z->m, zero, z->m);
+			b = 0;
+			m_sub(&b, z->m, zero, z->m);
 			z->sign = small.sign;
 		}
 		if (m_zero(z->m)) {
@@ -219,14 +235,22 @@ static void ef_mul(const struct efloat *x, const struct efloat *y, struct efloat
 	uint16_t hi[NWORDS] = { 0 }, lo[NWORDS] = { 0 }, yb[NWORDS];
 	memcpy(yb, y->m, sizeof(yb));
 	for (int i = 0; i < MBITS; i++) {
-		unsigned carry = m_shr1(yb, 0) ? m_add(hi, hi, x->m) : 0;
-		m_shr1(lo, m_shr1(hi, carry));
+		uint16_t c = 0;
+		m_shr1(&c, yb);
+		if (c) {
+			c = 0;
+			m_add(&c, hi, hi, x->m);
+		}
+		m_shr1(&c, hi);
+		m_shr1(&c, lo);
 	}
 	z->type = EF_NORMAL;
 	z->sign = (unsigned char)sign;
 	z->exp = (short)(x->exp + y->exp);
 	while (!(hi[0] & 0x8000)) {
-		m_shl1(hi, m_shl1(lo, 0));
+		uint16_t c = 0;
+		m_shl1(&c, lo);
+		m_shl1(&c, hi);
 		z->exp--;
 	}
 	memcpy(z->m, hi, sizeof(hi));
@@ -257,13 +281,15 @@ static void ef_div(const struct efloat *x, const struct efloat *y, struct efloat
 	z->exp = (short)(x->exp - y->exp + 2 * MBITS);
 	memset(z->m, 0, sizeof(z->m));
 	while (!(z->m[0] & 0x8000)) {
-		unsigned over = m_shl1(rem, m_shl1(num, 0));
-		unsigned bit = 0;
-		if (over || m_ge(rem, y->m)) {
-			m_sub(rem, rem, y->m);
-			bit = 1;
+		uint16_t c = 0;
+		m_shl1(&c, num);
+		m_shl1(&c, rem);
+		if (c || m_ge(rem, y->m)) {
+			c = 0;
+			m_sub(&c, rem, rem, y->m);
+			c = 1;	/* a 1 into the quotient */
 		}
-		m_shl1(z->m, bit);
+		m_shl1(&c, z->m);
 		z->exp--;
 	}
 	if (!m_zero(rem) || !m_zero(num))
