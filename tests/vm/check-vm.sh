@@ -13,6 +13,7 @@ fail() { echo "check-vm: FAIL: $*" >&2; exit 1; }
 # skipped with a reason (an algorithm this kernel lacks); no error.
 crypto() {
 	out=$PG_VM_BUILD/out-crypto
+	rm -rf "$out"
 	set +e
 	sh "$here/run-in-vm.sh" --script "$here/crypto-guest.sh" --out "$out" \
 		--modules "af_alg algif_skcipher algif_hash algif_aead" \

@@ -21,7 +21,8 @@ usage: tests/vm/run-in-vm.sh --script FILE [options]
 
   --script FILE       shell script the guest runs as root (busybox sh), with
                       perfguide on PATH and PG_OUT=/out; its exit status is ours
-  --out DIR           where the guest's /out comes back (default: $PG_VM_BUILD/out)
+  --out DIR           where the guest's /out comes back, over files of the same
+                      name (default: $PG_VM_BUILD/out)
   --modules "M ..."   kernel modules to load at boot, with their dependencies,
                       in dependency order
   --module-dirs "D ..."
@@ -361,13 +362,13 @@ if [ -z "$endl" ]; then
 	tail -n 15 "$console" | tr -d '\r' >&2
 	die "the guest sent no results (kernel panic or the script killed init?; console: $out/console.log)"
 fi
-rm -rf "$out"
+# Into --out, over what is there (never emptied: it may be the caller's).
 mkdir -p "$out"
 tr -d '\r' <"$results" | sed -n '/^PG-VM-RESULTS-BEGIN/,/^PG-VM-RESULTS-END/p' | sed '1d;$d' |
 	base64 -d | tar -xzf - -C "$out" || die "the results from the guest are damaged"
 cp "$console" "$out/console.log"
 grc=$(echo "$endl" | sed -n 's/.* rc=\([0-9]*\).*/\1/p')
 up=$(echo "$endl" | sed -n 's/.* up=\([0-9.]*\).*/\1/p')
-echo "$me: guest booted in ${up}s (guest clock), wall ${t0:+$((t1 - t0))}s in all; results in $out" >&2
+echo "$me: guest booted in ${up}s (guest clock), qemu ran $((t1 - t0))s; results in $out" >&2
 [ "$grc" = 125 ] && die "the guest could not load its modules (console: $out/console.log)"
 exit "$grc"
