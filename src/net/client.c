@@ -95,7 +95,7 @@ static int ask(struct pg_peer *p, struct pg_net_out *o, struct pg_net_frame *f, 
 	       char *err, size_t len)
 {
 	char e[200];
-	int bad;
+	int bad = 0;
 	if (pg_net_out_end(o) < 0) {
 		snprintf(err, len, "peer %s: %s message too long", p->name, pg_net_msg_name(o->buf[5]));
 		return -1;
