@@ -45,12 +45,14 @@ def pick(rs, bench, metric, **params):
 u = load("u.jsonl")
 for size in (1472, 210):
     pps = 2e6 / 8 / size
-    off = pick(u, "net.udp.stream", "offered_kpps", size=size)
-    for s in off["samples"]:
+    sent = pick(u, "net.udp.stream", "datagrams", size=size)
+    for s in sent["samples"]:
         # exactly floor(pps x 1 s) datagrams, none more, none fewer
-        check(round(s * 1e3) == int(pps), "size %d sent %.3f kpps, expected %d datagrams" % (size, s, int(pps)))
+        check(s == int(pps), "size %d: sent %d datagrams, expected %d" % (size, s, int(pps)))
     o = pick(u, "net.udp.stream", "offered", size=size)
-    check(all(abs(s - 2) / 2 < 0.01 for s in o["samples"]), "offered %s, asked 2 Mbit/s" % o["samples"])
+    # the count above is the known answer; the rate also depends on when the
+    # last datagram left on a loaded machine
+    check(all(abs(s - 2) / 2 < 0.05 for s in o["samples"]), "offered %s, asked 2 Mbit/s" % o["samples"])
     loss = pick(u, "net.udp.stream", "loss", size=size)
     check(all(s == 0 for s in loss["samples"]), "loss on loopback at 2 Mbit/s: %s" % loss["samples"])
     check("remote_busy_pct" in o["cpu"], "no remote CPU load")

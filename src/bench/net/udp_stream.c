@@ -5,11 +5,14 @@
  *
  * Rates are Mbit/s of UDP payload, as netperf counts them: the seed's 1472-
  * byte rows (1518-byte frames) at 81 kpps read 956 Mbit/s, 1472 x 8 x 81000.
- * Offered is what this side actually sent over the trial's time; received
+ * Offered is what this side actually sent over the trial's time (a paced
+ * trial always sends its whole schedule, rate x time; if the sender ran
+ * late, over the longer time it took); received
  * is what the peer counted over the same time; loss is the share of the
  * datagrams sent that the peer did not count.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +87,13 @@ int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, doubl
 	struct sender sd = { .fd = fd, .msgs = msgs };
 	double t0 = net_now();
 	net_pace_init(&p, net_pps(mbit, size), seconds, t0);
-	double last = buf ? net_pace_run(&p, t0 + seconds, send_batch, &sd) : t0;
+	/* A paced trial sends its whole schedule: a sender a little late at
+	 * the end still sends the last datagrams (and its offered rate shows
+	 * the lateness); one far behind is cut off. */
+	double stop = p.pps > 0 ? t0 + seconds * 1.1 + 0.05 : t0 + seconds;
+	double last = buf ? net_pace_run(&p, stop, send_batch, &sd) : t0;
 	int err = sd.err;
-	double send_s = p.pps > 0 ? seconds : last - t0;
+	double send_s = p.pps > 0 ? fmax(seconds, last - t0) : last - t0;
 	if (buf && !err)
 		net_pace_wait(net_now() + DRAIN_S);
 	free(buf);
@@ -143,6 +150,7 @@ static int udp_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	counts[2] = r.received_kpps;
 	counts[3] = r.loss_pct;
 	counts[4] = (double)r.sent / r.send_s / 1e3;
+	counts[5] = (double)r.sent;
 	return PG_OK;
 }
 
@@ -202,6 +210,7 @@ static const struct pg_metric udp_metrics[] = {
 	{ "kpps", "kpps", PG_VALUE, 1, 1 },
 	{ "loss", "%", PG_VALUE, 1, 0 },
 	{ "offered_kpps", "kpps", PG_VALUE, 1, 1 },
+	{ "datagrams", "sent", PG_VALUE, 1, 1 },
 	{ 0 },
 };
 
