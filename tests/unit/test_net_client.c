@@ -41,7 +41,8 @@ static pid_t start_peer(struct pg_serve_opts *o)
 		char err[256];
 		close(p[0]);
 		dup2(p[1], STDOUT_FILENO);
-		o->bind = "127.0.0.1";
+		if (!o->bind || strcmp(o->bind, "::1") != 0)
+			o->bind = "127.0.0.1";
 		o->port = 0;
 		o->exit_with_parent = 1;	/* a failed test leaves no peer behind */
 		if (pg_serve(o, err, sizeof(err)) < 0)
@@ -344,6 +345,40 @@ static void killed_peer_is_an_error(void **state)
 	assert_non_null(strstr(err, "cannot reach"));
 }
 
+/* "[::1]:PORT": the data port is on the same IPv6 address. */
+static void ipv6(void **state)
+{
+	(void)state;
+	int t6 = socket(AF_INET6, SOCK_STREAM, 0);
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	int ok = t6 >= 0 && bind(t6, (struct sockaddr *)&a6, sizeof(a6)) == 0;
+	if (t6 >= 0)
+		close(t6);
+	if (!ok)
+		skip();
+	struct pg_serve_opts o;
+	pg_serve_defaults(&o);
+	o.bind = "::1";
+	pid_t pid = start_peer(&o);
+	assert_int_equal(addr[0], '[');
+	struct pg_peer *p = open_ok();
+	int port = start_ok(p, "tcp_stream", 0, 5);
+	socklen_t len;
+	struct sockaddr_in6 d;
+	memcpy(&d, pg_peer_addr(p, &len), sizeof(d));
+	assert_int_equal(d.sin6_family, AF_INET6);
+	d.sin6_port = htons((uint16_t)port);
+	int fd = socket(AF_INET6, SOCK_STREAM, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&d, sizeof(d)), 0);
+	send_all(fd, "S0123456789", 11);
+	close(fd);
+	struct pg_net_report r;
+	stop_ok(p, &r);
+	assert_true(r.bytes_rx == 10);
+	pg_peer_close(p);
+	pg_peer_stop_local(pid);
+}
+
 /* Something else on the port: an error naming the peer, not a hang. */
 static void not_a_peer(void **state)
 {
@@ -462,6 +497,7 @@ int main(void)
 		cmocka_unit_test(limits_are_refused_with_the_reason),
 		cmocka_unit_test(rate_cap),
 		cmocka_unit_test(killed_peer_is_an_error),
+		cmocka_unit_test(ipv6),
 		cmocka_unit_test(not_a_peer),
 		cmocka_unit_test(killed_client_frees_its_slot),
 		cmocka_unit_test(psk),
