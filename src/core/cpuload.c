@@ -3,6 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
+
+double pg_cpu_busy_seconds(const struct pg_cpu_mark *a, const struct pg_cpu_mark *b)
+{
+	if (!a->total || b->busy < a->busy)
+		return 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	return (double)(b->busy - a->busy) / (double)(hz > 0 ? hz : 100);
+}
 
 int pg_cpu_parse_stat(const char *line, unsigned long long *busy, unsigned long long *total)
 {

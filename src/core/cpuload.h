@@ -23,6 +23,9 @@ struct pg_cpu_load {
 void pg_cpu_mark(struct pg_cpu_mark *m);
 void pg_cpu_load(const struct pg_cpu_mark *start, const struct pg_cpu_mark *end,
 		 struct pg_cpu_load *out);
+/* System-wide busy CPU seconds (all CPUs) between two marks; 0 without
+ * /proc/stat. What netperf's service demand divides by the bytes moved. */
+double pg_cpu_busy_seconds(const struct pg_cpu_mark *start, const struct pg_cpu_mark *end);
 /* Parse the aggregate "cpu" line of /proc/stat; 0 on success. */
 int pg_cpu_parse_stat(const char *line, unsigned long long *busy, unsigned long long *total);
 

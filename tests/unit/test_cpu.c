@@ -10,27 +10,8 @@
 
 #include "bench/cpu/cpu.h"
 #include "bench/cpu/dhry.h"
-#include "core/params.h"
 #include "core/registry.h"
-
-/* Default parameters of benchmark id, with -p overrides "name=value". */
-static struct pg_args args_of(const struct pg_bench *b, const char *override)
-{
-	struct pg_override ov[1];
-	int nov = 0;
-	char err[256];
-	if (override) {
-		assert_int_equal(pg_override_parse(override, &ov[0], err, sizeof(err)), 0);
-		nov = 1;
-	}
-	struct pg_args *all = NULL;
-	int n = 0;
-	assert_int_equal(pg_sweep(b, PG_SUITE_NONE, ov, nov, 0, &all, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	struct pg_args a = all[0];
-	free(all);
-	return a;
-}
+#include "bench_args.h"
 
 static void start(struct pg_ctx *ctx, const struct pg_bench *b, const struct pg_args *a)
 {
@@ -53,7 +34,7 @@ static void test_dhrystone_counts_and_checks(void **state)
 {
 	(void)state;
 	const struct pg_bench *b = &pg_cpu_dhrystone;
-	struct pg_args a = args_of(b, NULL);
+	struct pg_args a = bench_args(b, NULL);
 	struct pg_ctx ctx;
 	start(&ctx, b, &a);
 	assert_non_null(strstr(ctx.note, "MHz"));
@@ -96,7 +77,7 @@ static void test_whetstone_counts_and_checks(void **state)
 {
 	(void)state;
 	const struct pg_bench *b = &pg_cpu_whetstone;
-	struct pg_args a = args_of(b, NULL);
+	struct pg_args a = bench_args(b, NULL);
 	struct pg_ctx ctx;
 	start(&ctx, b, &a);
 	double c[PG_MAX_METRICS] = { 0 };
@@ -134,7 +115,7 @@ static void test_linpack_counts(void **state)
 	const struct pg_bench *b = &pg_cpu_linpack;
 	const char *variants[] = { "blas=unrolled", "blas=rolled" };
 	for (int v = 0; v < 2; v++) {
-		struct pg_args a = args_of(b, variants[v]);
+		struct pg_args a = bench_args(b, variants[v], NULL);
 		struct pg_ctx ctx;
 		start(&ctx, b, &a);
 		double c[PG_MAX_METRICS] = { 0 };
@@ -165,7 +146,7 @@ static void test_nbench_numsort(void **state)
 {
 	(void)state;
 	const struct pg_bench *b = &pg_cpu_nbench_numsort;
-	struct pg_args a = args_of(b, NULL);
+	struct pg_args a = bench_args(b, NULL);
 	struct pg_ctx ctx;
 	start(&ctx, b, &a);
 	double c[PG_MAX_METRICS] = { 0 };
@@ -186,7 +167,7 @@ static void test_nbench_fourier(void **state)
 {
 	(void)state;
 	const struct pg_bench *b = &pg_cpu_nbench_fourier;
-	struct pg_args a = args_of(b, NULL);
+	struct pg_args a = bench_args(b, NULL);
 	struct pg_ctx ctx;
 	start(&ctx, b, &a);
 	double c[PG_MAX_METRICS] = { 0 };
@@ -209,7 +190,7 @@ static void test_nbench_idea_and_lu(void **state)
 	const struct pg_bench *benches[] = { &pg_cpu_nbench_idea, &pg_cpu_nbench_lu };
 	for (int i = 0; i < 2; i++) {
 		const struct pg_bench *b = benches[i];
-		struct pg_args a = args_of(b, NULL);
+		struct pg_args a = bench_args(b, NULL);
 		struct pg_ctx ctx;
 		start(&ctx, b, &a);
 		double c[PG_MAX_METRICS] = { 0 };
@@ -219,7 +200,7 @@ static void test_nbench_idea_and_lu(void **state)
 	}
 	/* bitfield: counts the bits touched, and a flipped bit is caught */
 	const struct pg_bench *b = &pg_cpu_nbench_bitfield;
-	struct pg_args a = args_of(b, NULL);
+	struct pg_args a = bench_args(b, NULL);
 	struct pg_ctx ctx;
 	start(&ctx, b, &a);
 	double c1[PG_MAX_METRICS] = { 0 }, c2[PG_MAX_METRICS] = { 0 };
@@ -236,7 +217,7 @@ static void test_nbench_idea_and_lu(void **state)
 
 	/* huffman: one pass per iteration; a changed byte is caught */
 	b = &pg_cpu_nbench_huffman;
-	a = args_of(b, NULL);
+	a = bench_args(b, NULL);
 	start(&ctx, b, &a);
 	assert_int_equal(b->step(&ctx, 2, c1), PG_OK);
 	assert_true(c1[0] == 2.0);
@@ -249,7 +230,7 @@ static void test_nbench_idea_and_lu(void **state)
 
 	/* strsort: one array per iteration; order and contents checked */
 	b = &pg_cpu_nbench_strsort;
-	a = args_of(b, NULL);
+	a = bench_args(b, NULL);
 	start(&ctx, b, &a);
 	assert_int_equal(b->step(&ctx, 1, c1), PG_OK);
 	assert_true(c1[0] == 1.0);

@@ -10,26 +10,21 @@
 #include <cmocka.h>
 
 #include "bench/cpu/cpu.h"
-#include "core/params.h"
+#include "bench_args.h"
 
 static void run_steps(const struct pg_bench *b, uint64_t iters, double *c)
 {
-	struct pg_override ov[1];
-	char err[128];
-	struct pg_args *all = NULL;
-	int n = 0;
-	assert_int_equal(pg_sweep(b, PG_SUITE_NONE, ov, 0, 0, &all, &n, err, sizeof(err)), 0);
+	struct pg_args a = bench_args(b, NULL);
 	struct pg_ctx ctx;
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.bench = b;
-	ctx.args = &all[0];
+	ctx.args = &a;
 	ctx.copies = 1;
 	assert_int_equal(b->setup(&ctx), PG_OK);
 	assert_int_equal(b->step(&ctx, iters, c), PG_OK);
 	if (b->verify)
 		assert_int_equal(b->verify(&ctx), PG_OK);
 	b->teardown(&ctx);
-	free(all);
 }
 
 static void test_fpemu(void **state)

@@ -11,18 +11,7 @@
 #include <cmocka.h>
 
 #include "bench/cpu/cpu.h"
-#include "core/params.h"
-
-static struct pg_args *defaults(const struct pg_bench *b)
-{
-	struct pg_override ov[1];
-	char err[128];
-	struct pg_args *all = NULL;
-	int n = 0;
-	assert_int_equal(pg_sweep(b, PG_SUITE_NONE, ov, 0, 0, &all, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	return all;
-}
+#include "bench_args.h"
 
 static void start(struct pg_ctx *ctx, const struct pg_bench *b, struct pg_args *a)
 {
@@ -42,16 +31,15 @@ static void test_each_workload(void **state)
 		&pg_cpu_work_fft, &pg_cpu_work_nnet, &pg_cpu_work_linalg,
 	};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		struct pg_args *a = defaults(all[i]);
+		struct pg_args a = bench_args(all[i], NULL);
 		struct pg_ctx ctx;
-		start(&ctx, all[i], a);
+		start(&ctx, all[i], &a);
 		double c[PG_MAX_METRICS] = { 0 };
 		assert_int_equal(all[i]->step(&ctx, 3, c), PG_OK);
 		assert_true(c[0] == 3.0);
 		/* a second step does the same work and is still right */
 		assert_int_equal(all[i]->step(&ctx, 1, c), PG_OK);
 		all[i]->teardown(&ctx);
-		free(a);
 	}
 }
 
@@ -61,9 +49,9 @@ static void test_wrong_answer_is_an_error(void **state)
 	/* The parser's text starts its state; change a digit after the first
 	 * '=' and its sum no longer matches what the generator wrote. */
 	const struct pg_bench *b = &pg_cpu_work_parse;
-	struct pg_args *a = defaults(b);
+	struct pg_args a = bench_args(b, NULL);
 	struct pg_ctx ctx;
-	start(&ctx, b, a);
+	start(&ctx, b, &a);
 	char *t = ctx.priv, *p = strchr(t, '=');
 	assert_non_null(p);
 	while (*p < '0' || *p > '9')
@@ -73,7 +61,6 @@ static void test_wrong_answer_is_an_error(void **state)
 	assert_int_equal(b->step(&ctx, 1, c), PG_ERROR);
 	assert_non_null(strstr(ctx.msg, "wrong result"));
 	b->teardown(&ctx);
-	free(a);
 }
 
 static void test_sha256_vectors(void **state)

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "bench/crypto/crypto.h"
-#include "core/params.h"
 #include "core/registry.h"
+#include "bench_args.h"
 
 #ifdef PG_HAVE_CRYPTO
 #include <openssl/core_names.h>
@@ -26,24 +26,6 @@
 #ifndef AF_ALG
 #define AF_ALG 38
 #endif
-
-static struct pg_args args_of(const struct pg_bench *b, const char *o1, const char *o2)
-{
-	struct pg_override ov[2];
-	const char *o[2] = { o1, o2 };
-	int nov = 0;
-	char err[256];
-	for (int i = 0; i < 2; i++)
-		if (o[i])
-			assert_int_equal(pg_override_parse(o[i], &ov[nov++], err, sizeof(err)), 0);
-	struct pg_args *all = NULL;
-	int n = 0;
-	assert_int_equal(pg_sweep(b, PG_SUITE_NONE, ov, nov, 0, &all, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	struct pg_args a = all[0];
-	free(all);
-	return a;
-}
 
 static void test_tables(void **state)
 {
@@ -340,7 +322,7 @@ static void test_step_and_labels(void **state)
 {
 	(void)state;
 	const struct pg_bench *b = pg_registry_find("crypto.sha256");
-	struct pg_args a = args_of(b, "size=64", NULL);
+	struct pg_args a = bench_args(b, "size=64", NULL);
 	char label[64];
 	b->label(b, &a, "throughput", label, sizeof(label));
 	assert_string_equal(label, "sha256 64");
@@ -348,11 +330,11 @@ static void test_step_and_labels(void **state)
 	assert_string_equal(label, "sha256 64 CPU Load");
 	b->label(b, &a, "bandwidth", label, sizeof(label));
 	assert_string_equal(label, "");
-	struct pg_args k = args_of(b, "size=64", "backend=kernel");
+	struct pg_args k = bench_args(b, "size=64", "backend=kernel", NULL);
 	b->label(b, &k, "throughput", label, sizeof(label));
 	assert_string_equal(label, "");
 	const struct pg_bench *d = pg_registry_find("crypto.des3");
-	struct pg_args dd = args_of(d, "op=decrypt", NULL);
+	struct pg_args dd = bench_args(d, "op=decrypt", NULL);
 	d->label(d, &dd, "throughput", label, sizeof(label));
 	assert_string_equal(label, "");
 

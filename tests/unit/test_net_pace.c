@@ -50,7 +50,7 @@ struct counter {
 static int count_send(void *arg, unsigned n)
 {
 	struct counter *c = arg;
-	double now = net_now();
+	double now = pg_now();
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t idx = c->p->sent + i;
 		if (now < c->p->t0 + (double)idx / c->p->pps)
@@ -67,7 +67,7 @@ static void run_sends_exactly_the_schedule(void **state)
 	(void)state;
 	struct net_pace p;
 	struct counter c = { .p = &p };
-	double t0 = net_now();
+	double t0 = pg_now();
 	net_pace_init(&p, 20000, 0.25, t0);
 	double last = net_pace_run(&p, t0 + 10, count_send, &c);
 	assert_int_equal(p.sent, 5000);

@@ -53,6 +53,14 @@ void pg_work_teardown(struct pg_ctx *ctx)
 	free(ctx->priv);
 }
 
+int pg_work_crc_is(uint32_t sum, uint32_t want, char *why, size_t len)
+{
+	if (sum == want)
+		return 0;
+	snprintf(why, len, "CRC %08x, should be %08x", sum, want);
+	return -1;
+}
+
 static uint32_t crc_table[256];
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
 

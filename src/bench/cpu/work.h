@@ -42,6 +42,9 @@ extern const struct pg_metric pg_work_metrics[];
 	  .setup = pg_work_setup, .step = pg_work_step,                             \
 	  .teardown = pg_work_teardown }
 
+/* check() for a workload whose run() returns a CRC known from init. */
+int pg_work_crc_is(uint32_t sum, uint32_t want, char *why, size_t len);
+
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of len bytes, going on
  * from crc (0 to start): the workloads' checksums. */
 uint32_t pg_work_crc32(uint32_t crc, const void *buf, size_t len);

@@ -184,11 +184,7 @@ static int listmat_init(void *p, char *why, size_t len)
 
 static int listmat_check(void *p, uint32_t sum, char *why, size_t len)
 {
-	struct listmat *s = p;
-	if (sum == s->want)
-		return 0;
-	snprintf(why, len, "CRC %08x, should be %08x", sum, s->want);
-	return -1;
+	return pg_work_crc_is(sum, ((struct listmat *)p)->want, why, len);
 }
 
 static const struct pg_work listmat = {

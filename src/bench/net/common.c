@@ -1,26 +1,16 @@
-/* The network group's shared parts: the peer session, data sockets, CPU
- * seconds, latency percentiles. */
+/* The network group's shared parts: the peer session, data sockets,
+ * latency percentiles. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "net.h"
 
 #define OPEN_TIMEOUT_S 5.0
-
-double net_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int net_open(struct pg_ctx *ctx, struct net_session *s)
 {
@@ -28,16 +18,7 @@ int net_open(struct pg_ctx *ctx, struct net_session *s)
 	char err[PG_MSG_LEN - 32], addr[64];
 	memset(s, 0, sizeof(*s));
 	if (strcmp(peer, "local") == 0) {
-		/* The runner's threads block every signal, and a child keeps its
-		 * mask across exec: the peer must be able to take the SIGTERM
-		 * that stops it (Ctrl-C stays blocked, it is the run's). */
-		sigset_t term, old;
-		sigemptyset(&term);
-		sigaddset(&term, SIGTERM);
-		pthread_sigmask(SIG_UNBLOCK, &term, &old);
-		int rc = pg_peer_spawn_local(addr, sizeof(addr), &s->local_pid, err, sizeof(err));
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (rc < 0)
+		if (pg_peer_spawn_local(addr, sizeof(addr), &s->local_pid, err, sizeof(err)) < 0)
 			return pg_error(ctx, "could not start a peer on loopback: %s", err);
 	} else {
 		snprintf(addr, sizeof(addr), "%s", peer);
@@ -186,24 +167,6 @@ const char *net_cc(const struct pg_args *a)
 {
 	const char *cc = pg_arg_str(a, "cc");
 	return strcmp(cc, "default") == 0 ? "" : cc;
-}
-
-double net_busy_seconds(void)
-{
-	FILE *f = fopen("/proc/stat", "r");
-	if (!f)
-		return -1;
-	unsigned long long v[10] = { 0 };
-	int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
-	fclose(f);
-	if (n < 4)
-		return -1;
-	/* Busy is everything but idle and iowait; guest time is already in
-	 * user and nice. */
-	unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-	long hz = sysconf(_SC_CLK_TCK);
-	return (double)busy / (double)(hz > 0 ? hz : 100);
 }
 
 int net_frame_size(int64_t payload)

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "core/bench.h"
+#include "core/timer.h"
 #include "net/peer.h"
 
 /* One benchmark copy's control session with its peer. */
@@ -44,12 +45,6 @@ int net_udp_data(struct pg_ctx *ctx, struct net_session *s, uint64_t window);
 
 /* The test fields every benchmark fills the same way. */
 void net_test_init(struct pg_net_test *t, const char *kind, const struct pg_args *a);
-
-/* CLOCK_MONOTONIC seconds. */
-double net_now(void);
-
-/* System-wide busy CPU seconds so far (all CPUs, from /proc/stat), or -1. */
-double net_busy_seconds(void);
 
 /* "cc" parameter as the socket option wants it: "" for the system's. */
 const char *net_cc(const struct pg_args *a);

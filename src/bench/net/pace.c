@@ -65,7 +65,7 @@ double net_pace_next(const struct net_pace *p)
 
 void net_pace_wait(double until)
 {
-	if (until <= net_now())
+	if (until <= pg_now())
 		return;
 	struct timespec ts = { .tv_sec = (time_t)until };
 	ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
@@ -79,7 +79,7 @@ double net_pace_run(struct net_pace *p, double end, int (*send)(void *arg, unsig
 {
 	double last = p->t0;
 	for (;;) {
-		double now = net_now();
+		double now = pg_now();
 		if (now >= end || (p->total && p->sent >= p->total))
 			break;
 		unsigned n = net_pace_due(p, now);
@@ -94,7 +94,7 @@ double net_pace_run(struct net_pace *p, double end, int (*send)(void *arg, unsig
 			break;
 		p->sent += (unsigned)k;
 		if (k > 0)
-			last = net_now();
+			last = pg_now();
 	}
 	return last;
 }

@@ -130,11 +130,11 @@ static int rr_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	const char *kind = ctx->bench->data;
 	(void)iters;
 	int udp = strcmp(kind, "udp_rr") == 0, crr = strcmp(kind, "tcp_crr") == 0;
-	double deadline = net_now() + (double)pg_arg_int(ctx->args, "time");
+	double deadline = pg_now() + (double)pg_arg_int(ctx->args, "time");
 	uint64_t done = 0, lost = 0, seq = 0;
 	int err = 0;
 	while (!err) {
-		double t0 = net_now();
+		double t0 = pg_now();
 		if (t0 >= deadline)
 			break;
 		if (crr) {
@@ -168,12 +168,12 @@ static int rr_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 				if (st->size < sizeof(seq) || memcmp(st->resp, &seq, sizeof(seq)) == 0)
 					break;
 			}
-			if (net_now() - t0 >= UDP_WAIT_S)
+			if (pg_now() - t0 >= UDP_WAIT_S)
 				continue;
 		}
 		if (err)
 			break;
-		if (net_lat_add(&st->lat, net_now() - t0) < 0)
+		if (net_lat_add(&st->lat, pg_now() - t0) < 0)
 			return pg_error(ctx, "out of memory for latencies");
 		done++;
 	}

@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/cpuload.h"
 #include "net.h"
 
 #define MAX_STREAMS 64
@@ -57,7 +58,7 @@ static void *conn_run(void *arg)
 	/* A timeout, so a stalled peer cannot hold the step past its time. */
 	struct timeval tv = { .tv_sec = 1 };
 	setsockopt(c->fd, SOL_SOCKET, c->sending ? SO_SNDTIMEO : SO_RCVTIMEO, &tv, sizeof(tv));
-	while (net_now() < c->deadline) {
+	while (pg_now() < c->deadline) {
 		ssize_t n = c->sending ? send(c->fd, c->buf, c->msg, MSG_NOSIGNAL)
 				       : recv(c->fd, c->buf, c->msg, 0);
 		if (n > 0) {
@@ -153,8 +154,9 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	struct stream_state *st = ctx->priv;
 	const struct stream_kind *k = ctx->bench->data;
 	(void)iters;
-	double busy0 = net_busy_seconds();
-	double deadline = net_now() + (double)pg_arg_int(ctx->args, "time");
+	struct pg_cpu_mark m0, m1;
+	pg_cpu_mark(&m0);
+	double deadline = pg_now() + (double)pg_arg_int(ctx->args, "time");
 	int started = 0;
 	for (int i = 0; i < st->nconn; i++)
 		st->c[i].deadline = deadline;
@@ -188,7 +190,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	int rc = net_stop(ctx, &st->s, &r);
 	if (rc != PG_OK)
 		return rc;
-	double busy1 = net_busy_seconds();
+	pg_cpu_mark(&m1);
 	uint64_t sent = k->send ? r.bytes_rx : 0;
 	int m = 0;
 	counts[m++] = (double)(sent + received);
@@ -196,7 +198,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		counts[m++] = (double)sent;
 		counts[m++] = (double)received;
 	}
-	counts[m++] = busy0 >= 0 && busy1 >= busy0 ? busy1 - busy0 : 0;
+	counts[m++] = pg_cpu_busy_seconds(&m0, &m1);
 	counts[m++] = r.user_s + r.sys_s;
 	if (sent + received == 0)
 		return pg_error(ctx, "no data arrived in %lld s", (long long)pg_arg_int(ctx->args, "time"));

@@ -85,7 +85,7 @@ int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, doubl
 
 	struct net_pace p;
 	struct sender sd = { .fd = fd, .msgs = msgs };
-	double t0 = net_now();
+	double t0 = pg_now();
 	net_pace_init(&p, net_pps(mbit, size), seconds, t0);
 	/* A paced trial sends its whole schedule: a sender a little late at
 	 * the end still sends the last datagrams (and its offered rate shows
@@ -95,7 +95,7 @@ int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, doubl
 	int err = sd.err;
 	double send_s = p.pps > 0 ? fmax(seconds, last - t0) : last - t0;
 	if (buf && !err)
-		net_pace_wait(net_now() + DRAIN_S);
+		net_pace_wait(pg_now() + DRAIN_S);
 	free(buf);
 	struct pg_net_report r;
 	rc = net_stop(ctx, s, &r);
