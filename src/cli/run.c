@@ -46,6 +46,9 @@ static const char help[] =
 	"  --runs N                     samples per result (quick 5, standard 10, full 20)\n"
 	"  --min-time SECONDS           each sample lasts at least this long\n"
 	"                               (quick 0.1, standard 0.5, full 1)\n"
+	"  --iterations N               every sample is N iterations, not calibrated\n"
+	"                               by time: the same work on any machine (for\n"
+	"                               counting instructions, e.g. under callgrind)\n"
 	"  --board NAME                 the guide's column name (default: device-tree\n"
 	"                               model, DMI product, or hostname)\n"
 	"  --out FILE.jsonl             results file (default: " RESULTS_DIR "/<board>-<time>.jsonl)\n"
@@ -167,11 +170,12 @@ static void suite_defaults(enum pg_suite s, int *runs, double *min_time)
 int pg_cmd_run(int argc, char **argv)
 {
 	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB,
-	       O_PEER, O_PSK };
+	       O_PEER, O_PSK, O_ITERS };
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, O_SUITE },
 		{ "runs", required_argument, NULL, O_RUNS },
 		{ "min-time", required_argument, NULL, O_MINTIME },
+		{ "iterations", required_argument, NULL, O_ITERS },
 		{ "board", required_argument, NULL, O_BOARD },
 		{ "out", required_argument, NULL, O_OUT },
 		{ "json", no_argument, NULL, O_JSON },
@@ -186,6 +190,7 @@ int pg_cmd_run(int argc, char **argv)
 	enum pg_suite suite = PG_SUITE_NONE;
 	int runs = 0, json = 0, ncpus = 0, nov = 0, c;
 	double min_time = 0;
+	uint64_t iters = 0;
 	const char *board = NULL, *out = NULL, *db = NULL;
 	int no_db = 0;
 	static int cpus[MAX_CPUS];
@@ -213,6 +218,14 @@ int pg_cmd_run(int argc, char **argv)
 			if (errno || end == optarg || *end || !(min_time > 0) || min_time > 3600)
 				return pg_usage_error("run: --min-time '%s': give seconds above 0 (at most 3600)", optarg);
 			break;
+		case O_ITERS: {
+			errno = 0;
+			unsigned long long v = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || v < 1 || v > (1ULL << 40))
+				return pg_usage_error("run: --iterations '%s': give a whole number from 1 to 2^40", optarg);
+			iters = (uint64_t)v;
+			break;
+		}
 		case O_BOARD:
 			if (!optarg[0] || strlen(optarg) > 100)
 				return pg_usage_error("run: --board: give a name of 1 to 100 characters");
@@ -385,7 +398,7 @@ int pg_cmd_run(int argc, char **argv)
 		res.sink[res.nsinks++] = stdout;
 	struct pg_run_info ri = {
 		.board = board, .started = started, .machine = &machine, .suite = suite,
-		.runs = runs, .min_time = min_time, .selectors = selectors,
+		.runs = runs, .min_time = min_time, .iters = iters, .selectors = selectors,
 		.nselectors = nselectors, .overrides = ov, .noverrides = nov,
 		.cpus = ncpus ? cpus : NULL, .ncpus = ncpus,
 	};
@@ -407,7 +420,7 @@ int pg_cmd_run(int argc, char **argv)
 
 	struct pg_console con;
 	pg_console_init(&con, json);
-	struct pg_run_opts ro = { .runs = runs, .min_time = min_time,
+	struct pg_run_opts ro = { .runs = runs, .min_time = min_time, .iters = iters,
 				  .cpus = ncpus ? cpus : NULL, .ncpus = ncpus };
 	int failed = 0;
 	double t0 = pg_now();

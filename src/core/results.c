@@ -144,6 +144,8 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	json_object_set_new(cfg, "suite", json_string(pg_suite_name(ri->suite)));
 	json_object_set_new(cfg, "runs", json_integer(ri->runs));
 	json_object_set_new(cfg, "min_time", json_real(ri->min_time));
+	if (ri->iters)
+		json_object_set_new(cfg, "iterations", json_integer((json_int_t)ri->iters));
 	json_t *sel = json_array();
 	for (int i = 0; i < ri->nselectors; i++)
 		json_array_append_new(sel, json_string(ri->selectors[i]));

@@ -21,6 +21,7 @@ struct pg_run_info {
 	enum pg_suite suite;
 	int runs;
 	double min_time;
+	uint64_t iters;		/* fixed iterations per sample; 0: calibrated */
 	const char *const *selectors;
 	int nselectors;
 	const struct pg_override *overrides;

@@ -239,6 +239,18 @@ static int fail(struct pg_result *r, enum pg_status st, const char *why)
 	return st;
 }
 
+/* One step of one iteration, not kept: what calibration's first probe does. */
+static int warm_up(struct team *t, struct pg_result *r)
+{
+	team_step(t, 1);
+	struct worker *bad = team_failed(t);
+	if (bad)
+		return fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
+	if (pg_interrupted)
+		return fail(r, PG_ERROR, "interrupted");
+	return PG_OK;
+}
+
 /*
  * Grows the iteration count until one step lasts at least min_time. The
  * first probe, one iteration, is also the warm-up (caches, TLB, first-touch
@@ -312,6 +324,10 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		runs = 1;
 	} else if (b->trial) {
 		iters = 1;
+	} else if (o->iters > 0) {
+		if (warm_up(&t, r) != PG_OK)
+			goto out;
+		iters = o->iters;
 	} else if (calibrate(&t, o->min_time, &iters, r) != PG_OK) {
 		goto out;
 	}

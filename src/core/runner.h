@@ -16,6 +16,10 @@
 struct pg_run_opts {
 	int runs;		/* samples per result */
 	double min_time;	/* seconds each sample lasts at least */
+	/* > 0: every sample is this many iterations, with no calibration (one
+	 * step of one iteration warms up first), so that a run does the same
+	 * work on any machine: for counting instructions under a simulator. */
+	uint64_t iters;
 	const int *cpus;	/* copy i runs on cpus[i % ncpus]; NULL: not pinned */
 	int ncpus;
 	/* The clock samples are timed with; NULL: pg_now (CLOCK_MONOTONIC).

@@ -147,6 +147,25 @@ static void calibrates_samples_and_counts(void **state)
 	pg_result_free(&r);
 }
 
+static void fixed_iterations_are_not_calibrated(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "ok");
+	struct pg_run_opts o = { .runs = 4, .min_time = 100, .iters = 7, .clock = virtual_clock };
+	struct pg_result r;
+	double t0 = virtual_now;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 4);
+	assert_int_equal(r.iters, 7);
+	/* one warm-up iteration, then exactly --iterations per sample: the
+	 * work a simulator counts is 1 + runs * iters, whatever min_time says */
+	assert_float_equal((virtual_now - t0) / ITER_S, 1 + 4 * 7, 1e-6);
+	for (int s = 0; s < r.nsamples; s++)
+		assert_float_equal(r.elapsed[s], 7 * ITER_S, 1e-12);
+	assert_float_equal(r.stats[0].median, 50, 1e-6);
+	pg_result_free(&r);
+}
+
 static void copies_run_in_their_own_threads_and_add_up(void **state)
 {
 	(void)state;
@@ -308,6 +327,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(calibrates_samples_and_counts, reset),
+		cmocka_unit_test_setup(fixed_iterations_are_not_calibrated, reset),
 		cmocka_unit_test_setup(copies_run_in_their_own_threads_and_add_up, reset),
 		cmocka_unit_test_setup(skip_carries_the_reason_and_still_tears_down, reset),
 		cmocka_unit_test_setup(errors_void_the_result, reset),
