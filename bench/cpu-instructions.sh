@@ -1,0 +1,216 @@
+#!/bin/sh
+# cpu-instructions.sh: count, with valgrind's callgrind, the instructions
+# that perfguide's CPU benchmarks and the reference programs execute for one
+# unit of the work they report (one Dhrystone, one Whetstone instruction,
+# one LINPACK solve, one array sorted...), and print the two side by side.
+#
+# Why: on a shared or virtual machine the clock is noisy (here a chain of
+# dependent adds alone varies by 5% between 20 ms windows, and by tens of
+# percent between processes for branchy, memory-bound code), so a timed
+# comparison cannot tell a benchmark that does other work from one that was
+# unlucky. An instruction count is exact and the same on every run: when
+# perfguide's count per unit is the reference's, both do the same work, and
+# what remains between their timed figures is the machine.
+#
+# perfguide's side: `perfguide run ID --iterations N --runs 1` under
+# callgrind, collecting only inside the benchmark's step function
+# (--toggle-collect), which then ran 1 + N iterations (one warm-up).
+# The reference's side is counted per benchmark, as its section says.
+# References are built here, in a temporary directory removed at the end,
+# from sources you bring, with the same compiler and -O2. Nothing is
+# downloaded or kept. A benchmark script, not a test: it exits 0 after
+# printing (2 on a usage error).
+
+set -u
+
+usage() {
+	cat <<'EOF2'
+usage: bench/cpu-instructions.sh [options]
+
+  --perfguide PATH   perfguide binary (default: build/perfguide beside bench/)
+  --dhrystone DIR    directory with Dhrystone 2.1's dhry.h, dhry_1.c, dhry_2.c
+  --whetstone FILE   netlib's whetstone.c (double precision, version 1.2)
+  --linpack FILE     linpack.c (Menninger's "rolled and unrolled" C version)
+  --nbench DIR       nbench-byte's source directory (Makefile, nbench0.c, ...)
+  --cc CC            compiler for the references (default cc)
+  -h, --help         this text
+
+Needs valgrind (Debian package valgrind) and python3.
+EOF2
+}
+
+die_usage() {
+	echo "cpu-instructions.sh: $*" >&2
+	echo "(see bench/cpu-instructions.sh --help)" >&2
+	exit 2
+}
+
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+PG=$HERE/build/perfguide
+DHRY= WHET= LINPACK= NBENCH= CC=${CC:-cc}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--perfguide) [ $# -ge 2 ] || die_usage "--perfguide needs a path"; PG=$2; shift 2 ;;
+	--dhrystone) [ $# -ge 2 ] || die_usage "--dhrystone needs a directory"; DHRY=$2; shift 2 ;;
+	--whetstone) [ $# -ge 2 ] || die_usage "--whetstone needs a file"; WHET=$2; shift 2 ;;
+	--linpack) [ $# -ge 2 ] || die_usage "--linpack needs a file"; LINPACK=$2; shift 2 ;;
+	--nbench) [ $# -ge 2 ] || die_usage "--nbench needs a directory"; NBENCH=$2; shift 2 ;;
+	--cc) [ $# -ge 2 ] || die_usage "--cc needs a compiler"; CC=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) die_usage "unknown option: $1" ;;
+	esac
+done
+[ -x "$PG" ] || die_usage "no perfguide binary at $PG (build it, or give --perfguide)"
+[ -z "$DHRY" ] || [ -f "$DHRY/dhry_1.c" ] || die_usage "no dhry_1.c in $DHRY"
+[ -z "$WHET" ] || [ -f "$WHET" ] || die_usage "no file $WHET"
+[ -z "$LINPACK" ] || [ -f "$LINPACK" ] || die_usage "no file $LINPACK"
+[ -z "$NBENCH" ] || [ -f "$NBENCH/nbench1.h" ] || die_usage "no nbench1.h in $NBENCH"
+command -v valgrind >/dev/null 2>&1 || die_usage "valgrind is needed (apt-get install valgrind)"
+command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed"
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/pg-cpuinstr.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+echo "compiler: $($CC --version | head -1); references built -O2"
+echo
+
+# cg_total FILE: the instructions a callgrind output file holds
+cg_total() { sed -n 's/^totals: *//p; s/^summary: *//p' "$1" | head -1 | awk '{print $1}'; }
+
+# pg_per_iter ID STEPFN N [-p ...]: instructions per iteration of perfguide's
+# benchmark ID, counted inside STEPFN over 1 + N iterations.
+pg_per_iter() {
+	id=$1 fn=$2 n=$3; shift 3
+	valgrind --tool=callgrind --callgrind-out-file="$W/pg.cg" --toggle-collect="$fn" \
+		"$PG" run "$id" "$@" --iterations "$n" --runs 1 --no-db --out "$W/pg.jsonl" \
+		>/dev/null 2>"$W/pg.err" || { echo nan; return; }
+	echo "$(cg_total "$W/pg.cg") $n" | awk '{print $1 / ($2 + 1)}'
+}
+
+# pg_extra N: per iteration, what the last pg_per_iter spent in memcpy and
+# in pg_linpack_residual (work a reference does outside its stopwatch)
+pg_extra() {
+	callgrind_annotate --inclusive=yes "$W/pg.cg" 2>/dev/null |
+		awk -v n="$1" '/:(__memcpy|memcpy|pg_linpack_residual)/ {gsub(",", "", $1); s += $1}
+			END {print s / (n + 1)}'
+}
+
+# row NAME PG REF UNIT: one line of the table
+row() {
+	python3 - "$@" <<'PY'
+import sys
+name, pg, ref, unit = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+if ref != ref or pg != pg:
+    print("%-34s %14s %14s %8s  %s" % (name, pg, ref, "", unit)); sys.exit()
+d = 100 * (pg - ref) / ref
+print("%-34s %14.0f %14.0f %+7.1f%%  %s%s" % (name, pg, ref, d, unit, "" if abs(d) <= 5 else "  (over 5%)"))
+PY
+}
+
+printf '%-34s %14s %14s %8s  %s\n' "benchmark" "perfguide" "reference" "diff" "instructions per"
+
+# --- Dhrystone, Whetstone, LINPACK ---
+
+# ref_total NAME CMD...: the instructions of a whole reference run
+ref_total() {
+	out=$1
+	shift
+	rm -f "$W/$out.cg"
+	# old mains return no status: only a missing profile is a failure
+	valgrind --tool=callgrind --callgrind-out-file="$W/$out.cg" "$@" >"$W/$out.out" 2>"$W/$out.err"
+	[ -s "$W/$out.cg" ] && cg_total "$W/$out.cg" || echo nan
+}
+
+if [ -n "$DHRY" ]; then
+	cp "$DHRY"/dhry.h "$DHRY"/dhry_1.c "$DHRY"/dhry_2.c "$W"/
+	DF="-std=gnu89 -w -DMSC_CLOCK -DCLK_TCK=CLOCKS_PER_SEC"
+	# Dhrystone's rules forbid inlining; perfguide's procedures are kept
+	# apart the same way (separate units, noinline).
+	if $CC -O2 -fno-inline $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry"; then
+		# The reference reads its run count: the difference between two
+		# counts is what one more million passes through the loop cost.
+		i1=$(echo 100000 | ref_total d1 "$W/dhry")
+		i2=$(echo 1100000 | ref_total d2 "$W/dhry")
+		ref=$(echo "$i1 $i2" | awk '{print ($2 - $1) / 1e6}')
+	else
+		ref=nan
+	fi
+	row cpu.dhrystone "$(pg_per_iter cpu.dhrystone dhry_step 1000000)" "$ref" "Dhrystone"
+fi
+
+# whet_ref BIN: the reference's instructions per million Whetstone ones
+whet_ref() {
+	[ -x "$1" ] || { echo nan; return; }
+	i1=$(ref_total w1 "$1" 10) i2=$(ref_total w2 "$1" "$L")
+	echo "$i1 $i2" | awk -v l="$L" '{print ($2 - $1) / (l / 10 - 1)}'
+}
+
+if [ -n "$WHET" ]; then
+	cp "$WHET" "$W/whetstone.c"
+	# Which values the modules see depends on LOOP (the arguments of
+	# libm's functions drift with it), so both count one major loop of the
+	# same LOOP; the reference's run of LOOP = 10 is its start-up and
+	# printing, taken off. LOOP / 10 is millions of Whetstone instructions.
+	L=10000
+	for b in printout plain; do
+		f=; [ $b = printout ] && f=-DPRINTOUT
+		$CC -O2 -w $f "$W/whetstone.c" -o "$W/whet-$b" -lm || echo "whetstone: build failed"
+	done
+	ref_printout=$(whet_ref "$W/whet-printout") ref_plain=$(whet_ref "$W/whet-plain")
+	pg=$(pg_per_iter cpu.whetstone whet_step 1 -p loop=$L | awk '{print $1 / ('$L' / 10)}')
+	row "cpu.whetstone (ref -DPRINTOUT)" "$pg" "$ref_printout" "million Whetstone instr."
+	row "cpu.whetstone (ref plain)" "$pg" "$ref_plain" "million Whetstone instr."
+fi
+
+if [ -n "$LINPACK" ]; then
+	cp "$LINPACK" "$W/linpack.c"
+	# The reference times DGEFA and DGESL and calls MATGEN before every
+	# solve, rolled and unrolled alike (it grows nreps by the clock, so
+	# the count of solves is read from callgrind: MATGEN's calls). One
+	# solve: everything the run executed but MATGEN's instructions, over
+	# MATGEN's calls; start-up and printing are under 0.1% of it.
+	if $CC -O2 -w "$W/linpack.c" -o "$W/linpack" -lm &&
+		ref_total lp "$W/linpack" </dev/null >/dev/null; then
+		ref=$(python3 - "$W/lp.cg" <<'PY'
+import re, sys
+names, total, incl, calls = {}, 0, 0, 0
+cur_cfn, pending = None, None
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    m = re.match(r"(c?fn)=\((\d+)\)(?: (.*))?$", line)
+    if m:
+        if m.group(3):
+            names[m.group(2)] = m.group(3)
+        if m.group(1) == "cfn":
+            cur_cfn = names.get(m.group(2), "")
+        continue
+    if line.startswith("calls="):
+        pending = cur_cfn
+        if cur_cfn == "matgen":
+            calls += int(line.split()[0][6:])
+        continue
+    if line.startswith(("summary:", "totals:")):
+        total = int(line.split()[1])
+        continue
+    if pending is not None and re.match(r"^[+\-*0-9]", line):
+        # the line after calls= is the cost inclusive of that call
+        if pending == "matgen":
+            incl += int(line.split()[1])
+        pending = None
+print((total - incl) / calls if calls else "nan")
+PY
+)
+	else
+		ref=nan
+	fi
+	# The reference averages its rolled and unrolled solves; so does this.
+	# perfguide's step also copies the pristine matrix in and checks the
+	# residual, which the reference leaves out of its time: the second row
+	# takes them off (the inclusive cost of memcpy and the residual).
+	r=$(pg_per_iter cpu.linpack lp_step 50 -p blas=rolled) rx=$(pg_extra 50)
+	u=$(pg_per_iter cpu.linpack lp_step 50 -p blas=unrolled) ux=$(pg_extra 50)
+	row "cpu.linpack (rolled+unrolled)" "$(echo "$r $u" | awk '{print ($1 + $2) / 2}')" "$ref" "solve, n = 100"
+	row "  without copy-in and check" "$(echo "$r $u $rx $ux" | awk '{print ($1 + $2 - $3 - $4) / 2}')" \
+		"$ref" "solve, n = 100"
+fi
+
+# --- nbench ---
