@@ -21,9 +21,12 @@
 #   perfguide run <this group's benchmarks> --suite quick: wall time under 30 s
 #   (the selector "cpu" also takes cpu.ops.* and cpu.proccall, another group)
 #
-# perfguide and the references take turns where one run is short, so that
-# load from other work hits both; every reference is timed by the wall
-# clock, as perfguide is.
+# perfguide and the references take turns in rounds (--runs of them), each
+# run in its own process, so that load from other work hits both and the
+# spread between processes (the CV shown for each side) is seen; on a
+# virtual machine it is far larger than the spread within one process.
+# Every reference is timed by the wall clock, as perfguide is.
+# bench/cpu-instructions.sh compares the work itself, in instructions.
 
 set -u
 
@@ -38,7 +41,7 @@ usage: bench/cpu-vs-reference.sh [options]
                      Will Menninger: "Averages ROLLed and UNROLLed performance")
   --nbench DIR       nbench-byte's source directory (Makefile, nbench0.c, ...);
                      copied and built here
-  --runs N           samples per perfguide result and runs per reference (default 5)
+  --runs N           rounds: runs of each program, taking turns (default 5)
   --cc CC            compiler for the references (default cc); use the one
                      perfguide was built with
   -h, --help         this text
@@ -87,7 +90,7 @@ echo
 # pg_run ID METRIC [-p ...]: median and CV of one perfguide result.
 pg_run() {
 	id=$1 metric=$2; shift 2
-	"$PG" run "$id" "$@" --runs "$RUNS" --min-time 0.5 --out "$W/pg.jsonl" >/dev/null 2>"$W/pg.err" ||
+	"$PG" run "$id" "$@" --runs "$RUNS" --min-time 0.5 --no-db --out "$W/pg.jsonl" >/dev/null 2>"$W/pg.err" ||
 		{ echo "nan nan"; return; }
 	python3 - "$W/pg.jsonl" "$metric" <<'PY'
 import json, sys
@@ -97,27 +100,20 @@ print(r["median"], 100 * r["cv"])
 PY
 }
 
-# pg_cpu_rate FILE METRIC COUNT-PER-ITERATION: the rate by the process's CPU
-# time instead of the wall clock, for references that time themselves with
-# clock() (which leaves out the time other work had the CPU).
-pg_cpu_rate() {
-	python3 - "$1" "$2" "$3" <<'PY'
+# pg_once ID METRIC [-p ...]: one sample of at least a second, in its own
+# process: its value, and the same count over the process's CPU time.
+pg_once() {
+	id=$1 metric=$2; shift 2
+	rm -f "$W/one.jsonl"
+	"$PG" run "$id" "$@" --runs 1 --min-time 1 --no-db --out "$W/one.jsonl" >/dev/null 2>&1 ||
+		{ echo nan nan; return; }
+	python3 - "$W/one.jsonl" "$metric" <<'PY'
 import json, sys
 rs = [json.loads(l) for l in open(sys.argv[1])]
 r = [r for r in rs if r.get("type") == "result" and r.get("metric") == sys.argv[2]][-1]
 cpu = r["cpu"]["self_user_s"] + r["cpu"]["self_sys_s"]
-print(r["iterations"] * len(r["sample_s"]) * float(sys.argv[3]) / cpu * r["copies"] if cpu > 0 else "nan")
-PY
-}
-
-# pg_once ID METRIC [-p ...]: one sample of at least a second, its value.
-pg_once() {
-	id=$1 metric=$2; shift 2
-	"$PG" run "$id" "$@" --runs 1 --min-time 1 --out "$W/one.jsonl" >/dev/null 2>&1 || { echo nan; return; }
-	python3 - "$W/one.jsonl" "$metric" <<'PY'
-import json, sys
-rs = [json.loads(l) for l in open(sys.argv[1])]
-print([r for r in rs if r.get("type") == "result" and r.get("metric") == sys.argv[2]][-1]["median"])
+bycpu = r["median"] * r["sample_s"][0] / cpu if cpu > 0 else float("nan")
+print(r["median"], bycpu)
 PY
 }
 
@@ -130,16 +126,20 @@ cv() { awk '{s += $1; q += $1 * $1; n++} END {m = s / n; v = n > 1 ? (q - n * m 
 # median of numbers on stdin
 median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 
-# row NAME PG CV REF: one line of the table, with the verdict
+# row NAME PG CV REF [REFCV]: one line of the table, with the verdict. The
+# CVs are across processes (rounds), the spread that matters when two
+# programs are compared; REFCV shows how repeatable the reference itself was.
 row() {
 	python3 - "$@" <<'PY'
 import sys
 name, pg, cv, ref = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+refcv = float(sys.argv[5]) if len(sys.argv) > 5 else float("nan")
 if ref != ref or pg != pg:
     print("%-34s %14s %14s %8s  %s" % (name, pg, ref, "", "n/a")); sys.exit()
 d = 100 * (pg - ref) / ref
 ok = abs(d) <= 5 and cv < 2
-print("%-34s %14.2f %14.2f %+7.1f%%  cv %.1f%%  %s" % (name, pg, ref, d, cv, "PASS" if ok else "FAIL"))
+rc = "" if refcv != refcv else "  ref cv %.1f%%" % refcv
+print("%-34s %14.2f %14.2f %+7.1f%%  cv %.1f%%%s  %s" % (name, pg, ref, d, cv, rc, "PASS" if ok else "FAIL"))
 PY
 }
 
@@ -159,7 +159,7 @@ if [ -n "$DHRY" ]; then
 	: >"$W/d.pg"; : >"$W/d.noinline"; : >"$W/d.inline"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		pg_once cpu.dhrystone dhrystones >>"$W/d.pg"
+		pg_once cpu.dhrystone dhrystones | cut -d' ' -f1 >>"$W/d.pg"
 		for b in noinline inline; do
 			s0=$(date +%s.%N); echo $RUNS_D | "$W/dhry-$b" >/dev/null; s1=$(date +%s.%N)
 			wall_rate "$s0" "$s1" $RUNS_D >>"$W/d.$b"
@@ -168,7 +168,7 @@ if [ -n "$DHRY" ]; then
 	done
 	pgv=$(median <"$W/d.pg") pgcv=$(cv <"$W/d.pg")
 	for b in noinline inline; do
-		row "cpu.dhrystone (ref -O2 $b)" "$pgv" "$pgcv" "$(median <"$W/d.$b")"
+		row "cpu.dhrystone (ref -O2 $b)" "$pgv" "$pgcv" "$(median <"$W/d.$b")" "$(cv <"$W/d.$b")"
 	done
 fi
 
@@ -184,7 +184,7 @@ if [ -n "$WHET" ]; then
 	: >"$W/w.pg"; : >"$W/w.printout"; : >"$W/w.plain"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		pg_once cpu.whetstone mwips -p loop=$LOOPS >>"$W/w.pg"
+		pg_once cpu.whetstone mwips -p loop=$LOOPS | cut -d' ' -f1 >>"$W/w.pg"
 		for b in printout plain; do
 			s0=$(date +%s.%N); "$W/whet-$b" $LOOPS >/dev/null; s1=$(date +%s.%N)
 			# LOOP = 10 is one million Whetstone instructions
@@ -194,32 +194,31 @@ if [ -n "$WHET" ]; then
 	done
 	pgv=$(median <"$W/w.pg") pgcv=$(cv <"$W/w.pg")
 	for b in printout plain; do
-		row "cpu.whetstone (ref $b)" "$pgv" "$pgcv" "$(median <"$W/w.$b")"
+		row "cpu.whetstone (ref $b)" "$pgv" "$pgcv" "$(median <"$W/w.$b")" "$(cv <"$W/w.$b")"
 	done
 fi
 
 if [ -n "$LINPACK" ]; then
 	cp "$LINPACK" "$W/linpack.c"
 	$CC -O2 -w "$W/linpack.c" -o "$W/linpack" -lm || echo "linpack: build failed"
-	OPS_K=$(awk 'BEGIN {print (2 * 100 ^ 3 / 3 + 2 * 100 ^ 2) / 1000}')
-	set -- $(pg_run cpu.linpack kflops -p blas=unrolled)
-	u=$1 ucv=$2 ucpu=$(pg_cpu_rate "$W/pg.jsonl" kflops "$OPS_K")
-	set -- $(pg_run cpu.linpack kflops -p blas=rolled)
-	r=$1 rcv=$2 rcpu=$(pg_cpu_rate "$W/pg.jsonl" kflops "$OPS_K")
-	# The reference times rolled and unrolled solves together: the rate of
-	# the two together is the harmonic mean of the two rates.
-	avg=$(echo "$u $r" | awk '{print 2 / (1 / $1 + 1 / $2)}')
-	cv=$(echo "$ucv $rcv" | awk '{print ($1 > $2) ? $1 : $2}')
-	# each reference run lasts 20 s or more: three are enough
-	ref=$(i=0; while [ $i -lt 3 ]; do
-		"$W/linpack" 200 </dev/null | awk 'NF == 6 && $1 ~ /^[0-9]+$/ {k = $6} END {print k}'
-		i=$((i + 1)); done | median)
-	row "cpu.linpack (rolled+unrolled)" "$avg" "$cv" "$ref"
-	# The reference times itself with clock(), CPU time: on a busy machine
-	# compare with perfguide's figure by CPU time too.
-	avgcpu=$(echo "$ucpu $rcpu" | awk '{print 2 / (1 / $1 + 1 / $2)}')
-	row "cpu.linpack (by CPU time)" "$avgcpu" "$cv" "$ref"
-	echo "  (perfguide unrolled $u KFLOPS cv $ucv%, rolled $r KFLOPS cv $rcv%)"
+	# Rounds: perfguide unrolled, rolled, then the reference (20 s or more
+	# a run), each in its own process. The reference averages its rolled
+	# and unrolled solves, timing both together: the rate of the two
+	# together is the harmonic mean of the two rates. It times itself with
+	# clock(), CPU time: perfguide's figure by CPU time is shown too.
+	: >"$W/l.pg"; : >"$W/l.pgcpu"; : >"$W/l.ref"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		set -- $(pg_once cpu.linpack kflops -p blas=unrolled) $(pg_once cpu.linpack kflops -p blas=rolled)
+		echo "$1 $3" | awk '{print 2 / (1 / $1 + 1 / $2)}' >>"$W/l.pg"
+		echo "$2 $4" | awk '{print 2 / (1 / $1 + 1 / $2)}' >>"$W/l.pgcpu"
+		"$W/linpack" 200 </dev/null | awk 'NF == 6 && $1 ~ /^[0-9]+$/ {k = $6} END {print k}' >>"$W/l.ref"
+		i=$((i + 1))
+	done
+	row "cpu.linpack (rolled+unrolled)" "$(median <"$W/l.pg")" "$(cv <"$W/l.pg")" \
+		"$(median <"$W/l.ref")" "$(cv <"$W/l.ref")"
+	row "cpu.linpack (by CPU time)" "$(median <"$W/l.pgcpu")" "$(cv <"$W/l.pgcpu")" \
+		"$(median <"$W/l.ref")" "$(cv <"$W/l.ref")"
 fi
 
 if [ -n "$NBENCH" ]; then
@@ -231,9 +230,10 @@ if [ -n "$NBENCH" ]; then
 	if make -C "$W/nbench" CFLAGS="-O2 -w" >"$W/nbench.log" 2>&1 &&
 		(cd "$W/nbench" && $CC -DLINUX -O2 -w -DDEBUG -c misc.c) >>"$W/nbench.log" 2>&1 &&
 		make -C "$W/nbench" CFLAGS="-O2 -w" >>"$W/nbench.log" 2>&1; then
-		# One workload at a time, the reference and then perfguide, so both
-		# see about the same load. nbench prints iterations per second by
-		# the wall clock.
+		# One workload at a time, in rounds: the reference, then perfguide,
+		# each in its own process, so both see about the same load and the
+		# spread across processes shows for both. nbench prints iterations
+		# per second by the wall clock, and with misc.c's DEBUG by CPU time.
 		for t in "numsort:DONUMSORT:NUMERIC SORT" "strsort:DOSTRINGSORT:STRING SORT" \
 			"bitfield:DOBITFIELD:BITFIELD" "fpemu:DOEMF:FP EMULATION" "fourier:DOFOUR:FOURIER" \
 			"assign:DOASSIGN:ASSIGNMENT" "idea:DOIDEA:IDEA" "huffman:DOHUFF:HUFFMAN" \
@@ -241,8 +241,11 @@ if [ -n "$NBENCH" ]; then
 			id=${t%%:*} rest=${t#*:}
 			flag=${rest%%:*} name=${rest#*:}
 			printf 'CUSTOMRUN=T\n%s=T\n' "$flag" >"$W/nbench/CMD.DAT"
-			(cd "$W/nbench" && ./nbench -cCMD.DAT >"$W/nbench.out" 2>&1)
-			ref=$(python3 - "$W/nbench.out" "$name" <<'PY'
+			: >"$W/n.ref"; : >"$W/n.refcpu"; : >"$W/n.pg"; : >"$W/n.pgcpu"
+			i=0
+			while [ $i -lt "$RUNS" ]; do
+				(cd "$W/nbench" && ./nbench -cCMD.DAT >"$W/nbench.out" 2>&1)
+				python3 - "$W/nbench.out" "$name" >>"$W/n.ref" <<'PY'
 import re, sys
 # "NAME : mean : index : index", where the reference's cpurate lines
 # (iterations=...) may sit between the name and its figures
@@ -252,20 +255,15 @@ m = re.search(r"^" + re.escape(sys.argv[2]) + r"\s*:\s*(?:\*\*[^\n]*\n[^\n]*\n[^
               text, re.M)
 print(float(m.group(1)) if m else "nan")
 PY
-)
-			refcpu=$(grep -o 'cpurate=[0-9.e+]*' "$W/nbench.out" | cut -d= -f2 | median)
-			set -- $(pg_run "cpu.nbench.$id" iterations)
-			row "cpu.nbench.$id" "$1" "$2" "$ref"
-			# perfguide by CPU time: everything counted over the process's CPU time
-			pgcpu=$(python3 - "$W/pg.jsonl" <<'PY'
-import json, sys
-rs = [json.loads(l) for l in open(sys.argv[1])]
-r = [r for r in rs if r.get("type") == "result"][-1]
-cpu = r["cpu"]["self_user_s"] + r["cpu"]["self_sys_s"]
-print(sum(v * t for v, t in zip(r["samples"], r["sample_s"])) / cpu if cpu > 0 else "nan")
-PY
-)
-			row "cpu.nbench.$id (by CPU time)" "$pgcpu" "$2" "$refcpu"
+				grep -o 'cpurate=[0-9.e+]*' "$W/nbench.out" | cut -d= -f2 | median >>"$W/n.refcpu"
+				set -- $(pg_once "cpu.nbench.$id" iterations)
+				echo "$1" >>"$W/n.pg"; echo "$2" >>"$W/n.pgcpu"
+				i=$((i + 1))
+			done
+			row "cpu.nbench.$id" "$(median <"$W/n.pg")" "$(cv <"$W/n.pg")" \
+				"$(median <"$W/n.ref")" "$(cv <"$W/n.ref")"
+			row "cpu.nbench.$id (by CPU time)" "$(median <"$W/n.pgcpu")" "$(cv <"$W/n.pgcpu")" \
+				"$(median <"$W/n.refcpu")" "$(cv <"$W/n.refcpu")"
 		done
 	else
 		echo "nbench: build failed (see make output)"
