@@ -107,8 +107,8 @@ PG_VM_BUILD=$(cd "$PG_VM_BUILD" && pwd)
 
 # --- the static perfguide ---
 if [ -z "$pg" ]; then
-	# SQLite is left out: the guest keeps no results store (and libsqlite3.a
-	# does not link statically with the core's link order).
+	# SQLite is left out: the guest keeps no results store, and the image
+	# stays smaller.
 	log=$PG_VM_BUILD/vm-build.log
 	if ! { cmake -S "$src" -B "$PG_VM_BUILD" -DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON \
 		-DBUILD_TESTING=OFF -DPG_WITH_SQLITE=OFF && cmake --build "$PG_VM_BUILD" -j "$(nproc 2>/dev/null || echo 2)"; } >"$log" 2>&1; then
