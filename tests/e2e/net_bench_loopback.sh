@@ -109,6 +109,9 @@ PY
 
 # A peer of our own on loopback: one with a key, then one killed mid-test.
 start_serve() {
+	# The previous peer's "listening on" line must be gone before the new
+	# peer's shell truncates the file, or a loaded machine reads the old one.
+	rm -f "$T/serve.out"
 	"$PGC" serve --bind 127.0.0.1 --port 0 "$@" >"$T/serve.out" 2>"$T/serve.err" &
 	SERVE=$!
 	i=0
@@ -118,6 +121,7 @@ start_serve() {
 		sleep 0.05
 	done
 	ADDR=$(sed -n 's/^listening on \([0-9.:]*\).*/\1/p' "$T/serve.out" | head -1)
+	[ -n "$ADDR" ] || fail "no address in serve's 'listening on' line: $(cat "$T/serve.out")"
 }
 printf 'a-key-for-this-test\n' >"$T/key"
 chmod 600 "$T/key"

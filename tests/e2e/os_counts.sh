@@ -16,7 +16,7 @@ export XDG_DATA_HOME="$T/xdg"
 
 "$PGC" run 'os.syscall.*' 'os.sig.*' 'os.proc.*' os.ctx os.pipe os.unix os.tcp os.connect \
 	os.select os.sem os.pagefault os.mmap 'os.mmap.rd.*' os.file 'os.boot.*' cpu.proccall $FAST --no-db --out "$T/r.jsonl" >"$T/table" 2>"$T/err" \
-	|| fail "run failed: $(cat "$T/err")"
+	|| fail "run failed: $(cat "$T/err"; grep ' error: ' "$T/table")"
 # Files deleted are made first, untimed, at the slower creation rate: a
 # shorter sample keeps the test short.
 "$PGC" run os.fs.create os.fs.delete -p size=0,1k --runs 2 --min-time 0.002 --no-db --out "$T/f.jsonl" \
