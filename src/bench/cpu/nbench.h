@@ -36,4 +36,18 @@ static inline int32_t nb_rand_next(struct nb_rand *r)
 	return v;
 }
 
+/*
+ * The reference restarts its generator before filling each workload's data
+ * with a call that also returns the sequence's first number, which it
+ * throws away: its data starts at the second number. The same here, so
+ * that the data, and with it the work (how far a sort's elements move, how
+ * long the bit runs are, how many rounds the assignment takes), is the
+ * reference's.
+ */
+static inline void nb_rand_restart(struct nb_rand *r)
+{
+	nb_rand_init(r);
+	(void)nb_rand_next(r);
+}
+
 #endif

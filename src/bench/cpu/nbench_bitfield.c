@@ -95,7 +95,7 @@ static int bitfield_setup(struct pg_ctx *ctx)
 	if (!s->map || !s->even || !s->odd)
 		return pg_error(ctx, "out of memory");
 	struct nb_rand r;
-	nb_rand_init(&r);
+	nb_rand_restart(&r);
 	for (int i = 0; i < NOPS; i++) {
 		s->off[i] = (unsigned long)abs(nb_rand_next(&r) % 262140);
 		s->len[i] = (unsigned long)abs(nb_rand_next(&r) % (int32_t)(262140 - s->off[i]));

@@ -379,8 +379,7 @@ static int fpemu_check(const struct fpemu_state *s, char *why, size_t len)
 static void fpemu_fill(struct fpemu_state *s)
 {
 	struct nb_rand r;
-	nb_rand_init(&r);
-	nb_rand_next(&r);
+	nb_rand_restart(&r);
 	for (int i = 0; i < NELEM; i++) {
 		struct efloat n, d;
 		ef_from_int(nb_rand_next(&r) % 50000, &n);

@@ -8,9 +8,13 @@
  * compression and decompression, the reference's "loop".
  *
  * The words are perfguide's own list, not the reference's catalogue, so
- * the text (and the tree) differ a little; the work per byte is the same
- * kind. Checked after every step: decompressed = original, and the
- * compressed size is below the original's.
+ * the text differs; the work does not: it is set by how many distinct
+ * bytes the text has (the tree's size) and how long its code is (every
+ * bit is walked once to encode and once to decode), and the list was
+ * chosen so that both are the reference's: 32 distinct bytes, and 5000
+ * bytes coded in 21351 bits (the reference's: 21354; a list of short
+ * common words gave 20348). Checked after every step: decompressed =
+ * original, and the compressed size is below the original's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +29,13 @@
 #define ROOT (-2)
 
 static const char *const words[] = {
-	"the", "of", "and", "a", "to", "in", "is", "you", "that", "it", "he", "was", "for",
-	"on", "are", "as", "with", "his", "they", "I", "at", "be", "this", "have", "from",
-	"or", "one", "had", "by", "word", "but", "not", "what", "all", "were", "we", "when",
-	"your", "can", "said", "there", "use", "an", "each", "which", "she", "do", "how",
-	"their", "if", "will", "up", "other", "about", "out", "many", "then", "them",
-	"these", "so", "some", "her", "would", "make", "like", "him", "into", "time", "has",
-	"look", "two", "more", "write", "go", "see", "number", "no", "way", "could",
-	"people", "Benchmark", "Memory", "Processor", "Linux", "Board", "Kernel",
+	"Cache", "cache", "Memory", "memory", "Processor", "processor", "register",
+	"registers", "pipeline", "branch", "predictor", "Kernel", "kernel", "Linux",
+	"thread", "threads", "scheduler", "interrupt", "timer", "clock", "cycle", "cycles",
+	"latency", "bandwidth", "Board", "board", "compiler", "linker", "loader", "sorting",
+	"huffman", "tree", "node", "nodes", "heap", "array", "arrays", "string", "strings",
+	"integer", "float", "vector", "matrix", "benchmark", "benchmarks", "result",
+	"results", "median", "sample", "samples", "run", "runs", "flux", "vivid", "fix",
 };
 #define NWORDS (int)(sizeof(words) / sizeof(words[0]))
 
@@ -80,9 +83,15 @@ static void text_block(struct nb_rand *r, char *tb, long size, int maxline)
 	}
 }
 
-static inline void set_bit(unsigned char *a, long off, int one)
+/*
+ * A code's bits are kept, from leaf to root, as the characters '0' and '1',
+ * as the reference keeps them: GCC's code for the encoding loops is then
+ * as long as the reference's (with 0 and 1 they took 5% fewer
+ * instructions in all).
+ */
+static inline void set_bit(unsigned char *a, long off, char bit)
 {
-	if (one)
+	if (bit == '1')
 		a[off >> 3] |= (unsigned char)(1u << (off & 7));
 	else
 		a[off >> 3] &= (unsigned char)~(1u << (off & 7));
@@ -148,7 +157,7 @@ static void huffman_pass(struct huff_state *s)
 	for (long i = 0; i < n; i++) {
 		int c = (unsigned char)s->plain[i], len = 0;
 		while (t[c].parent != ROOT) {
-			path[len++] = t[t[c].parent].left == c ? 0 : 1;
+			path[len++] = t[t[c].parent].left == c ? '0' : '1';
 			c = t[c].parent;
 		}
 		while (len--)
@@ -178,7 +187,7 @@ static int huffman_setup(struct pg_ctx *ctx)
 	if (!s->plain || !s->decomp || !s->comp)
 		return pg_error(ctx, "out of memory");
 	struct nb_rand r;
-	nb_rand_init(&r);
+	nb_rand_restart(&r);
 	text_block(&r, s->plain, HUFFARRAYSIZE - 1, 500);
 	s->plain[HUFFARRAYSIZE - 1] = '\0';
 	return PG_OK;

@@ -146,7 +146,7 @@ static int idea_setup(struct pg_ctx *ctx)
 	if (!s->plain || !s->crypt || !s->back)
 		return pg_error(ctx, "out of memory");
 	struct nb_rand r;
-	nb_rand_init(&r);
+	nb_rand_restart(&r);
 	uint16_t key[8];
 	for (int i = 0; i < 8; i++)
 		key[i] = (uint16_t)(abs(nb_rand_next(&r) % 60000));

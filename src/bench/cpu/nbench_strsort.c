@@ -143,7 +143,7 @@ static int strsort_setup(struct pg_ctx *ctx)
 	if (!st->s || !st->s0 || !st->off || !st->off0)
 		return pg_error(ctx, "out of memory");
 	struct nb_rand r;
-	nb_rand_init(&r);
+	nb_rand_restart(&r);
 	unsigned long cur = 0;
 	int full = 0;
 	do {
