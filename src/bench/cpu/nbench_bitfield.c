@@ -43,10 +43,14 @@ static void toggle_run(word *map, unsigned long addr, unsigned long n, int val)
 	}
 }
 
+/* Word and bit apart, as in toggle_run: written as one expression, GCC
+ * drops the % 64 (x86 masks a shift's count itself) and the loop takes 9
+ * instructions a bit where the reference's takes 10. */
 static void flip_run(word *map, unsigned long addr, unsigned long n)
 {
 	while (n--) {
-		map[addr / WBITS] ^= (word)1 << (addr % WBITS);
+		unsigned long i = addr / WBITS, b = addr % WBITS;
+		map[i] ^= (word)1 << b;
 		addr++;
 	}
 }
