@@ -32,7 +32,12 @@ struct pg_peer {
 	struct sockaddr_storage addr;
 	socklen_t addrlen;
 	char name[280];
+	char version[64];	/* WELCOME's version, "" from an older peer */
+	char tests[256];	/* WELCOME's tests, "" from an older peer */
 };
+
+/* What every peer ran before WELCOME listed its tests. */
+static const char *const old_tests = "tcp_stream,tcp_maerts,tcp_bidir,tcp_rr,tcp_crr,udp_rr,udp_stream";
 
 /* "HOST[:PORT]", "[V6]:PORT" or a bare IPv6 address. */
 static int split_addr(const char *addr, char *host, size_t hlen, char *port, size_t plen)
@@ -241,6 +246,10 @@ int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
 		snprintf(err, len, "peer %s answered HELLO with %s", p->name, pg_net_msg_name(f.type));
 		goto fail;
 	}
+	const char *v = pg_net_get(&f, "version");
+	const char *tests = pg_net_get(&f, "tests");
+	snprintf(p->version, sizeof(p->version), "%s", v ? v : "");
+	snprintf(p->tests, sizeof(p->tests), "%s", tests ? tests : old_tests);
 	if (authenticate(p, &f, psk_file, err, len) < 0)
 		goto fail;
 	*out = p;
@@ -266,6 +275,8 @@ int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port
 	pg_net_out_add(&o, "streams", "%d", t->streams);
 	if (t->cc[0])
 		pg_net_out_add(&o, "cc", "%s", t->cc);
+	if (t->rate)
+		pg_net_out_add(&o, "rate", "%" PRIu64, t->rate);
 	if (ask(p, &o, &f, p->timeout, err, len) < 0)
 		return -1;
 	uint64_t port;
@@ -301,7 +312,8 @@ int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t l
 	    pg_net_get_u64(&f, "packets_tx", 0, 0, UINT64_MAX, &r->packets_tx, e, sizeof(e)) < 0 ||
 	    pg_net_get_double(&f, "seconds", 0, 0, 1e9, &r->seconds, e, sizeof(e)) < 0 ||
 	    pg_net_get_double(&f, "user_s", 0, 0, 1e9, &r->user_s, e, sizeof(e)) < 0 ||
-	    pg_net_get_double(&f, "sys_s", 0, 0, 1e9, &r->sys_s, e, sizeof(e)) < 0) {
+	    pg_net_get_double(&f, "sys_s", 0, 0, 1e9, &r->sys_s, e, sizeof(e)) < 0 ||
+	    pg_net_get_double(&f, "send_s", 0, 0, 1e9, &r->send_s, e, sizeof(e)) < 0) {
 		snprintf(err, len, "peer %s: bad REPORT: %s", p->name, e);
 		return -1;
 	}
@@ -312,6 +324,26 @@ int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t l
 	}
 	r->have_busy = b == 0;
 	r->busy_pct = busy;
+	return 0;
+}
+
+const char *pg_peer_version(const struct pg_peer *p)
+{
+	return p->version;
+}
+
+int pg_peer_has_test(const struct pg_peer *p, const char *kind)
+{
+	size_t n = strlen(kind);
+	for (const char *c = p->tests; *c;) {
+		const char *e = strchr(c, ',');
+		size_t l = e ? (size_t)(e - c) : strlen(c);
+		if (l == n && strncmp(c, kind, n) == 0)
+			return 1;
+		if (!e)
+			break;
+		c = e + 1;
+	}
 	return 0;
 }
 

@@ -31,6 +31,27 @@
  * to the data port are counted (udp_stream) or echoed back to their sender
  * (udp_rr); anything from another address is ignored.
  *
+ * udp_source (UDP ingress: the peer sends, the client counts, as iperf3 -u
+ * -R): START carries rate (payload bits/s, a whole number; 0: as fast as the
+ * peer can) and size (payload bytes per datagram, at least 8). The client
+ * sends any datagram to the data port from the socket it will receive on;
+ * the first one from the client's address (others are ignored) tells the
+ * peer where to send, so it works through NAT. From its arrival, t0, the
+ * peer sends size-byte datagrams paced by an absolute schedule (pace.h):
+ * datagram i is due at t0 + i * size * 8 / rate, floor(rate * time / (size *
+ * 8)) of them in all (a peer running late sends the rest late, until t0 +
+ * 1.1 time + 50 ms); rate 0 sends for `time` seconds. Each datagram begins
+ * with its sequence number, 0, 1, 2..., as a big-endian u64, so the client
+ * can count lost and reordered ones. The peer stops at the end of the
+ * schedule or at STOP. The peer caps rate at its --max-rate (READY says the
+ * rate it uses) and refuses a time over --max-time, as for other tests.
+ * REPORT: packets_tx and bytes_tx are what it sent, send_s the time from
+ * t0 to its last send.
+ *
+ * WELCOME says version (the peer's perfguide version) and tests (the test
+ * kinds it runs, comma-separated). A peer without them is older than
+ * udp_source and knows only the seven kinds before it.
+ *
  * AUTH: mac is the hex HMAC-SHA256 of the nonce's bytes (WELCOME's nonce is
  * their hex) keyed with the key file's first line, newline stripped.
  * STOP: the peer's window ends; SINK connections are still read until the
@@ -72,13 +93,15 @@ enum pg_net_role {
 
 /* What a START asks for. Fields a test does not use are 0 / "". */
 struct pg_net_test {
-	char kind[16];		/* tcp_stream tcp_maerts tcp_bidir tcp_rr tcp_crr udp_rr udp_stream */
+	char kind[16];		/* tcp_stream tcp_maerts tcp_bidir tcp_rr tcp_crr udp_rr udp_stream
+				 * udp_source */
 	double time;		/* seconds the test lasts at most (the peer caps it) */
 	uint64_t msg;		/* bytes per send call (the peer's, for SOURCE) */
 	uint64_t window;	/* SO_SNDBUF / SO_RCVBUF on the peer's data sockets; 0: system default */
 	uint64_t size;		/* request and response bytes (rr), datagram payload (udp_stream) */
 	int streams;		/* data connections the client will open (each role counted) */
 	char cc[16];		/* TCP congestion control for the peer's sockets; "": default */
+	uint64_t rate;		/* udp_source: payload bits/s the peer sends; 0: no pacing */
 };
 
 /* What the peer counted between READY and STOP. */
@@ -89,6 +112,7 @@ struct pg_net_report {
 	int have_busy;
 	double busy_pct;		/* system-wide, /proc/stat, over that window */
 	double user_s, sys_s;		/* the peer process's own CPU time in it */
+	double send_s;			/* udp_source: its first send to its last; 0: none */
 };
 
 struct pg_peer;	/* a control connection, client side */
@@ -106,6 +130,13 @@ int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port
 
 /* STOP: returns 0 with the peer's report, or -1 with err set (peer gone). */
 int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t len);
+
+/* The peer's perfguide version from WELCOME, or "" (a peer older than the
+ * key). */
+const char *pg_peer_version(const struct pg_peer *p);
+/* Whether the peer runs test kind `kind` (WELCOME's tests, or the seven
+ * kinds every peer had before udp_source). */
+int pg_peer_has_test(const struct pg_peer *p, const char *kind);
 
 /* The address the control connection reached, for the data sockets. */
 const struct sockaddr *pg_peer_addr(const struct pg_peer *p, socklen_t *len);

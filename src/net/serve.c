@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,7 +29,9 @@
 #include "core/cpuload.h"
 #include "core/timer.h"
 #include "net/auth.h"
+#include "net/pace.h"
 #include "net/proto.h"
+#include "pg_build.h"
 
 #define MAX_DCONN 256		/* data connections per test, hard cap */
 #define HARD_MAX_STREAMS (MAX_DCONN / 2)
@@ -39,10 +42,14 @@
 #define DRAIN_MAX 1.0		/* and a client still sending is cut off after this */
 #define DATA_WAIT 2.0		/* a data connection's role byte or crr request */
 #define SINK_BUF (256 * 1024)
+#define SOURCE_BATCH 64		/* udp_source: datagrams per sendmmsg at most */
+#define SEQ_BYTES 8		/* udp_source: the sequence number each datagram begins with */
+#define MAX_RATE_BPS 1e12	/* udp_source: rate= above 1 Tbit/s is a mistake */
 
-enum kind { K_TCP_STREAM, K_TCP_MAERTS, K_TCP_BIDIR, K_TCP_RR, K_TCP_CRR, K_UDP_RR, K_UDP_STREAM };
+enum kind { K_TCP_STREAM, K_TCP_MAERTS, K_TCP_BIDIR, K_TCP_RR, K_TCP_CRR, K_UDP_RR, K_UDP_STREAM,
+	    K_UDP_SOURCE };
 static const char *const kinds[] = { "tcp_stream", "tcp_maerts", "tcp_bidir", "tcp_rr",
-				     "tcp_crr", "udp_rr", "udp_stream" };
+				     "tcp_crr", "udp_rr", "udp_stream", "udp_source" };
 
 struct server {
 	const struct pg_serve_opts *o;
@@ -66,6 +73,8 @@ struct test {
 	int kind, udp;
 	double time;
 	uint64_t msg, window, size;
+	uint64_t rate;		/* udp_source: payload bits/s, 0: unpaced */
+	double send_s;		/* udp_source: its t0 to its last send */
 	int streams;
 	char cc[16];
 	int fd;			/* listening TCP socket or the UDP socket */
@@ -418,6 +427,96 @@ static void *udp_main(void *arg)
 	return NULL;
 }
 
+/* udp_source: datagrams `size` bytes long, each beginning with its sequence
+ * number, sent by the shared schedule (pace.h). */
+struct source {
+	struct test *t;
+	struct net_pace *p;
+	uint8_t *buf;
+	struct mmsghdr mm[SOURCE_BATCH];
+	struct iovec iov[SOURCE_BATCH];
+	double last;
+	int failed;
+};
+
+static int source_send(void *arg, unsigned n)
+{
+	struct source *so = arg;
+	struct test *t = so->t;
+	if (atomic_load(&t->stopping))
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t seq = so->p->sent + i;
+		uint8_t *d = so->buf + (size_t)i * t->size;
+		for (int b = 0; b < SEQ_BYTES; b++)
+			d[b] = (uint8_t)(seq >> (8 * (SEQ_BYTES - 1 - b)));
+	}
+	int k = sendmmsg(t->fd, so->mm, n, 0);
+	if (k > 0) {
+		add(&t->pkts_tx, (uint64_t)k);
+		add(&t->bytes_tx, (uint64_t)k * t->size);
+		so->last = pg_now();
+		return k;
+	}
+	/* A full queue, or an ICMP error for an earlier datagram (the client
+	 * closed early): that datagram is not sent, the schedule goes on. */
+	if (k == 0 || errno == EINTR || errno == EAGAIN || errno == ENOBUFS || errno == ECONNREFUSED)
+		return 0;
+	so->failed = 1;
+	return -1;
+}
+
+static void *source_udp_main(void *arg)
+{
+	struct test *t = arg;
+	/* The kernel's default timer slack (50 us) would blur the schedule. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	/* The client's first datagram says where to send (NAT included). */
+	struct sockaddr_storage from;
+	socklen_t fl;
+	for (;;) {
+		if (atomic_load(&t->stopping) || pg_now() >= t->deadline)
+			return NULL;
+		uint8_t b[64];
+		fl = sizeof(from);
+		ssize_t n = recvfrom(t->fd, b, sizeof(b), 0, (struct sockaddr *)&from, &fl);
+		if (n >= 0 && same_ip(&from, &t->client))
+			break;
+	}
+	if (connect(t->fd, (struct sockaddr *)&from, fl) < 0)
+		return NULL;
+	struct source *so = calloc(1, sizeof(*so));
+	struct net_pace p;
+	if (so)
+		so->buf = calloc(SOURCE_BATCH, t->size);
+	if (!so || !so->buf) {
+		free(so);
+		return NULL;
+	}
+	so->t = t;
+	so->p = &p;
+	for (int i = 0; i < SOURCE_BATCH; i++) {
+		so->iov[i].iov_base = so->buf + (size_t)i * t->size;
+		so->iov[i].iov_len = t->size;
+		so->mm[i].msg_hdr.msg_iov = &so->iov[i];
+		so->mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	mark_first(t);
+	double t0 = pg_now();
+	net_pace_init(&p, (double)t->rate / 8.0 / (double)t->size, t->time, t0);
+	so->last = t0;
+	double end = net_pace_end(&p, t->time);
+	/* In slices, so that STOP ends a slow schedule without waiting for
+	 * its next datagram. */
+	while (!atomic_load(&t->stopping) && !so->failed && pg_now() < end &&
+	       !(p.total && p.sent >= p.total))
+		net_pace_run(&p, fmin(end, pg_now() + 0.05), source_send, so);
+	t->send_s = so->last - t0;
+	free(so->buf);
+	free(so);
+	return NULL;
+}
+
 /* Reads and checks a START against the limits. 0, or -1 with err set. */
 static int parse_start(const struct pg_serve_opts *o, const struct pg_net_frame *f, struct test *t,
 		       char *err, size_t len)
@@ -431,13 +530,14 @@ static int parse_start(const struct pg_serve_opts *o, const struct pg_net_frame 
 		snprintf(err, len, "unknown test '%.32s'", kind ? kind : "");
 		return -1;
 	}
-	t->udp = t->kind == K_UDP_RR || t->kind == K_UDP_STREAM;
+	t->udp = t->kind == K_UDP_RR || t->kind == K_UDP_STREAM || t->kind == K_UDP_SOURCE;
 	uint64_t streams, maxsize = t->udp && o->max_msg > MAX_UDP ? MAX_UDP : o->max_msg;
 	if (pg_net_get_double(f, "time", 0, 0, 1e9, &t->time, err, len) < 0 ||
 	    pg_net_get_u64(f, "msg", 0, 0, UINT64_MAX, &t->msg, err, len) < 0 ||
 	    pg_net_get_u64(f, "window", 0, 0, MAX_WINDOW, &t->window, err, len) < 0 ||
 	    pg_net_get_u64(f, "size", 0, 0, UINT64_MAX, &t->size, err, len) < 0 ||
-	    pg_net_get_u64(f, "streams", 0, 0, UINT64_MAX, &streams, err, len) < 0)
+	    pg_net_get_u64(f, "streams", 0, 0, UINT64_MAX, &streams, err, len) < 0 ||
+	    pg_net_get_u64(f, "rate", 0, 0, (uint64_t)MAX_RATE_BPS, &t->rate, err, len) < 0)
 		return -1;
 	if (t->time > o->max_time) {
 		snprintf(err, len, "time=%g s is over this peer's limit of %g s (--max-time)",
@@ -451,6 +551,15 @@ static int parse_start(const struct pg_serve_opts *o, const struct pg_net_frame 
 			 t->size > MAX_UDP && t->udp ? " (a UDP datagram)" : " (--max-msg)");
 		return -1;
 	}
+	if (t->kind == K_UDP_SOURCE && t->size < SEQ_BYTES) {
+		snprintf(err, len, "size=%" PRIu64 " is too small for udp_source (at least %d bytes: "
+			 "the sequence number)", t->size, SEQ_BYTES);
+		return -1;
+	}
+	/* --max-rate caps what this peer sends, here as in every test. */
+	if (t->kind == K_UDP_SOURCE && o->max_rate > 0 &&
+	    (t->rate == 0 || (double)t->rate > o->max_rate * 1e6))
+		t->rate = (uint64_t)(o->max_rate * 1e6);
 	if (streams > (uint64_t)o->max_streams) {
 		snprintf(err, len, "streams=%" PRIu64 " is over this peer's limit of %d (--max-streams)",
 			 streams, o->max_streams);
@@ -549,7 +658,9 @@ static struct test *test_start(const struct pg_serve_opts *o, int cfd,
 	t->stop_w = p[1];
 	t->start = pg_now();
 	t->deadline = t->start + t->time;
-	if (pthread_create(&t->th, NULL, t->udp ? udp_main : acceptor_main, t) != 0) {
+	void *(*fn)(void *) = t->kind == K_UDP_SOURCE ? source_udp_main :
+			      t->udp ? udp_main : acceptor_main;
+	if (pthread_create(&t->th, NULL, fn, t) != 0) {
 		snprintf(err, len, "cannot start a thread");
 		goto fail;
 	}
@@ -616,6 +727,7 @@ static void test_end(struct test *t, struct pg_net_report *r)
 		r->user_s = l.self_user_s > 0 ? l.self_user_s : 0;
 		r->sys_s = l.self_sys_s > 0 ? l.self_sys_s : 0;
 	}
+	r->send_s = t->send_s;
 }
 
 struct conn {
@@ -656,6 +768,10 @@ static void *conn_main(void *arg)
 	char err[300], hex[2 * PG_NET_NONCE + 1];
 	enum { HELLO, AUTH, READY } state = HELLO;
 	int slot = 0;
+	char tests[160] = "";
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		snprintf(tests + strlen(tests), sizeof(tests) - strlen(tests), "%s%s", i ? "," : "",
+			 kinds[i]);
 
 	int one = 1;
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -702,6 +818,8 @@ static void *conn_main(void *arg)
 			pg_net_out_add(&out, "max_msg", "%" PRIu64, o->max_msg);
 			pg_net_out_add(&out, "max_streams", "%d", o->max_streams);
 			pg_net_out_add(&out, "max_rate", "%g", o->max_rate);
+			pg_net_out_add(&out, "version", "%s", PG_VERSION);
+			pg_net_out_add(&out, "tests", "%s", tests);
 			if (send_frame(c, &out) < 0)
 				break;
 			state = s->key ? AUTH : READY;
@@ -735,6 +853,8 @@ static void *conn_main(void *arg)
 			pg_net_out_begin(&out, PG_NET_READY);
 			pg_net_out_add(&out, "port", "%d", port);
 			pg_net_out_add(&out, "time", "%g", t->time);
+			if (t->kind == K_UDP_SOURCE)
+				pg_net_out_add(&out, "rate", "%" PRIu64, t->rate);
 			vlog(o, c->name, "%s on port %d", kinds[t->kind], port);
 			if (send_frame(c, &out) < 0)
 				break;
@@ -753,6 +873,8 @@ static void *conn_main(void *arg)
 				pg_net_out_add(&out, "busy_pct", "%.4f", r.busy_pct);
 			pg_net_out_add(&out, "user_s", "%.6f", r.user_s);
 			pg_net_out_add(&out, "sys_s", "%.6f", r.sys_s);
+			if (r.send_s > 0)
+				pg_net_out_add(&out, "send_s", "%.9f", r.send_s);
 			vlog(o, c->name, "report bytes_rx=%" PRIu64 " bytes_tx=%" PRIu64, r.bytes_rx, r.bytes_tx);
 			if (send_frame(c, &out) < 0)
 				break;

@@ -14,6 +14,11 @@ R="--runs 2 --no-db"
 	|| fail "udp.stream failed: $(cat "$T/err")"
 "$PGC" run net.udp.stream -p rate=max -p time=1 --runs 1 --no-db --out "$T/m.jsonl" >>"$T/table" 2>>"$T/err" \
 	|| fail "udp.stream rate=max failed: $(cat "$T/err")"
+# Ingress: the peer sends by the same schedule, this side counts.
+"$PGC" run net.udp.stream -p dir=in -p rate=2 -p size=1472,210 -p time=1 $R --out "$T/ui.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "udp.stream dir=in failed: $(cat "$T/err")"
+"$PGC" run net.udp.stream -p dir=in -p rate=max -p time=1 --runs 1 --no-db --out "$T/mi.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "udp.stream dir=in rate=max failed: $(cat "$T/err")"
 "$PGC" run net.tcp.stream net.tcp.maerts net.tcp.bidir -p time=1 --runs 1 --no-db --out "$T/t.jsonl" \
 	>>"$T/table" 2>>"$T/err" || fail "tcp streams failed: $(cat "$T/err")"
 "$PGC" run net.tcp.rr net.tcp.crr net.udp.rr -p time=1 -p size=100 --runs 1 --no-db --out "$T/r.jsonl" \
@@ -57,6 +62,29 @@ for size in (1472, 210):
     check(all(s == 0 for s in loss["samples"]), "loss on loopback at 2 Mbit/s: %s" % loss["samples"])
     check("remote_busy_pct" in o["cpu"], "no remote CPU load")
     check(not o.get("label"), "a paced stream has no seed label: %s" % o.get("label"))
+
+ui = load("ui.jsonl")
+for size in (1472, 210):
+    pps = 2e6 / 8 / size
+    sent = pick(ui, "net.udp.stream", "datagrams", size=size, dir="in")
+    # the peer sent exactly floor(pps x 1 s) and every one arrived
+    check(all(s == int(pps) for s in sent["samples"]), "in, size %d: peer sent %s, expected %d" % (size, sent["samples"], int(pps)))
+    loss = pick(ui, "net.udp.stream", "loss", size=size, dir="in")
+    check(all(s == 0 for s in loss["samples"]), "ingress loss on loopback at 2 Mbit/s: %s" % loss["samples"])
+    k = pick(ui, "net.udp.stream", "kpps", size=size, dir="in")
+    th = pick(ui, "net.udp.stream", "throughput", size=size, dir="in")
+    for a, b in zip(th["samples"], k["samples"]):
+        check(abs(a / (b * size * 8e-3) - 1) < 1e-6, "ingress Mbit/s %g and kpps %g disagree" % (a, b))
+    check(all(abs(s - 2) / 2 < 0.05 for s in th["samples"]), "ingress received %s, asked 2 Mbit/s" % th["samples"])
+    check("remote_busy_pct" in th["cpu"] and "busy_pct" in th["cpu"], "ingress CPU loads: %s" % th["cpu"])
+    check(not th.get("label"), "a paced ingress stream has no seed label: %s" % th.get("label"))
+mi = load("mi.jsonl")
+mt = pick(mi, "net.udp.stream", "throughput", dir="in")
+check(mt["label"] == "UDP Throughput possible loss, ingress, 1518-byte frames: THROUGHPUT", "label %r" % mt.get("label"))
+mo = pick(mi, "net.udp.stream", "offered", dir="in")["samples"][0]
+ml = pick(mi, "net.udp.stream", "loss", dir="in")["samples"][0]
+check(0 < mt["samples"][0] <= mo * 1.000001, "ingress received %g > offered %g" % (mt["samples"][0], mo))
+check(abs(mt["samples"][0] - mo * (1 - ml / 100)) <= 1e-6 * mo, "ingress received != offered x (1 - loss)")
 
 m = load("m.jsonl")
 mt = pick(m, "net.udp.stream", "throughput")
@@ -131,6 +159,33 @@ start_serve --psk-file "$T/key"
 "$PGC" run net.tcp.rr -p time=1 --runs 1 --peer "$ADDR" --no-db --out "$T/n.jsonl" \
 	>>"$T/table" 2>>"$T/err" || fail "run without the key was not a skip: $(cat "$T/err")"
 kill $SERVE; wait $SERVE 2>/dev/null || true
+# A peer from before udp_source (its WELCOME lists no tests): ingress is a
+# skip that says to update it, not an error.
+python3 - "$T/old.port" <<'PY' &
+import socket, struct, sys
+l = socket.socket()
+l.bind(("127.0.0.1", 0))
+l.listen(1)
+open(sys.argv[1] + ".tmp", "w").write(str(l.getsockname()[1]))
+__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+l.settimeout(20)
+c, _ = l.accept()
+c.settimeout(5)
+c.recv(4096)
+body = b"auth=none\nmax_time=300\nmax_msg=1048576\nmax_streams=16\nmax_rate=0\n"
+c.sendall(struct.pack(">IBB", len(body) + 2, 1, 2) + body)
+try:
+    while c.recv(4096):
+        pass
+except OSError:
+    pass
+PY
+OLD=$!
+i=0
+until [ -s "$T/old.port" ]; do i=$((i + 1)); [ $i -lt 100 ] || fail "old peer did not start"; sleep 0.05; done
+"$PGC" run net.udp.stream -p dir=in -p time=1 --runs 1 --peer "127.0.0.1:$(cat "$T/old.port")" --no-db \
+	--out "$T/o.jsonl" >>"$T/table" 2>>"$T/err" || fail "ingress from an old peer was not a skip: $(cat "$T/err")"
+wait $OLD || true
 start_serve
 ( sleep 1.5; kill -9 $SERVE ) &
 set +e
@@ -150,6 +205,10 @@ if not (k and all(r["status"] == "ok" for r in k)):
 n = res("n.jsonl")
 if not (len(n) == 1 and n[0]["status"] == "skipped" and "key" in n[0]["reason"]):
     sys.exit("FAIL: without the key: %s" % n)
+o = res("o.jsonl")
+if not (len(o) == 1 and o[0]["status"] == "skipped" and "does not send UDP: update perfguide there" in o[0]["reason"]):
+    sys.exit("FAIL: ingress from an old peer: %s" % o)
+print("old peer: " + o[0]["reason"])
 x = res("x.jsonl")
 net = [r for r in x if r["bench"] == "net.tcp.stream"]
 mem = [r for r in x if r["bench"] == "mem.bw.rd"]
@@ -165,5 +224,10 @@ expect_usage_error "--peer with a comma" run net.tcp.stream --peer 127.0.0.1,127
 expect_usage_error "--peer without a net benchmark" run mem.bw.rd --peer 127.0.0.1
 expect_usage_error "rate not a number" run net.udp.stream -p rate=fast
 expect_usage_error "rate zero" run net.udp.stream -p rate=0
+expect_usage_error "dir unknown" run net.udp.stream -p dir=sideways
+expect_usage_error "dir=in, datagram too small for its number" run net.udp.stream -p dir=in -p size=4
+expect_usage_error "zero-loss dir=in, datagram too small" run net.udp.zeroloss -p dir=in -p size=7
+expect_usage_error "rate negative" run net.udp.stream -p dir=in -p rate=-5
+expect_usage_error "size absurd" run net.udp.stream -p dir=in -p size=1g
 expect_usage_error "psk file missing" run net.tcp.stream --psk-file "$T/nonexistent"
 echo ok

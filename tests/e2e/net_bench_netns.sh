@@ -4,7 +4,9 @@
 # answers from shaped links: tc tbf at 100 Mbit/s gives TCP 90-100 Mbit/s
 # and a zero-loss UDP rate of 90-100 Mbit/s at 1472 bytes (97.2 is the
 # payload share of 1514-byte packets); 1% random loss (netem, or nftables
-# where the kernel has no netem) gives a UDP loss near 1%.
+# where the kernel has no netem) gives a UDP loss near 1%. Ingress (the peer
+# sends) through tbf at 100 Mbit/s on the peer's side: 200 Mbit/s offered
+# loses about half, and the zero-loss search finds 90-100 Mbit/s.
 . "$(dirname "$0")/lib.sh"
 need_json
 need_python
@@ -60,6 +62,13 @@ run_b plain.jsonl net.tcp.stream net.udp.stream -p time=1 -p rate=20 --runs 2
 ip netns exec "$B" tc qdisc add dev "$VB" root tbf rate 100mbit burst 32kb latency 10ms
 run_b tbf.jsonl net.tcp.stream net.udp.zeroloss -p time=2 --runs 1
 ip netns exec "$B" tc qdisc del dev "$VB" root
+# A short queue (limit): the peer's socket never fills, the qdisc drops
+# what the link cannot carry, as a switch would; a long one would slow the
+# peer's sends instead (its socket buffer holds what waits in the queue).
+ip netns exec "$A" tc qdisc add dev "$VA" root tbf rate 100mbit burst 32kb limit 48kb
+run_b tbfin.jsonl net.udp.stream -p dir=in -p rate=200 -p time=2 --runs 1
+run_b tbfinz.jsonl net.udp.zeroloss -p dir=in -p time=2 --runs 1
+ip netns exec "$A" tc qdisc del dev "$VA" root
 loss=none
 if ip netns exec "$B" tc qdisc add dev "$VB" root netem loss 1% 2>/dev/null; then
 	loss=netem
@@ -98,6 +107,19 @@ t = one(s, "net.tcp.stream", "throughput")["median"]
 z = one(s, "net.udp.zeroloss", "throughput")["median"]
 check(90 <= t <= 100, "tcp.stream through tbf 100mbit: %.1f Mbit/s" % t)
 check(90 <= z <= 100, "udp.zeroloss through tbf 100mbit: %.1f Mbit/s" % z)
+
+i = load("tbfin.jsonl")
+o = one(i, "net.udp.stream", "offered")["median"]
+r = one(i, "net.udp.stream", "throughput")["median"]
+l = one(i, "net.udp.stream", "loss")["median"]
+check(190 <= o <= 201, "ingress offered %.1f Mbit/s, asked 200" % o)
+check(85 <= r <= 100, "ingress through tbf 100mbit: received %.1f Mbit/s" % r)
+check(40 <= l <= 60, "ingress at 200 Mbit/s through tbf 100mbit: loss %.1f%%" % l)
+zi = one(load("tbfinz.jsonl"), "net.udp.zeroloss", "throughput")
+check(zi["label"] == "UDP Throughput 0% loss, ingress, 1518-byte frames: THROUGHPUT", "label %r" % zi.get("label"))
+check(90 <= zi["median"] <= 100, "ingress udp.zeroloss through tbf 100mbit: %.1f Mbit/s" % zi["median"])
+print("ingress through tbf 100mbit: 200 offered, %.1f received, %.1f%% lost; zero loss at %.1f Mbit/s"
+      % (r, l, zi["median"]))
 
 if loss == "none":
     print("SKIP part: no netem and no nftables here for random loss")

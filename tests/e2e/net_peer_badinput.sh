@@ -25,7 +25,7 @@ start_peer() {
 }
 
 start_peer plain --max-tests 2
-for c in random truncated huge version order silent many foreign session; do
+for c in random truncated huge version order silent many foreign udpsource session; do
 	python3 "$CLIENT" "$PORT" $c || fail "case $c (peer log: $(tail -n 5 "$T/plain.err"))"
 done
 kill -0 $LAST || fail "the peer died"

@@ -106,6 +106,63 @@ def session(port, key=None, nbytes=1000000):
     print("normal session: START tcp_stream, %d bytes sent, REPORT bytes_rx=%s" % (nbytes, f[1]["bytes_rx"]))
 
 
+def udp_source(port):
+    """START udp_source: bad values refused with the session kept; then the
+    peer sends exactly rate x time datagrams, numbered, to the address the
+    client's first datagram came from and to no other."""
+    s = conn(port)
+    s.sendall(frame(HELLO))
+    f = recv(s)
+    if not f or f[0] != WELCOME or "udp_source" not in f[1].get("tests", "").split(",") or not f[1].get("version"):
+        fail("udp_source: WELCOME %r lists no udp_source or no version" % (f,))
+    for bad, needle in (({"rate": "-1"}, "not a whole number"), ({"rate": "1e9"}, "not a whole number"),
+                        ({"rate": "2000000000000"}, "out of range"), ({"size": "100000"}, "over this peer"),
+                        ({"size": "4"}, "too small"), ({"time": "100000"}, "--max-time")):
+        kv = {"test": "udp_source", "time": "1", "size": "100", "rate": "800000"}
+        kv.update(bad)
+        s.sendall(frame(START, kv))
+        f = recv(s)
+        if not f or f[0] != ERROR or needle not in f[1].get("reason", ""):
+            fail("udp_source %r: expected ERROR mentioning %r, got %r" % (bad, needle, f))
+        print("udp_source %r: ERROR %r, session kept" % (bad, f[1]["reason"]))
+    # 800 kbit/s of 100-byte datagrams for 0.5 s: 1000 pps, 500 datagrams
+    s.sendall(frame(START, {"test": "udp_source", "time": "0.5", "size": "100", "rate": "800000"}))
+    f = recv(s)
+    if not f or f[0] != READY or f[1].get("rate") != "800000":
+        fail("udp_source: START answered %r" % (f,))
+    dport = int(f[1]["port"])
+    x = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    x.bind(("127.0.0.2", 0))
+    x.sendto(b"h" * 8, (HOST, dport))
+    x.settimeout(0.3)
+    try:
+        fail("udp_source: the peer sent %r to 127.0.0.2" % (x.recv(2000)[:8],))
+    except socket.timeout:
+        pass
+    d = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    d.connect((HOST, dport))
+    d.send(b"h" * 8)
+    d.settimeout(1)
+    seqs = []
+    try:
+        while len(seqs) < 501:
+            b = d.recv(2000)
+            if len(b) != 100:
+                fail("udp_source: a datagram of %d bytes, asked 100" % len(b))
+            seqs.append(struct.unpack(">Q", b[:8])[0])
+    except socket.timeout:
+        pass
+    if sorted(seqs) != list(range(500)):
+        fail("udp_source: got %d datagrams numbered %s..%s, expected 0..499" % (len(seqs), min(seqs or [0]), max(seqs or [0])))
+    s.sendall(frame(STOP))
+    f = recv(s)
+    if not f or f[0] != REPORT or f[1].get("packets_tx") != "500" or f[1].get("bytes_tx") != "50000" \
+            or not 0.4 < float(f[1].get("send_s", 0)) < 1:
+        fail("udp_source: REPORT %r, expected packets_tx=500 bytes_tx=50000 send_s about 0.5" % (f,))
+    s.sendall(frame(BYE))
+    print("udp_source: 500 datagrams numbered 0..499, none to 127.0.0.2, REPORT packets_tx=500 send_s=%s" % f[1]["send_s"])
+
+
 def main():
     port, case = int(sys.argv[1]), sys.argv[2]
     key = open(sys.argv[3], "rb").readline().rstrip(b"\r\n") if len(sys.argv) > 3 else None
@@ -224,6 +281,8 @@ def main():
             if not f or f[0] != REPORT or int(f[1]["bytes_rx"]) != want:
                 fail("foreign %s: REPORT %r, expected bytes_rx=%d" % (test, f, want))
             print("%s: data from 127.0.0.2 refused; from the client, bytes_rx=%s" % (test, f[1]["bytes_rx"]))
+    elif case == "udpsource":
+        udp_source(port)
     elif case == "hold":
         # a client in the middle of a test, streaming until it is killed
         s = conn(port)

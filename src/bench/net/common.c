@@ -221,3 +221,23 @@ void net_lat_free(struct net_lat *l)
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
+
+double net_pps(double mbit, int64_t size)
+{
+	return size > 0 ? mbit * 1e6 / 8.0 / (double)size : 0;
+}
+
+int net_rate_parse(const char *s, double *mbit)
+{
+	if (strcmp(s, "max") == 0) {
+		*mbit = 0;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 1e6)
+		return -1;
+	*mbit = v;
+	return 0;
+}

@@ -8,11 +8,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
 #include "core/bench.h"
 #include "core/timer.h"
+#include "net/pace.h"
 #include "net/peer.h"
 
 /* One benchmark copy's control session with its peer. */
@@ -64,29 +66,6 @@ int net_lat_add(struct net_lat *l, double seconds);
 double net_lat_quantile(struct net_lat *l, double q);
 void net_lat_free(struct net_lat *l);
 
-/*
- * Pacing: packet i of a trial is due at t0 + i / pps, an absolute schedule,
- * so a late wake-up is made up by the next batch instead of slowing the
- * whole trial. pps 0 sends as fast as possible.
- */
-struct net_pace {
-	double t0, pps;
-	uint64_t sent;		/* packets sent so far */
-	uint64_t total;		/* packets in the trial (0: until the time is up) */
-	unsigned quantum;	/* wait until this many are due before a send */
-	unsigned max_batch;	/* at most this many per sendmmsg */
-};
-void net_pace_init(struct net_pace *p, double pps, double seconds, double t0);
-/* How many packets are due at `now` and not yet sent, at most max_batch. */
-unsigned net_pace_due(const struct net_pace *p, double now);
-/* When the next `quantum` packets are due (absolute seconds). */
-double net_pace_next(const struct net_pace *p);
-/* Sleeps until the absolute CLOCK_MONOTONIC time `until`. */
-void net_pace_wait(double until);
-/* Sends by the schedule until `end` or until all `total` are sent: calls
- * send(arg, n) with the n packets due (it returns how many went, or -1 to
- * stop). Returns the time the last send returned, or p->t0 if none. */
-double net_pace_run(struct net_pace *p, double end, int (*send)(void *arg, unsigned n), void *arg);
 /* Mbit/s (payload bits) to packets per second for datagrams of `size`. */
 double net_pps(double mbit, int64_t size);
 
@@ -101,9 +80,28 @@ struct net_udp_result {
 	double send_s;			/* first send to last */
 	double offered_mbit, received_mbit, received_kpps, loss_pct;
 	double remote_busy;		/* negative: not measured */
+	uint64_t reordered;		/* ingress: arrived after a later one */
 };
 int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, double mbit,
 		  double seconds, uint64_t window, struct net_udp_result *out);
+
+/* The same trial the other way (udp_in.c): the peer sends `size`-byte
+ * datagrams at `mbit` (0: as fast as it can) for `seconds`, this side
+ * counts what arrives; sent is the peer's count, send_s its sending time. */
+int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, double mbit,
+		     double seconds, uint64_t window, struct net_udp_result *out);
+/* PG_OK when the peer can send (udp_source), else a skip naming its version. */
+int net_udp_in_supported(struct pg_ctx *ctx, struct net_session *s);
+/* net_udp_in_trial when `in`, else net_udp_trial. */
+int net_udp_run(struct pg_ctx *ctx, struct net_session *s, int in, int64_t size, double mbit,
+		double seconds, uint64_t window, struct net_udp_result *out);
+
+/* The `dir` parameter of the UDP throughput benchmarks. */
+#define NET_DIR_PARAM								\
+	{ .name = "dir", .type = PG_P_STR, .def = "out", .choices = "out,in", .full = "out,in", \
+	  .help = "out: this side sends, the peer counts (egress); in: the peer sends, this side " \
+		  "counts (ingress, iperf3 -u -R)" }
+#define NET_DIR_IN(args) (strcmp(pg_arg_str((args), "dir"), "in") == 0)
 
 /* The parameters every net benchmark has. */
 #define NET_PEER_PARAM							\

@@ -9,7 +9,8 @@
  * trial always sends its whole schedule, rate x time; if the sender ran
  * late, over the longer time it took); received
  * is what the peer counted over the same time; loss is the share of the
- * datagrams sent that the peer did not count.
+ * datagrams sent that the peer did not count. dir=in turns it round: the
+ * peer sends, this side counts (udp_in.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -87,11 +88,9 @@ int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, doubl
 	struct sender sd = { .fd = fd, .msgs = msgs };
 	double t0 = pg_now();
 	net_pace_init(&p, net_pps(mbit, size), seconds, t0);
-	/* A paced trial sends its whole schedule: a sender a little late at
-	 * the end still sends the last datagrams (and its offered rate shows
-	 * the lateness); one far behind is cut off. */
-	double stop = p.pps > 0 ? t0 + seconds * 1.1 + 0.05 : t0 + seconds;
-	double last = buf ? net_pace_run(&p, stop, send_batch, &sd) : t0;
+	/* A sender a little late at the end still sends the last datagrams,
+	 * and its offered rate shows the lateness. */
+	double last = buf ? net_pace_run(&p, net_pace_end(&p, seconds), send_batch, &sd) : t0;
 	int err = sd.err;
 	double send_s = p.pps > 0 ? fmax(seconds, last - t0) : last - t0;
 	if (buf && !err)
@@ -132,7 +131,10 @@ static int udp_setup(struct pg_ctx *ctx)
 		return pg_error(ctx, "out of memory");
 	ctx->priv = st;
 	net_rate_parse(pg_arg_str(ctx->args, "rate"), &st->mbit);
-	return net_open(ctx, &st->s);
+	int rc = net_open(ctx, &st->s);
+	if (rc == PG_OK && NET_DIR_IN(ctx->args))
+		rc = net_udp_in_supported(ctx, &st->s);
+	return rc;
 }
 
 static int udp_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
@@ -140,11 +142,14 @@ static int udp_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	struct udp_state *st = ctx->priv;
 	struct net_udp_result r;
 	(void)iters;
-	int rc = net_udp_trial(ctx, &st->s, pg_arg_int(ctx->args, "size"), st->mbit,
-			       (double)pg_arg_int(ctx->args, "time"),
-			       (uint64_t)pg_arg_int(ctx->args, "window"), &r);
+	int rc = net_udp_run(ctx, &st->s, NET_DIR_IN(ctx->args), pg_arg_int(ctx->args, "size"),
+			     st->mbit, (double)pg_arg_int(ctx->args, "time"),
+			     (uint64_t)pg_arg_int(ctx->args, "window"), &r);
 	if (rc != PG_OK)
 		return rc;
+	if (r.reordered)
+		pg_note(ctx, "%llu of %llu datagrams arrived after a later one",
+			(unsigned long long)r.reordered, (unsigned long long)r.received);
 	counts[0] = r.received_mbit;
 	counts[1] = r.offered_mbit;
 	counts[2] = r.received_kpps;
@@ -172,11 +177,16 @@ static int udp_check(const struct pg_args *a, char *err, size_t len)
 			 pg_arg_str(a, "rate"));
 		return -1;
 	}
+	if (NET_DIR_IN(a) && pg_arg_int(a, "size") < 8) {
+		snprintf(err, len, "size: dir=in needs at least 8 bytes per datagram (its sequence number)");
+		return -1;
+	}
 	return 0;
 }
 
 /* The seed's row: "UDP Throughput possible loss" (no rate limit) at a frame
- * size; a paced run has no seed row. */
+ * size; a paced run has no seed row. The seed's rows are egress (netperf
+ * on the board sends); ingress says so in its label. */
 static void udp_label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
 		      char *buf, size_t len)
 {
@@ -188,7 +198,8 @@ static void udp_label(const struct pg_bench *b, const struct pg_args *a, const c
 			: strcmp(metric, "kpps") == 0 ? "Packets Per Second"
 			: strcmp(metric, "loss") == 0 ? "Packet Loss" : NULL;
 	if (col)
-		snprintf(buf, len, "UDP Throughput possible loss, %d-byte frames: %s", frame, col);
+		snprintf(buf, len, "UDP Throughput possible loss, %s%d-byte frames: %s",
+			 NET_DIR_IN(a) ? "ingress, " : "", frame, col);
 }
 
 static const struct pg_param udp_params[] = {
@@ -202,6 +213,7 @@ static const struct pg_param udp_params[] = {
 	  .help = "offered Mbit/s of payload, paced finely, or max: as fast as this side sends" },
 	{ .name = "window", .type = PG_P_SIZE, .def = "auto", .choices = "auto", .max = 1 << 30,
 	  .help = "socket buffers on both ends; auto: the system's" },
+	NET_DIR_PARAM,
 	{ 0 },
 };
 static const struct pg_metric udp_metrics[] = {

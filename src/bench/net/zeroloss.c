@@ -11,7 +11,9 @@
  * lossless. The one timed step is the full-length trial that confirms the
  * answer, so the result's CPU load is the load at that rate; if the full
  * trial loses datagrams, the next try is just under what that trial got
- * through (at least 2% lower), at most five tries.
+ * through (at least 2% lower), at most five tries. dir=in runs the same
+ * search with the peer as the sender (udp_in.c): its first trial finds
+ * what the peer can offer.
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +45,9 @@ static int zl_setup(struct pg_ctx *ctx)
 		return pg_error(ctx, "out of memory");
 	ctx->priv = st;
 	int rc = net_open(ctx, &st->s);
+	int in = NET_DIR_IN(ctx->args);
+	if (rc == PG_OK && in)
+		rc = net_udp_in_supported(ctx, &st->s);
 	if (rc != PG_OK)
 		return rc;
 
@@ -51,7 +56,7 @@ static int zl_setup(struct pg_ctx *ctx)
 	double time = (double)pg_arg_int(ctx->args, "time");
 	double ts = fmin(2.0, fmax(0.5, time / 10));
 	struct net_udp_result r;
-	rc = net_udp_trial(ctx, &st->s, size, 0, ts, window, &r);
+	rc = net_udp_run(ctx, &st->s, in, size, 0, ts, window, &r);
 	if (rc != PG_OK)
 		return rc;
 	st->trials = 1;
@@ -61,7 +66,7 @@ static int zl_setup(struct pg_ctx *ctx)
 	 * loses nothing there needs no search. */
 	double rate = hi;
 	while (st->trials < MAX_SEARCH_TRIALS) {
-		rc = net_udp_trial(ctx, &st->s, size, rate, ts, window, &r);
+		rc = net_udp_run(ctx, &st->s, in, size, rate, ts, window, &r);
 		if (rc != PG_OK)
 			return rc;
 		st->trials++;
@@ -88,17 +93,18 @@ static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	struct net_udp_result r;
 	double rate = st->rate, last = rate;
 	for (int i = 0; i < CONFIRM_TRIES; i++) {
-		int rc = net_udp_trial(ctx, &st->s, size, rate, time,
-				       (uint64_t)pg_arg_int(ctx->args, "window"), &r);
+		int rc = net_udp_run(ctx, &st->s, NET_DIR_IN(ctx->args), size, rate, time,
+				     (uint64_t)pg_arg_int(ctx->args, "window"), &r);
 		if (rc != PG_OK)
 			return rc;
 		if (passes(&r, rate)) {
 			ctx->remote_busy_pct = r.remote_busy;
 			counts[0] = r.offered_mbit;
 			counts[1] = r.received_kpps;
-			pg_note(ctx, "%d search trials; this side offers at most %.1f Mbit/s; "
+			pg_note(ctx, "%d search trials; %s offers at most %.1f Mbit/s; "
 				"confirmed over %.0f s at %.1f Mbit/s (search: %.1f)", st->trials,
-				st->sender_max, time, rate, st->rate);
+				NET_DIR_IN(ctx->args) ? "the peer" : "this side", st->sender_max, time,
+				rate, st->rate);
 			return PG_OK;
 		}
 		/* What got through a lossy full trial is what the path carries
@@ -121,6 +127,15 @@ static void zl_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+static int zl_check(const struct pg_args *a, char *err, size_t len)
+{
+	if (NET_DIR_IN(a) && pg_arg_int(a, "size") < 8) {
+		snprintf(err, len, "size: dir=in needs at least 8 bytes per datagram (its sequence number)");
+		return -1;
+	}
+	return 0;
+}
+
 static void zl_label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
 		     char *buf, size_t len)
 {
@@ -129,7 +144,8 @@ static void zl_label(const struct pg_bench *b, const struct pg_args *a, const ch
 	const char *col = strcmp(metric, "throughput") == 0 ? "THROUGHPUT"
 			: strcmp(metric, "kpps") == 0 ? "Packets Per Second" : NULL;
 	if (col)
-		snprintf(buf, len, "UDP Throughput 0%% loss, %d-byte frames: %s", frame, col);
+		snprintf(buf, len, "UDP Throughput 0%% loss, %s%d-byte frames: %s",
+			 NET_DIR_IN(a) ? "ingress, " : "", frame, col);
 }
 
 static const struct pg_param zl_params[] = {
@@ -142,6 +158,7 @@ static const struct pg_param zl_params[] = {
 	  .standard = "18,82,210,978,1472" },
 	{ .name = "window", .type = PG_P_SIZE, .def = "auto", .choices = "auto", .max = 1 << 30,
 	  .help = "socket buffers on both ends; auto: the system's" },
+	NET_DIR_PARAM,
 	{ 0 },
 };
 static const struct pg_metric zl_metrics[] = {
@@ -152,6 +169,6 @@ static const struct pg_metric zl_metrics[] = {
 
 const struct pg_bench pg_net_udp_zeroloss = {
 	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1 search)",
-	.params = zl_params, .metrics = zl_metrics, .once = 1,
+	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = zl_check,
 	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .label = zl_label,
 };

@@ -9,15 +9,16 @@
  * the one asked, unless the sender truly cannot keep up. It does not spin:
  * spinning would keep a CPU busy between packets and inflate the CPU load
  * that the seed reports beside each rate.
+ *
+ * Both ends use it: the benchmark sending to the peer (net.udp.stream) and
+ * `perfguide serve` sending to the benchmark (udp_source, ingress).
  */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "net.h"
+#include "net/pace.h"
 
 /* Packets that may go in one burst: enough for sendmmsg to pay off at high
  * rates, short enough (<= 20 us of the schedule) to stay a fine pacing. */
@@ -75,6 +76,13 @@ void net_pace_wait(double until)
 		;
 }
 
+double net_pace_end(const struct net_pace *p, double seconds)
+{
+	/* A paced trial sends its whole schedule: a sender a little late at the
+	 * end still sends the last datagrams; one far behind is cut off. */
+	return p->pps > 0 ? p->t0 + seconds * 1.1 + 0.05 : p->t0 + seconds;
+}
+
 double net_pace_run(struct net_pace *p, double end, int (*send)(void *arg, unsigned n), void *arg)
 {
 	double last = p->t0;
@@ -97,24 +105,4 @@ double net_pace_run(struct net_pace *p, double end, int (*send)(void *arg, unsig
 			last = pg_now();
 	}
 	return last;
-}
-
-double net_pps(double mbit, int64_t size)
-{
-	return size > 0 ? mbit * 1e6 / 8.0 / (double)size : 0;
-}
-
-int net_rate_parse(const char *s, double *mbit)
-{
-	if (strcmp(s, "max") == 0) {
-		*mbit = 0;
-		return 0;
-	}
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 1e6)
-		return -1;
-	*mbit = v;
-	return 0;
 }

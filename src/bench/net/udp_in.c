@@ -1,0 +1,162 @@
+/*
+ * UDP ingress: the peer sends (START test=udp_source, see peer.h), this side
+ * receives and counts, as netperf UDP_STREAM run from the tester against
+ * the board (the seed's "UDP ingress") or iperf3 -u -R. The peer paces
+ * with the same absolute schedule this side uses for egress (net/pace.h)
+ * and numbers its datagrams, so loss is what the peer says it sent minus
+ * what arrived here, and a datagram older than one already seen counts as
+ * reordered.
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net.h"
+
+#define VLEN 64
+/* After the schedule's end, this long without a datagram ends the count:
+ * what is still queued on the way (a shaped link, a socket buffer) is in. */
+#define QUIET_S 0.05
+/* The first datagram tells the peer where to send; resent in case the
+ * path drops it. */
+#define HELLO_EVERY_S 0.1
+
+int net_udp_in_supported(struct pg_ctx *ctx, struct net_session *s)
+{
+	if (pg_peer_has_test(s->peer, "udp_source"))
+		return PG_OK;
+	const char *v = pg_peer_version(s->peer);
+	return pg_skip(ctx, "the peer at %s (%s%s) does not send UDP: update perfguide there",
+		       s->where, v[0] ? "perfguide " : "an older perfguide that gives no version",
+		       v);
+}
+
+static uint64_t seq_of(const uint8_t *d)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | d[i];
+	return v;
+}
+
+int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, double mbit,
+		     double seconds, uint64_t window, struct net_udp_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->remote_busy = -1;
+	struct pg_net_test t;
+	memset(&t, 0, sizeof(t));
+	snprintf(t.kind, sizeof(t.kind), "udp_source");
+	t.time = seconds;
+	t.size = (uint64_t)size;
+	t.msg = (uint64_t)size;
+	t.window = window;
+	t.streams = 1;
+	t.rate = (uint64_t)llround(mbit * 1e6);
+	int rc = net_start(ctx, s, &t);
+	if (rc != PG_OK)
+		return rc;
+	int fd = net_udp_data(ctx, s, window);
+	uint8_t *buf = fd >= 0 ? malloc((size_t)VLEN * (size_t)size) : NULL;
+	if (!buf) {
+		struct pg_net_report r;
+		char m[PG_MSG_LEN];
+		if (fd >= 0)
+			pg_error(ctx, "out of memory");
+		memcpy(m, ctx->msg, sizeof(m));
+		net_stop(ctx, s, &r);
+		memcpy(ctx->msg, m, sizeof(m));
+		if (fd >= 0)
+			close(fd);
+		return PG_ERROR;
+	}
+	struct mmsghdr mm[VLEN];
+	struct iovec iov[VLEN];
+	memset(mm, 0, sizeof(mm));
+	for (int i = 0; i < VLEN; i++) {
+		iov[i].iov_base = buf + (size_t)i * (size_t)size;
+		iov[i].iov_len = (size_t)size;
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	/* The peer's schedule, to know when all of it is in and when to give
+	 * up: the same computation the peer makes from START's rate. */
+	struct net_pace p;
+	double t0 = pg_now();
+	net_pace_init(&p, (double)t.rate / 8.0 / (double)size, seconds, t0);
+	double give_up = net_pace_end(&p, seconds) + QUIET_S;
+	double nominal = t0 + seconds, hello = 0, last_rx = 0;
+	uint64_t got = 0, next = 0, reordered = 0;
+	int err = 0;
+	for (;;) {
+		double now = pg_now();
+		if (now >= give_up || (p.total && got >= p.total) ||
+		    (now >= nominal && now - fmax(last_rx, nominal) >= QUIET_S))
+			break;
+		if (!got && now - hello >= HELLO_EVERY_S) {
+			uint8_t h[8] = { 0 };
+			send(fd, h, sizeof(h), 0);
+			hello = now;
+		}
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int wait_ms = got ? (int)(QUIET_S * 1000) : (int)(HELLO_EVERY_S * 1000);
+		if (poll(&pf, 1, wait_ms) <= 0)
+			continue;
+		int n = recvmmsg(fd, mm, VLEN, MSG_DONTWAIT, NULL);
+		if (n < 0) {
+			/* an ICMP error for a hello sent before the peer was ready */
+			if (errno == EINTR || errno == EAGAIN || errno == ECONNREFUSED)
+				continue;
+			err = errno;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			if (mm[i].msg_len != (unsigned)size)
+				continue;
+			uint64_t seq = seq_of(iov[i].iov_base);
+			got++;
+			if (seq < next)
+				reordered++;
+			else
+				next = seq + 1;
+		}
+		if (n > 0)
+			last_rx = pg_now();
+	}
+	free(buf);
+	struct pg_net_report r;
+	rc = net_stop(ctx, s, &r);
+	close(fd);
+	if (err)
+		return pg_error(ctx, "peer %s: receiving: %s", s->where, strerror(err));
+	if (rc != PG_OK)
+		return rc;
+	if (!r.packets_tx)
+		return pg_error(ctx, "the peer at %s sent no datagram in %.3g s (does UDP from it "
+				"reach this side? a firewall?)", s->where, seconds);
+	out->sent = r.packets_tx;
+	/* A datagram counted twice is not a gain. */
+	out->received = got < r.packets_tx ? got : r.packets_tx;
+	out->reordered = reordered;
+	double send_s = r.send_s > 0 ? r.send_s : seconds;
+	if (p.pps > 0)
+		send_s = fmax(seconds, send_s);
+	out->send_s = send_s > 0 ? send_s : 1e-9;
+	out->offered_mbit = (double)out->sent * (double)size * 8e-6 / out->send_s;
+	out->received_mbit = (double)out->received * (double)size * 8e-6 / out->send_s;
+	out->received_kpps = (double)out->received / out->send_s / 1e3;
+	out->loss_pct = 100.0 * (double)(out->sent - out->received) / (double)out->sent;
+	out->remote_busy = r.have_busy ? r.busy_pct : -1;
+	return PG_OK;
+}
+
+int net_udp_run(struct pg_ctx *ctx, struct net_session *s, int in, int64_t size, double mbit,
+		double seconds, uint64_t window, struct net_udp_result *out)
+{
+	return (in ? net_udp_in_trial : net_udp_trial)(ctx, s, size, mbit, seconds, window, out);
+}
