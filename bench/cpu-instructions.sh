@@ -214,3 +214,189 @@ PY
 fi
 
 # --- nbench ---
+
+# nbench-byte is built with its own Makefile and CFLAGS="-O2 -w" (its own
+# CFLAGS add -O3 -funroll-loops -static -s). Each workload runs alone from a
+# command file (nbench upper-cases the name) that fixes its size, so there
+# is no self-adjustment, and sets its minimum time to 0: every pass of the
+# reference's loop is one timed stretch of the same, known work (the
+# reference still repeats the test 5 to 30 times for its confidence
+# interval). callgrind dumps its counters on leaving StartStopWatch and on
+# entering StopStopWatch; the dumps made before StopStopWatch hold exactly
+# what the reference's stopwatch times, the refills and set-up between
+# stretches fall in the others. Their sum, over their number and the units
+# of one stretch, is the reference's count per unit. (A build with -g, to
+# read the counts per line with callgrind_annotate, counts the same to
+# within 0.001%.)
+#
+# perfguide's side: runs of 1 and 1 + K iterations per sample, the
+# difference over K: what one more iteration costs, as in a long sample
+# (the check and the resets a step does once, whatever its iteration
+# count, cancel out), divided by the units one iteration counts (read from
+# the run's results: bit operations for bitfield, 199 per pass for
+# fourier, passes / 780 for nnet, 1 for the others).
+
+# nb_timed PREFIX [FN]: over the reference's timed dumps PREFIX.N: their
+# number, their instructions, and the calls they made to FN
+nb_timed() {
+	python3 - "$@" <<'PY'
+import glob, sys
+prefix, fn = sys.argv[1], (sys.argv[2:] or [None])[0]
+n = ir = calls = 0
+for path in glob.glob(prefix + ".*"):
+    cfn = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("desc: Trigger:"):
+                if "dump-before=StopStopWatch" not in line:
+                    break
+            elif line.startswith("summary:"):
+                n += 1
+                ir += int(line.split()[1])
+            elif line.startswith("cfn="):
+                cfn = line[4:].strip().split("@")[0]   # exp@@GLIBC_2.29
+            elif line.startswith("calls=") and cfn == fn:
+                calls += int(line[6:].split()[0])
+print(n, ir, calls)
+PY
+}
+
+# nb_ref NAME UNITS KEY=VALUE...: the reference's instructions per unit,
+# its command file being the KEY=VALUE lines; UNITS: units per stretch
+nb_ref() {
+	name=$1 units=$2
+	shift 2
+	{ echo CUSTOMRUN=T; for kv in "$@"; do echo "$kv"; done; } >"$W/nb/$name.CMD"
+	# LD_BIND_NOW: libm's symbols bound at start, not in the first stretch
+	(cd "$W/nb" && LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file="$W/nb-$name.cg" \
+		--dump-after=StartStopWatch --dump-before=StopStopWatch --compress-strings=no \
+		./nbench "-c$name.CMD") >"$W/nb-$name.out" 2>"$W/nb-$name.err" || { echo nan; return; }
+	nb_timed "$W/nb-$name.cg" |
+		awk -v u="$units" '$1 > 0 {printf "%.3f\n", $2 / $1 / u; next} {print "nan"}'
+}
+
+# nb_units: units per iteration of the last pg_per_iter's run (the last
+# result in its results file, which each run appends to)
+nb_units() {
+	python3 - "$W/pg.jsonl" <<'PY'
+import json, sys
+u = None
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("type") == "result":
+        u = r["samples"][0] * r["sample_s"][0] / r["iterations"]
+print(u)
+PY
+}
+
+# nb_copy: the instructions the last pg_per_iter's run spent in memcpy
+nb_copy() {
+	callgrind_annotate --threshold=100 "$W/pg.cg" 2>/dev/null |
+		awk '/:_*mem(cpy|move)/ {gsub(",", "", $1); s += $1} END {print s + 0}'
+}
+
+# nb_pg ID STEPFN K SCALE: perfguide's instructions per unit times SCALE,
+# from one more iteration's cost: all of it, and without what memcpy did
+# (the pristine input copied in)
+nb_pg() {
+	a=$(pg_per_iter "$1" "$2" 1) i1=$(cg_total "$W/pg.cg") c1=$(nb_copy)
+	b=$(pg_per_iter "$1" "$2" $((1 + $3))) i2=$(cg_total "$W/pg.cg") c2=$(nb_copy)
+	u=$(nb_units 2>/dev/null)
+	if [ "$a" = nan ] || [ "$b" = nan ] || [ "${u:-None}" = None ]; then
+		echo nan nan
+		return
+	fi
+	echo "$i1 $i2 $c1 $c2 $3 $u $4" |
+		awk '{printf "%.3f %.3f\n", ($2 - $1) / $5 / $6 * $7, ($2 - $1 - $4 + $3) / $5 / $6 * $7}'
+}
+
+# nb_row NAME STEPFN K REF UNIT [SCALE]: cpu.nbench.NAME's row, and one
+# without the copy-in for the steps that copy their input in with memcpy
+# and whose kernels never call memcpy or memmove (strsort's moves strings
+# with memmove; its copy-in, 8111 bytes and the offsets, is kept in)
+nb_row() {
+	p=$(nb_pg "cpu.nbench.$1" "$2" "$3" "${6:-1}")
+	row "cpu.nbench.$1" "${p% *}" "$4" "$5"
+	case $1 in
+	numsort|assign|lu) row "  without the copy-in" "${p#* }" "$4" "$5" ;;
+	esac
+}
+
+# nb_bitops N: bits the reference's first N bitfield runs touch (offset
+# below 262140, length below 262140 - offset, from its generator restarted,
+# which draws one number first)
+nb_bitops() {
+	python3 - "$1" <<'PY'
+import sys
+def cmod(a, b):
+    return abs(a) % b * (1 if a >= 0 else -1)
+w0, w1 = 13, 117
+def rnd():
+    global w0, w1
+    t = (w0 * 254754 + w1 * 529562) & 0xffffffff
+    v = cmod(t - (1 << 32) if t >> 31 else t, 999563)
+    w0, w1 = v, w0
+    return v
+rnd()
+bits = 0
+for _ in range(int(sys.argv[1])):
+    off = abs(cmod(rnd(), 262140))
+    bits += abs(cmod(rnd(), 262140 - off))
+print(bits)
+PY
+}
+
+if [ -n "$NBENCH" ]; then
+	mkdir "$W/nb" && cp -R "$NBENCH"/. "$W/nb"/
+	if make -C "$W/nb" CC="$CC" CFLAGS="-O2 -w" >"$W/nb-make.out" 2>&1; then
+		nb=ok
+	else
+		echo "nbench: build failed (make's output: $(tail -1 "$W/nb-make.out"))"
+		nb=
+	fi
+fi
+if [ -n "$NBENCH" ] && [ -n "$nb" ]; then
+	# One heapsort of 8111 longs (NumHeapSort, inlined in
+	# DoNumSortIteration): 1 array a stretch. The array is refilled
+	# before StartStopWatch; perfguide copies it in inside its step.
+	nb_row numsort numsort_step 3 \
+		"$(nb_ref NUMSORT 1 DONUMSORT=T NUMNUMARRAYS=1 NUMMINSECONDS=0)" "array sorted"
+	# One heapsort of the 8111-byte array of strings (StrHeapSort); the
+	# array is rebuilt before StartStopWatch, copied in by perfguide.
+	nb_row strsort strsort_step 2 \
+		"$(nb_ref STRSORT 1 DOSTRINGSORT=T NUMSTRARRAYS=1 STRMINSECONDS=0)" "array sorted"
+	# The 48 runs of bits perfguide's iteration does, the reference's
+	# first 48 (NUMBITOPS=48): the unit, a bit operation, is one bit of a
+	# run, shown per 1000. The bitmap reset and the run list are made
+	# before the stopwatch.
+	nb_row bitfield bitfield_step 2 \
+		"$(nb_ref BITFIELD "$(nb_bitops 48 | awk '{print $1 / 1000}')" \
+			DOBITFIELD=T NUMBITOPS=48 BITMINSECONDS=0)" "1000 bit operations" 1000
+	# One pass over the 3000-number arrays (EMFLOOPS=1): 1 loop a stretch.
+	nb_row fpemu fpemu_step 2 "$(nb_ref EMF 1 DOEMF=T EMFLOOPS=1 EMFMINSECONDS=0)" "loop"
+	# 100 coefficient pairs (FOURASIZE=100), counted 2 x 100 - 1 = 199.
+	nb_row fourier fourier_step 1 \
+		"$(nb_ref FOUR 199 DOFOUR=T FOURASIZE=100 FOURMINSECONDS=0)" "iteration (1/199 pass)"
+	# One 101 x 101 problem solved (Assignment): ASSIGNARRAYS=1, which
+	# this machine's self-adjustment picks too (this nbench counts one
+	# iteration per stretch whatever the number of arrays). The table is
+	# loaded before the stopwatch; perfguide copies it in.
+	nb_row assign assign_step 2 \
+		"$(nb_ref ASSIGN 1 DOASSIGN=T ASSIGNARRAYS=1 ASSIGNMINSECONDS=0)" "problem solved"
+	# One encryption and decryption of 4000 bytes (IDEALOOPS=1).
+	nb_row idea idea_step 5 "$(nb_ref IDEA 1 DOIDEA=T IDEALOOPS=1 IDEAMINSECONDS=0)" "loop"
+	# One compression and decompression of 5000 bytes (HUFFLOOPS=1).
+	nb_row huffman huffman_step 5 "$(nb_ref HUFF 1 DOHUFF=T HUFFLOOPS=1 HUFFMINSECONDS=0)" "loop"
+	# One learning cycle (NNETLOOPS=1): weights reset, then passes over
+	# the patterns until learned. perfguide counts its own cycle as
+	# passes / 780 cycles; the reference's passes are counted here from
+	# its calls to exp (10 patterns x 16 neurodes a pass).
+	ref=$(nb_ref NNET 1 DONNET=T NNETLOOPS=1 NNETMINSECONDS=0)
+	passes=$(nb_timed "$W/nb-NNET.cg" exp | awk '$1 > 0 {print $3 / $1 / 160; next} {print "?"}')
+	nb_row nnet nnet_step 1 "$ref" "learning cycle"
+	echo "  (nbench-byte's net learns in $passes passes, perfguide's in" \
+		"$(nb_units | awk '{printf "%.0f", $1 * 780}'): compared per 780 passes)"
+	# One 101 x 101 system solved (LUNUMARRAYS=1): lusolve; the matrix is
+	# copied in before the stopwatch, by perfguide inside its step.
+	nb_row lu lu_step 5 "$(nb_ref LU 1 DOLU=T LUNUMARRAYS=1 LUMINSECONDS=0)" "system solved"
+fi
