@@ -89,7 +89,7 @@ pg_per_iter() {
 # pg_extra N: per iteration, what the last pg_per_iter spent in memcpy and
 # in pg_linpack_residual (work a reference does outside its stopwatch)
 pg_extra() {
-	callgrind_annotate --inclusive=yes "$W/pg.cg" 2>/dev/null |
+	callgrind_annotate --inclusive=yes --threshold=100 "$W/pg.cg" 2>/dev/null |
 		awk -v n="$1" '/:(__memcpy|memcpy|pg_linpack_residual)/ {gsub(",", "", $1); s += $1}
 			END {print s / (n + 1)}'
 }
