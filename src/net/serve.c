@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -690,14 +691,21 @@ static void test_end(struct test *t, struct pg_net_report *r)
 	uint64_t last = atomic_load(&t->bytes_rx);
 	double quiet = pg_now();
 	while (pg_now() - stop < DRAIN_MAX) {
-		int live = 0;
-		for (int i = 0; i < t->ndc; i++)
-			live += t->dc[i]->role == PG_NET_ROLE_SINK && !atomic_load(&t->dc[i]->done);
+		int live = 0, waiting = 0;
+		for (int i = 0; i < t->ndc; i++) {
+			if (t->dc[i]->role != PG_NET_ROLE_SINK || atomic_load(&t->dc[i]->done))
+				continue;
+			live++;
+			/* Bytes already in a sink's socket are not quiet: on a
+			 * loaded machine its thread may not have run yet. */
+			int q = 0;
+			waiting += ioctl(t->dc[i]->fd, FIONREAD, &q) == 0 && q > 0;
+		}
 		if (!live)
 			break;
 		sleep_ms(2);
 		uint64_t now_rx = atomic_load(&t->bytes_rx);
-		if (now_rx != last) {
+		if (now_rx != last || waiting) {
 			last = now_rx;
 			quiet = pg_now();
 		} else if (pg_now() - quiet >= DRAIN_QUIET) {

@@ -32,6 +32,10 @@ kill -0 $LAST || fail "the peer died"
 grep -q 'dropped: timed out waiting for a message' "$T/plain.err" || fail "no idle drop in the log"
 grep -q 'dropped: timed out waiting for the rest of a message' "$T/plain.err" || fail "no read-timeout drop"
 
+# --max-rate caps what the peer sends in udp_source too.
+start_peer capped --max-rate 0.4
+python3 "$CLIENT" "$PORT" udpcap || fail "udp_source under --max-rate"
+
 # A key: a wrong one is refused, the right one works.
 printf 'e2e key\n' >"$T/key"
 chmod 600 "$T/key"

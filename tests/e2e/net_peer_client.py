@@ -106,6 +106,33 @@ def session(port, key=None, nbytes=1000000):
     print("normal session: START tcp_stream, %d bytes sent, REPORT bytes_rx=%s" % (nbytes, f[1]["bytes_rx"]))
 
 
+def udp_source_capped(port):
+    """A peer started with --max-rate 0.4 sends 400 kbit/s when asked 800."""
+    s = conn(port)
+    s.sendall(frame(HELLO))
+    recv(s)
+    s.sendall(frame(START, {"test": "udp_source", "time": "0.5", "size": "100", "rate": "800000"}))
+    f = recv(s)
+    if not f or f[0] != READY or f[1].get("rate") != "400000":
+        fail("udp_source under --max-rate 0.4: START answered %r, expected rate=400000" % (f,))
+    d = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    d.connect((HOST, int(f[1]["port"])))
+    d.send(b"h" * 8)
+    d.settimeout(1)
+    n = 0
+    try:
+        while n < 251:
+            d.recv(2000)
+            n += 1
+    except socket.timeout:
+        pass
+    s.sendall(frame(STOP))
+    f = recv(s)
+    if n != 250 or not f or f[0] != REPORT or f[1].get("packets_tx") != "250":
+        fail("udp_source under --max-rate 0.4: %d datagrams, REPORT %r, expected 250" % (n, f))
+    print("udp_source under --max-rate 0.4: asked 800 kbit/s, READY rate=400000, 250 datagrams in 0.5 s")
+
+
 def udp_source(port):
     """START udp_source: bad values refused with the session kept; then the
     peer sends exactly rate x time datagrams, numbered, to the address the
@@ -283,6 +310,8 @@ def main():
             print("%s: data from 127.0.0.2 refused; from the client, bytes_rx=%s" % (test, f[1]["bytes_rx"]))
     elif case == "udpsource":
         udp_source(port)
+    elif case == "udpcap":
+        udp_source_capped(port)
     elif case == "hold":
         # a client in the middle of a test, streaming until it is killed
         s = conn(port)

@@ -36,12 +36,37 @@ int net_udp_in_supported(struct pg_ctx *ctx, struct net_session *s)
 		       v);
 }
 
-static uint64_t seq_of(const uint8_t *d)
+struct counter {
+	int fd;
+	int64_t size;
+	struct mmsghdr mm[VLEN];
+	struct iovec iov[VLEN];
+	uint64_t got, next, reordered;
+};
+
+/* Counts what is queued, without waiting: returns how many datagrams were
+ * read, 0 when none, -1 with errno set on a real error. */
+static int count_some(struct counter *c)
 {
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | d[i];
-	return v;
+	int n = recvmmsg(c->fd, c->mm, VLEN, MSG_DONTWAIT, NULL);
+	if (n < 0)
+		/* ECONNREFUSED: an ICMP error for a hello sent before the peer
+		 * was ready */
+		return errno == EINTR || errno == EAGAIN || errno == ECONNREFUSED ? 0 : -1;
+	for (int i = 0; i < n; i++) {
+		if (c->mm[i].msg_len != (unsigned)c->size)
+			continue;
+		const uint8_t *d = c->iov[i].iov_base;
+		uint64_t seq = 0;
+		for (int b = 0; b < 8; b++)
+			seq = seq << 8 | d[b];
+		c->got++;
+		if (seq < c->next)
+			c->reordered++;
+		else
+			c->next = seq + 1;
+	}
+	return n;
 }
 
 int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, double mbit,
@@ -75,14 +100,15 @@ int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, do
 			close(fd);
 		return PG_ERROR;
 	}
-	struct mmsghdr mm[VLEN];
-	struct iovec iov[VLEN];
-	memset(mm, 0, sizeof(mm));
+	struct counter c;
+	memset(&c, 0, sizeof(c));
+	c.fd = fd;
+	c.size = size;
 	for (int i = 0; i < VLEN; i++) {
-		iov[i].iov_base = buf + (size_t)i * (size_t)size;
-		iov[i].iov_len = (size_t)size;
-		mm[i].msg_hdr.msg_iov = &iov[i];
-		mm[i].msg_hdr.msg_iovlen = 1;
+		c.iov[i].iov_base = buf + (size_t)i * (size_t)size;
+		c.iov[i].iov_len = (size_t)size;
+		c.mm[i].msg_hdr.msg_iov = &c.iov[i];
+		c.mm[i].msg_hdr.msg_iovlen = 1;
 	}
 	/* The peer's schedule, to know when all of it is in and when to give
 	 * up: the same computation the peer makes from START's rate. */
@@ -90,44 +116,37 @@ int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, do
 	double t0 = pg_now();
 	net_pace_init(&p, (double)t.rate / 8.0 / (double)size, seconds, t0);
 	double give_up = net_pace_end(&p, seconds) + QUIET_S;
-	double nominal = t0 + seconds, hello = 0, last_rx = 0;
-	uint64_t got = 0, next = 0, reordered = 0;
+	double nominal = t0 + seconds, hello = 0;
 	int err = 0;
 	for (;;) {
 		double now = pg_now();
-		if (now >= give_up || (p.total && got >= p.total) ||
-		    (now >= nominal && now - fmax(last_rx, nominal) >= QUIET_S))
+		if (now >= give_up || (p.total && c.got >= p.total))
 			break;
-		if (!got && now - hello >= HELLO_EVERY_S) {
+		if (!c.got && now - hello >= HELLO_EVERY_S) {
 			uint8_t h[8] = { 0 };
 			send(fd, h, sizeof(h), 0);
 			hello = now;
 		}
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		int wait_ms = got ? (int)(QUIET_S * 1000) : (int)(HELLO_EVERY_S * 1000);
-		if (poll(&pf, 1, wait_ms) <= 0)
+		int wait_ms = (int)((c.got ? QUIET_S : HELLO_EVERY_S) * 1000);
+		int pr = poll(&pf, 1, wait_ms);
+		if (pr == 0) {
+			/* Quiet is the kernel's word (nothing came while we
+			 * waited), not our clock's: a reader kept off the CPU
+			 * finds its datagrams still queued. */
+			if (pg_now() >= nominal)
+				break;
 			continue;
-		int n = recvmmsg(fd, mm, VLEN, MSG_DONTWAIT, NULL);
-		if (n < 0) {
-			/* an ICMP error for a hello sent before the peer was ready */
-			if (errno == EINTR || errno == EAGAIN || errno == ECONNREFUSED)
-				continue;
-			err = errno;
-			break;
 		}
-		for (int i = 0; i < n; i++) {
-			if (mm[i].msg_len != (unsigned)size)
-				continue;
-			uint64_t seq = seq_of(iov[i].iov_base);
-			got++;
-			if (seq < next)
-				reordered++;
-			else
-				next = seq + 1;
-		}
-		if (n > 0)
-			last_rx = pg_now();
+		if (pr < 0 || count_some(&c) >= 0)
+			continue;
+		err = errno;
+		break;
 	}
+	/* What is queued already arrived. */
+	while (!err && count_some(&c) > 0)
+		;
+	uint64_t got = c.got, reordered = c.reordered;
 	free(buf);
 	struct pg_net_report r;
 	rc = net_stop(ctx, s, &r);
