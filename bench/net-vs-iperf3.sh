@@ -10,6 +10,9 @@
 #                                    short trials, confirmed over T)           >= iperf3's
 #   cpu.busy_pct of each perfguide result  vs  /proc/stat read here around
 #                                    the same run                              within 5 points
+#   net.udp.stream dir=in rate=R     vs  iperf3 -u -R -b R -l 1472 (the peer
+#                                    sends, this side counts)                  received, loss side by side
+#   net.udp.zeroloss dir=in          vs  the same zero-loss search with -R     >= iperf3's
 #
 # Rounds alternate perfguide and iperf3, so a neighbour's load hits both
 # alike; the medians are compared. Loopback by default; with --netns RATE
@@ -25,6 +28,8 @@ ROUNDS=3
 NETNS=
 WINDOW=
 PORT=5299
+INRATE=500
+ONLY=
 usage() {
 	cat <<'USAGE'
 usage: bench/net-vs-iperf3.sh [--perfguide PATH] [--time SECONDS] [--rounds N]
@@ -36,7 +41,10 @@ usage: bench/net-vs-iperf3.sh [--perfguide PATH] [--time SECONDS] [--rounds N]
                     (perfguide -p window=SIZE, iperf3 -w SIZE; e.g. 4m);
                     default: the system's, which on loopback sets the answer
   --netns RATE      between two network namespaces over a veth pair shaped
-                    to RATE by tc tbf (1000mbit, 100mbit), or none (root)
+                    to RATE by tc tbf (1000mbit, 100mbit), or none (root);
+                    the peer's side is shaped too, for the ingress rows
+  --in-rate MBIT    offered rate of the ingress stream row (default 500)
+  --only in         only the ingress rows (stream at --in-rate, zero loss)
 
 iperf3 is the Debian package: apt-get install iperf3.
 USAGE
@@ -48,11 +56,14 @@ while [ $# -gt 0 ]; do
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--netns) NETNS=$2; shift 2 ;;
 	--window) WINDOW=$2; shift 2 ;;
+	--in-rate) INRATE=$2; shift 2 ;;
+	--only) ONLY=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "net-vs-iperf3.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case "$T$ROUNDS" in *[!0-9]*|'') echo "net-vs-iperf3.sh: --time and --rounds take whole numbers" >&2; exit 2 ;; esac
+case "$T$ROUNDS$INRATE" in *[!0-9]*|'') echo "net-vs-iperf3.sh: --time, --rounds and --in-rate take whole numbers" >&2; exit 2 ;; esac
+case "$ONLY" in ''|in) ;; *) echo "net-vs-iperf3.sh: --only takes in" >&2; exit 2 ;; esac
 [ -n "$PG" ] || PG=$(dirname "$0")/../build/perfguide
 [ -x "$PG" ] || { echo "net-vs-iperf3.sh: no perfguide binary at $PG (--perfguide)" >&2; exit 2; }
 command -v iperf3 >/dev/null 2>&1 || { echo "net-vs-iperf3.sh: iperf3 is not installed (apt-get install iperf3)" >&2; exit 2; }
@@ -88,6 +99,10 @@ if [ -n "$NETNS" ]; then
 	if [ "$NETNS" != none ]; then
 		ip netns exec "$NB" tc qdisc add dev pgbvb$$ root tbf rate "$NETNS" burst 64kb latency 10ms ||
 			{ echo "net-vs-iperf3.sh: tc tbf rate $NETNS failed" >&2; exit 2; }
+		# the peer's side, for ingress; a short queue drops what the link
+		# cannot carry instead of slowing the sender's socket
+		ip netns exec "$NA" tc qdisc add dev pgbva$$ root tbf rate "$NETNS" burst 64kb limit 96kb ||
+			{ echo "net-vs-iperf3.sh: tc tbf rate $NETNS failed" >&2; exit 2; }
 	fi
 	INA="ip netns exec $NA"
 	INB="ip netns exec $NB"
@@ -95,7 +110,7 @@ if [ -n "$NETNS" ]; then
 	$INA "$PG" serve --bind "$HOST" --port 12867 >/dev/null 2>"$W/serve.err" &
 	SERVE=$!
 	sleep 0.5
-	echo "between network namespaces over a veth pair, client side shaped: $NETNS"
+	echo "between network namespaces over a veth pair, both sides shaped: $NETNS"
 fi
 export XDG_DATA_HOME="$W/xdg"
 
@@ -117,11 +132,15 @@ iperf_server() {	# a one-test iperf3 server on loopback, listening when this ret
 }
 iperf_json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@" 2>/dev/null; }
 
-# --- TCP ---------------------------------------------------------------
-echo "TCP, one stream to $HOST, ${T} s per trial, $ROUNDS rounds"
+UDPDIR=
 : >"$W/tcp"
+: >"$W/udp"
+[ "$ONLY" = in ] && ROUNDS_EG=0 || ROUNDS_EG=$ROUNDS
+
+# --- TCP ---------------------------------------------------------------
+[ "$ROUNDS_EG" -gt 0 ] && echo "TCP, one stream to $HOST, ${T} s per trial, $ROUNDS rounds"
 r=1
-while [ $r -le "$ROUNDS" ]; do
+while [ $r -le "$ROUNDS_EG" ]; do
 	s0=$(stat_busy)
 	$INB "$PG" run net.tcp.stream -p time="$T" --runs 1 $PEER --no-db --out "$W/tcp$r.jsonl" >/dev/null 2>"$W/err" ||
 		{ echo "perfguide failed: $(cat "$W/err")"; exit 0; }
@@ -148,12 +167,12 @@ PY
 done
 
 # --- UDP zero loss -------------------------------------------------------
-echo "UDP zero-loss rate at 1472-byte datagrams (1518-byte frames), socket buffers: ${WINDOW:-the system's}"
-iperf_udp() {	# rate_mbit seconds -> "offered_mbit lost packets"
+[ "$ROUNDS_EG" -gt 0 ] && echo "UDP zero-loss rate at 1472-byte datagrams (1518-byte frames), socket buffers: ${WINDOW:-the system's}"
+iperf_udp() {	# rate_mbit seconds -> "offered_mbit lost packets received_mbit"; -R when UDPDIR=-R
 	iperf_server
-	$INB iperf3 -c "$HOST" -p $PORT -u ${WINDOW:+-w "$WINDOW"} -l 1472 -b "${1}M" -t "$2" -J >"$W/u.json" 2>/dev/null
+	$INB iperf3 -c "$HOST" -p $PORT -u $UDPDIR ${WINDOW:+-w "$WINDOW"} -l 1472 -b "${1}M" -t "$2" -J >"$W/u.json" 2>/dev/null
 	wait $SRV 2>/dev/null
-	iperf_json "$W/u.json" '"%.2f %d %d" % (d["end"]["sum"]["bits_per_second"] / 1e6, d["end"]["sum"]["lost_packets"], d["end"]["sum"]["packets"])' 2>/dev/null || echo "0 1 0"
+	iperf_json "$W/u.json" '"%.2f %d %d %.2f" % (d["end"]["sum_sent"]["bits_per_second"] / 1e6, d["end"]["sum"]["lost_packets"], d["end"]["sum"]["packets"], d["end"]["sum_received"]["bits_per_second"] / 1e6)' 2>/dev/null || echo "0 1 0 0"
 }
 # iperf3's best: a binary search like RFC 2544's (2 s trials, to 1%), then
 # the answer held over a full trial; after a lossy one, the next try is just
@@ -182,9 +201,8 @@ iperf_zeroloss() {
 	done
 	echo 0
 }
-: >"$W/udp"
 r=1
-while [ $r -le "$ROUNDS" ]; do
+while [ $r -le "$ROUNDS_EG" ]; do
 	s0=$(stat_busy)
 	$INB "$PG" run net.udp.zeroloss -p size=1472 -p time="$T" ${WINDOW:+-p window="$WINDOW"} $PEER --no-db --out "$W/z$r.jsonl" >/dev/null 2>"$W/err"
 	s1=$(stat_busy)
@@ -207,10 +225,56 @@ PY
 	r=$((r + 1))
 done
 
-python3 - "$W/tcp" "$W/udp" <<'PY'
+# --- UDP ingress: the peer sends, this side counts --------------------------
+echo "UDP ingress, 1472-byte datagrams: perfguide dir=in vs iperf3 -u -R, at ${INRATE} Mbit/s for ${T} s and at zero loss"
+UDPDIR=-R
+: >"$W/in"
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	s0=$(stat_busy)
+	$INB "$PG" run net.udp.stream -p dir=in -p size=1472 -p rate="$INRATE" -p time="$T" --runs 1 \
+		${WINDOW:+-p window="$WINDOW"} $PEER --no-db --out "$W/i$r.jsonl" >/dev/null 2>"$W/err"
+	s1=$(stat_busy)
+	$INB "$PG" run net.udp.zeroloss -p dir=in -p size=1472 -p time="$T" ${WINDOW:+-p window="$WINDOW"} \
+		$PEER --no-db --out "$W/iz$r.jsonl" >/dev/null 2>>"$W/err"
+	pg=$(python3 - "$W/i$r.jsonl" "$W/iz$r.jsonl" <<'PY'
+import json, sys
+v = {}
+for f in sys.argv[1:]:
+    for r in map(json.loads, open(f)):
+        if r["type"] != "result":
+            continue
+        if r["status"] != "ok":
+            sys.stderr.write("    perfguide %s: %s\n" % (r["bench"], r.get("reason")))
+            continue
+        v[(r["bench"], r["metric"])] = r
+s = v.get(("net.udp.stream", "throughput"))
+o = v.get(("net.udp.stream", "offered"))
+l = v.get(("net.udp.stream", "loss"))
+z = v.get(("net.udp.zeroloss", "throughput"))
+print("%.1f %.1f %.3f %.1f %.1f %.1f" % (
+    o["median"] if o else 0, s["median"] if s else 0, l["median"] if l else 100,
+    s["cpu"].get("busy_pct", float("nan")) if s else float("nan"),
+    s["cpu"].get("remote_busy_pct", float("nan")) if s else float("nan"), z["median"] if z else 0))
+PY
+)
+	set -- $(iperf_udp "$INRATE" "$T")
+	ipo=$1 iplost=$2 ippk=$3 ipr=$4
+	iploss=$(awk "BEGIN{printf \"%.3f\", ($ippk > 0 ? 100 * $iplost / $ippk : 100)}")
+	ipz=$(iperf_zeroloss)
+	echo "$pg $ipo $ipr $iploss ${ipz:-0}" >>"$W/in"
+	set -- $pg
+	printf "  round %d: at %s Mbit/s: perfguide offered %s, received %s Mbit/s, loss %s%% (cpu %s%%, peer %s%%)  iperf3 offered %s, received %s Mbit/s, loss %s%%\n" \
+		$r "$INRATE" "$1" "$2" "$3" "$4" "$5" "$ipo" "$ipr" "$iploss"
+	printf "           zero loss: perfguide %s Mbit/s  iperf3 %s Mbit/s\n" "$6" "${ipz:-0}"
+	r=$((r + 1))
+done
+
+python3 - "$W/tcp" "$W/udp" "$W/in" <<'PY'
 import math, statistics, sys
 tcp = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 udp = [list(map(float, l.split())) for l in open(sys.argv[2]) if l.strip()]
+ing = [list(map(float, l.split())) for l in open(sys.argv[3]) if l.strip()]
 med = lambda xs: statistics.median(xs) if xs else float("nan")
 pt, it = med([r[0] for r in tcp]), med([r[4] for r in tcp])
 # a round whose full-length trial never held without loss found no rate
@@ -220,13 +284,27 @@ cpu = [abs(r[1] - r[3]) for r in tcp if not math.isnan(r[1]) and not math.isnan(
 def verdict(ok): return "PASS" if ok else "FAIL"
 print()
 print("%-44s %12s %12s %8s  %s" % ("", "perfguide", "iperf3", "ratio", "target"))
-print("%-44s %12.1f %12.1f %8.3f  >= 0.95 %s" % ("TCP Mbit/s (median of rounds)", pt, it, pt / it if it else 0,
-      verdict(it and pt / it >= 0.95)))
-print("%-44s %12.1f %12.1f %8.3f  >= 1.00 %s" % ("UDP 0% loss Mbit/s, 1472 B (median)", pz, iz, pz / iz if iz else 0,
-      verdict(pz >= iz)))
-print("%-44s %12s %12s" % ("  rounds with a confirmed zero-loss rate", "%d/%d" % (len(pzs), len(udp)),
-      "%d/%d" % (len(izs), len(udp))))
-print("%-44s %12s %12s %8s  %s" % ("TCP cpu.busy_pct vs /proc/stat by hand", "", "", "",
-      "max diff %.1f points %s" % (max(cpu), verdict(max(cpu) <= 5)) if cpu else "no figure"))
+if tcp:
+    print("%-44s %12.1f %12.1f %8.3f  >= 0.95 %s" % ("TCP Mbit/s (median of rounds)", pt, it, pt / it if it else 0,
+          verdict(it and pt / it >= 0.95)))
+if udp:
+    print("%-44s %12.1f %12.1f %8.3f  >= 1.00 %s" % ("UDP 0% loss Mbit/s, 1472 B (median)", pz, iz, pz / iz if iz else 0,
+          verdict(pz >= iz)))
+    print("%-44s %12s %12s" % ("  rounds with a confirmed zero-loss rate", "%d/%d" % (len(pzs), len(udp)),
+          "%d/%d" % (len(izs), len(udp))))
+if tcp:
+    print("%-44s %12s %12s %8s  %s" % ("TCP cpu.busy_pct vs /proc/stat by hand", "", "", "",
+          "max diff %.1f points %s" % (max(cpu), verdict(max(cpu) <= 5)) if cpu else "no figure"))
+if ing:
+    # perfguide: offered received loss cpu peer_cpu zeroloss; iperf3: offered received loss zeroloss
+    for name, a, b in (("ingress offered Mbit/s (median)", 0, 6), ("ingress received Mbit/s (median)", 1, 7),
+                       ("ingress loss % (median)", 2, 8)):
+        print("%-44s %12.3g %12.3g" % (name, med([r[a] for r in ing]), med([r[b] for r in ing])))
+    pzi, izi = [r[5] for r in ing if r[5] > 0], [r[9] for r in ing if r[9] > 0]
+    a, b = med(pzi) if pzi else 0.0, med(izi) if izi else 0.0
+    print("%-44s %12.1f %12.1f %8.3f  >= 1.00 %s" % ("ingress UDP 0% loss Mbit/s, 1472 B (median)", a, b,
+          a / b if b else 0, verdict(a >= b)))
+    print("%-44s %12s %12s" % ("  rounds with a confirmed zero-loss rate", "%d/%d" % (len(pzi), len(ing)),
+          "%d/%d" % (len(izi), len(ing))))
 print("The machine is shared: other jobs' load moves every figure; compare rounds.")
 PY
