@@ -239,6 +239,51 @@ static void udp_counts(void **state)
 	pg_peer_stop_local(pid);
 }
 
+/* udp_source: WELCOME lists it; the peer sends exactly rate x time
+ * datagrams numbered from 0 to where the first datagram came from. */
+static void udp_source_counts(void **state)
+{
+	(void)state;
+	pid_t pid = default_peer();
+	struct pg_peer *p = open_ok();
+	assert_true(pg_peer_has_test(p, "udp_source"));
+	assert_true(pg_peer_has_test(p, "tcp_stream"));
+	assert_false(pg_peer_has_test(p, "udp"));
+	assert_false(pg_peer_has_test(p, "udp_sourcex"));
+	assert_true(pg_peer_version(p)[0] != '\0');
+
+	/* 800 kbit/s of 100-byte datagrams for 0.25 s: 250 of them */
+	struct pg_net_test t = { .time = 0.25, .size = 100, .streams = 1, .rate = 800000 };
+	snprintf(t.kind, sizeof(t.kind), "udp_source");
+	int port = 0;
+	char err[256] = "";
+	if (pg_peer_start(p, &t, &port, err, sizeof(err)) < 0)
+		fail_msg("start udp_source: %s", err);
+	int u = data_socket(p, port, SOCK_DGRAM);
+	assert_int_equal(send(u, "hello!!!", 8, 0), 8);
+	uint8_t d[200];
+	int n = 0;
+	for (;;) {
+		struct pollfd pf = { .fd = u, .events = POLLIN };
+		if (poll(&pf, 1, 500) != 1)
+			break;
+		assert_int_equal(recv(u, d, sizeof(d), 0), 100);
+		uint64_t seq = 0;
+		for (int i = 0; i < 8; i++)
+			seq = seq << 8 | d[i];
+		assert_int_equal(seq, (uint64_t)n);	/* loopback keeps the order */
+		n++;
+	}
+	struct pg_net_report r;
+	stop_ok(p, &r);
+	close(u);
+	assert_int_equal(n, 250);
+	assert_true(r.packets_tx == 250 && r.bytes_tx == 25000);
+	assert_true(r.send_s > 0.2 && r.send_s < 1);
+	pg_peer_close(p);
+	pg_peer_stop_local(pid);
+}
+
 static void limits_are_refused_with_the_reason(void **state)
 {
 	(void)state;
@@ -494,6 +539,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tcp_counts_are_exact),
 		cmocka_unit_test(udp_counts),
+		cmocka_unit_test(udp_source_counts),
 		cmocka_unit_test(limits_are_refused_with_the_reason),
 		cmocka_unit_test(rate_cap),
 		cmocka_unit_test(killed_peer_is_an_error),
