@@ -68,9 +68,14 @@ done
 command -v valgrind >/dev/null 2>&1 || die_usage "valgrind is needed (apt-get install valgrind)"
 command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed"
 
+# The references are built as perfguide was: -O2, plus the code-placement
+# flag perfguide's x86 build adds (jumps kept off 32-byte boundaries, for
+# Intel's JCC erratum), so that neither side's speed is where its loops fell.
+PAD=$("$PG" info 2>/dev/null | sed -n 's/^cflags *//p' | tr ' ' '\n' | grep -- 'branches-within-32B' | head -1)
+OPT="-O2${PAD:+ $PAD}"
 W=$(mktemp -d "${TMPDIR:-/tmp}/pg-cpuinstr.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-echo "compiler: $($CC --version | head -1); references built -O2"
+echo "compiler: $($CC --version | head -1); references built $OPT"
 echo
 
 # cg_total FILE: the instructions a callgrind output file holds
@@ -125,7 +130,7 @@ if [ -n "$DHRY" ]; then
 	DF="-std=gnu89 -w -DMSC_CLOCK -DCLK_TCK=CLOCKS_PER_SEC"
 	# Dhrystone's rules forbid inlining; perfguide's procedures are kept
 	# apart the same way (separate units, noinline).
-	if $CC -O2 -fno-inline $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry"; then
+	if $CC $OPT -fno-inline $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry"; then
 		# The reference reads its run count: the difference between two
 		# counts is what one more million passes through the loop cost.
 		i1=$(echo 100000 | ref_total d1 "$W/dhry")
@@ -153,7 +158,7 @@ if [ -n "$WHET" ]; then
 	L=10000
 	for b in printout plain; do
 		f=; [ $b = printout ] && f=-DPRINTOUT
-		$CC -O2 -w $f "$W/whetstone.c" -o "$W/whet-$b" -lm || echo "whetstone: build failed"
+		$CC $OPT -w $f "$W/whetstone.c" -o "$W/whet-$b" -lm || echo "whetstone: build failed"
 	done
 	ref_printout=$(whet_ref "$W/whet-printout") ref_plain=$(whet_ref "$W/whet-plain")
 	pg=$(pg_per_iter cpu.whetstone whet_step 1 -p loop=$L | awk '{print $1 / ('$L' / 10)}')
@@ -168,7 +173,7 @@ if [ -n "$LINPACK" ]; then
 	# the count of solves is read from callgrind: MATGEN's calls). One
 	# solve: everything the run executed but MATGEN's instructions, over
 	# MATGEN's calls; start-up and printing are under 0.1% of it.
-	if $CC -O2 -w "$W/linpack.c" -o "$W/linpack" -lm &&
+	if $CC $OPT -w "$W/linpack.c" -o "$W/linpack" -lm &&
 		ref_total lp "$W/linpack" </dev/null >/dev/null; then
 		ref=$(python3 - "$W/lp.cg" <<'PY'
 import re, sys
@@ -215,7 +220,7 @@ fi
 
 # --- nbench ---
 
-# nbench-byte is built with its own Makefile and CFLAGS="-O2 -w" (its own
+# nbench-byte is built with its own Makefile and CFLAGS="$OPT -w" (its own
 # CFLAGS add -O3 -funroll-loops -static -s). Each workload runs alone from a
 # command file (nbench upper-cases the name) that fixes its size, so there
 # is no self-adjustment, and sets its minimum time to 0: every pass of the
@@ -348,7 +353,7 @@ PY
 
 if [ -n "$NBENCH" ]; then
 	mkdir "$W/nb" && cp -R "$NBENCH"/. "$W/nb"/
-	if make -C "$W/nb" CC="$CC" CFLAGS="-O2 -w" >"$W/nb-make.out" 2>&1; then
+	if make -C "$W/nb" CC="$CC" CFLAGS="$OPT -w" >"$W/nb-make.out" 2>&1; then
 		nb=ok
 	else
 		echo "nbench: build failed (make's output: $(tail -1 "$W/nb-make.out"))"

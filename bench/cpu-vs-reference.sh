@@ -81,9 +81,14 @@ case "$RUNS" in ''|*[!0-9]*|0) die_usage "--runs must be a positive number" ;; e
 [ -z "$NBENCH" ] || [ -f "$NBENCH/nbench1.h" ] || die_usage "no nbench1.h in $NBENCH"
 command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed to read results"
 
+# The references are built as perfguide was: -O2, plus the code-placement
+# flag perfguide's x86 build adds (jumps kept off 32-byte boundaries, for
+# Intel's JCC erratum), so that neither side's speed is where its loops fell.
+PAD=$("$PG" info 2>/dev/null | sed -n 's/^cflags *//p' | tr ' ' '\n' | grep -- 'branches-within-32B' | head -1)
+OPT="-O2${PAD:+ $PAD}"
 W=$(mktemp -d "${TMPDIR:-/tmp}/pg-cpuref.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-echo "compiler: $($CC --version | head -1); perfguide: $("$PG" info 2>/dev/null | grep -i -m1 'flags' || echo '?')"
+echo "compiler: $($CC --version | head -1); references built $OPT; perfguide: $("$PG" info 2>/dev/null | grep -i -m1 'flags' || echo '?')"
 echo "machine: $(nproc) CPUs; other work on it makes figures noisy: look at the CV column"
 echo
 
@@ -150,8 +155,8 @@ if [ -n "$DHRY" ]; then
 	# The original declares times()/time() old-style; clock() with CLK_TCK is
 	# the variant that builds on today's libc with a fine clock.
 	DF="-std=gnu89 -w -DMSC_CLOCK -DCLK_TCK=CLOCKS_PER_SEC"
-	$CC -O2 -fno-inline $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry-noinline" &&
-		$CC -O2 $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry-inline" || echo "dhrystone: build failed"
+	$CC $OPT -fno-inline $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry-noinline" &&
+		$CC $OPT $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry-inline" || echo "dhrystone: build failed"
 	# perfguide and the reference take turns, so load from other work on
 	# the machine hits both alike; the reference is timed by the wall clock
 	# as perfguide is (its own clock() counts CPU time only).
@@ -174,8 +179,8 @@ fi
 
 if [ -n "$WHET" ]; then
 	cp "$WHET" "$W/whetstone.c"
-	$CC -O2 -w -DPRINTOUT "$W/whetstone.c" -o "$W/whet-printout" -lm &&
-		$CC -O2 -w "$W/whetstone.c" -o "$W/whet-plain" -lm || echo "whetstone: build failed"
+	$CC $OPT -w -DPRINTOUT "$W/whetstone.c" -o "$W/whet-printout" -lm &&
+		$CC $OPT -w "$W/whetstone.c" -o "$W/whet-plain" -lm || echo "whetstone: build failed"
 	# The same work as the reference's one pass of LOOP = 100000, taking
 	# turns with it; the default loop=10 (the original design) is shown too.
 	LOOPS=100000
@@ -200,7 +205,7 @@ fi
 
 if [ -n "$LINPACK" ]; then
 	cp "$LINPACK" "$W/linpack.c"
-	$CC -O2 -w "$W/linpack.c" -o "$W/linpack" -lm || echo "linpack: build failed"
+	$CC $OPT -w "$W/linpack.c" -o "$W/linpack" -lm || echo "linpack: build failed"
 	# Rounds: perfguide unrolled, rolled, then the reference (20 s or more
 	# a run), each in its own process. The reference averages its rolled
 	# and unrolled solves, timing both together: the rate of the two
@@ -227,9 +232,9 @@ if [ -n "$NBENCH" ]; then
 	# its iterations over the thread CPU time its own stopwatch measured
 	# ("cpurate"); nothing else changes (the workloads' files are built
 	# as they are). On a machine others load, CPU time is the fairer clock.
-	if make -C "$W/nbench" CFLAGS="-O2 -w" >"$W/nbench.log" 2>&1 &&
-		(cd "$W/nbench" && $CC -DLINUX -O2 -w -DDEBUG -c misc.c) >>"$W/nbench.log" 2>&1 &&
-		make -C "$W/nbench" CFLAGS="-O2 -w" >>"$W/nbench.log" 2>&1; then
+	if make -C "$W/nbench" CFLAGS="$OPT -w" >"$W/nbench.log" 2>&1 &&
+		(cd "$W/nbench" && $CC -DLINUX $OPT -w -DDEBUG -c misc.c) >>"$W/nbench.log" 2>&1 &&
+		make -C "$W/nbench" CFLAGS="$OPT -w" >>"$W/nbench.log" 2>&1; then
 		# One workload at a time, in rounds: the reference, then perfguide,
 		# each in its own process, so both see about the same load and the
 		# spread across processes shows for both. nbench prints iterations
@@ -240,7 +245,10 @@ if [ -n "$NBENCH" ]; then
 			"nnet:DONNET:NEURAL NET" "lu:DOLU:LU DECOMPOSITION"; do
 			id=${t%%:*} rest=${t#*:}
 			flag=${rest%%:*} name=${rest#*:}
-			printf 'CUSTOMRUN=T\n%s=T\n' "$flag" >"$W/nbench/CMD.DAT"
+			# MINSECONDS=1: each of the reference's runs lasts a second, as
+			# perfguide's sample does (it still repeats until its figures
+			# agree, at least five runs)
+			printf 'CUSTOMRUN=T\nMINSECONDS=1\n%s=T\n' "$flag" >"$W/nbench/CMD.DAT"
 			: >"$W/n.ref"; : >"$W/n.refcpu"; : >"$W/n.pg"; : >"$W/n.pgcpu"
 			i=0
 			while [ $i -lt "$RUNS" ]; do
