@@ -148,6 +148,9 @@ print("%-34s %14.2f %14.2f %+7.1f%%  cv %.1f%%%s  %s" % (name, pg, ref, d, cv, r
 PY
 }
 
+# rounds NAME PGFILE REFFILE: a row from each side's figures, one per round
+rounds() { row "$1" "$(median <"$2")" "$(cv <"$2")" "$(median <"$3")" "$(cv <"$3")"; }
+
 printf '%-34s %14s %14s %8s\n' "result" "perfguide" "reference" "diff"
 
 if [ -n "$DHRY" ]; then
@@ -171,9 +174,8 @@ if [ -n "$DHRY" ]; then
 		done
 		i=$((i + 1))
 	done
-	pgv=$(median <"$W/d.pg") pgcv=$(cv <"$W/d.pg")
 	for b in noinline inline; do
-		row "cpu.dhrystone (ref -O2 $b)" "$pgv" "$pgcv" "$(median <"$W/d.$b")" "$(cv <"$W/d.$b")"
+		rounds "cpu.dhrystone (ref -O2 $b)" "$W/d.pg" "$W/d.$b"
 	done
 fi
 
@@ -197,9 +199,8 @@ if [ -n "$WHET" ]; then
 		done
 		i=$((i + 1))
 	done
-	pgv=$(median <"$W/w.pg") pgcv=$(cv <"$W/w.pg")
 	for b in printout plain; do
-		row "cpu.whetstone (ref $b)" "$pgv" "$pgcv" "$(median <"$W/w.$b")" "$(cv <"$W/w.$b")"
+		rounds "cpu.whetstone (ref $b)" "$W/w.pg" "$W/w.$b"
 	done
 fi
 
@@ -220,10 +221,8 @@ if [ -n "$LINPACK" ]; then
 		"$W/linpack" 200 </dev/null | awk 'NF == 6 && $1 ~ /^[0-9]+$/ {k = $6} END {print k}' >>"$W/l.ref"
 		i=$((i + 1))
 	done
-	row "cpu.linpack (rolled+unrolled)" "$(median <"$W/l.pg")" "$(cv <"$W/l.pg")" \
-		"$(median <"$W/l.ref")" "$(cv <"$W/l.ref")"
-	row "cpu.linpack (by CPU time)" "$(median <"$W/l.pgcpu")" "$(cv <"$W/l.pgcpu")" \
-		"$(median <"$W/l.ref")" "$(cv <"$W/l.ref")"
+	rounds "cpu.linpack (rolled+unrolled)" "$W/l.pg" "$W/l.ref"
+	rounds "cpu.linpack (by CPU time)" "$W/l.pgcpu" "$W/l.ref"
 fi
 
 if [ -n "$NBENCH" ]; then
@@ -268,10 +267,8 @@ PY
 				echo "$1" >>"$W/n.pg"; echo "$2" >>"$W/n.pgcpu"
 				i=$((i + 1))
 			done
-			row "cpu.nbench.$id" "$(median <"$W/n.pg")" "$(cv <"$W/n.pg")" \
-				"$(median <"$W/n.ref")" "$(cv <"$W/n.ref")"
-			row "cpu.nbench.$id (by CPU time)" "$(median <"$W/n.pgcpu")" "$(cv <"$W/n.pgcpu")" \
-				"$(median <"$W/n.refcpu")" "$(cv <"$W/n.refcpu")"
+			rounds "cpu.nbench.$id" "$W/n.pg" "$W/n.ref"
+			rounds "cpu.nbench.$id (by CPU time)" "$W/n.pgcpu" "$W/n.refcpu"
 		done
 	else
 		echo "nbench: build failed (see make output)"

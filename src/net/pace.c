@@ -39,6 +39,11 @@ void net_pace_init(struct net_pace *p, double pps, double seconds, double t0)
 	}
 }
 
+double net_pace_pps(uint64_t bits_per_s, uint64_t size)
+{
+	return size > 0 ? (double)bits_per_s / 8.0 / (double)size : 0;
+}
+
 unsigned net_pace_due(const struct net_pace *p, double now)
 {
 	if (p->pps <= 0)

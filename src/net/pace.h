@@ -20,6 +20,10 @@ struct net_pace {
 	unsigned max_batch;	/* at most this many per sendmmsg */
 };
 void net_pace_init(struct net_pace *p, double pps, double seconds, double t0);
+/* Packets per second for a rate in payload bits/s (START's rate) and
+ * datagrams of `size` bytes: the peer and the receiver both compute the
+ * schedule from the same integers. */
+double net_pace_pps(uint64_t bits_per_s, uint64_t size);
 /* How many packets are due at `now` and not yet sent, at most max_batch. */
 unsigned net_pace_due(const struct net_pace *p, double now);
 /* When the next `quantum` packets are due (absolute seconds). */

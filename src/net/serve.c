@@ -504,7 +504,7 @@ static void *source_udp_main(void *arg)
 	}
 	mark_first(t);
 	double t0 = pg_now();
-	net_pace_init(&p, (double)t->rate / 8.0 / (double)t->size, t->time, t0);
+	net_pace_init(&p, net_pace_pps(t->rate, t->size), t->time, t0);
 	so->last = t0;
 	double end = net_pace_end(&p, t->time);
 	/* In slices, so that STOP ends a slow schedule without waiting for

@@ -163,6 +163,37 @@ void net_test_init(struct pg_net_test *t, const char *kind, const struct pg_args
 	snprintf(t->cc, sizeof(t->cc), "%s", net_cc(a));
 }
 
+void net_udp_test_init(struct pg_net_test *t, const char *kind, int64_t size, uint64_t window,
+		       double time)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->kind, sizeof(t->kind), "%s", kind);
+	t->time = time;
+	t->size = (uint64_t)size;
+	t->msg = (uint64_t)size;
+	t->window = window;
+	t->streams = 1;
+}
+
+int net_abandon(struct pg_ctx *ctx, struct net_session *s)
+{
+	struct pg_net_report r;
+	char m[PG_MSG_LEN];
+	memcpy(m, ctx->msg, sizeof(m));
+	net_stop(ctx, s, &r);
+	memcpy(ctx->msg, m, sizeof(m));
+	return PG_ERROR;
+}
+
+int net_udp_dir_check(const struct pg_args *a, char *err, size_t len)
+{
+	if (NET_DIR_IN(a) && pg_arg_int(a, "size") < 8) {
+		snprintf(err, len, "size: dir=in needs at least 8 bytes per datagram (its sequence number)");
+		return -1;
+	}
+	return 0;
+}
+
 const char *net_cc(const struct pg_args *a)
 {
 	const char *cc = pg_arg_str(a, "cc");

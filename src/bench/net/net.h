@@ -48,6 +48,14 @@ int net_udp_data(struct pg_ctx *ctx, struct net_session *s, uint64_t window);
 /* The test fields every benchmark fills the same way. */
 void net_test_init(struct pg_net_test *t, const char *kind, const struct pg_args *a);
 
+/* The START of a UDP trial: `size`-byte datagrams, one socket. */
+void net_udp_test_init(struct pg_net_test *t, const char *kind, int64_t size, uint64_t window,
+		       double time);
+
+/* Ends a started test after an error this side set in ctx: the peer is
+ * stopped, the error kept. Returns PG_ERROR. */
+int net_abandon(struct pg_ctx *ctx, struct net_session *s);
+
 /* "cc" parameter as the socket option wants it: "" for the system's. */
 const char *net_cc(const struct pg_args *a);
 
@@ -102,6 +110,8 @@ int net_udp_run(struct pg_ctx *ctx, struct net_session *s, int in, int64_t size,
 	  .help = "out: this side sends, the peer counts (egress); in: the peer sends, this side " \
 		  "counts (ingress, iperf3 -u -R)" }
 #define NET_DIR_IN(args) (strcmp(pg_arg_str((args), "dir"), "in") == 0)
+/* The UDP throughput benchmarks' check of dir against size. */
+int net_udp_dir_check(const struct pg_args *a, char *err, size_t len);
 
 /* The parameters every net benchmark has. */
 #define NET_PEER_PARAM							\

@@ -75,13 +75,7 @@ int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, do
 	memset(out, 0, sizeof(*out));
 	out->remote_busy = -1;
 	struct pg_net_test t;
-	memset(&t, 0, sizeof(t));
-	snprintf(t.kind, sizeof(t.kind), "udp_source");
-	t.time = seconds;
-	t.size = (uint64_t)size;
-	t.msg = (uint64_t)size;
-	t.window = window;
-	t.streams = 1;
+	net_udp_test_init(&t, "udp_source", size, window, seconds);
 	t.rate = (uint64_t)llround(mbit * 1e6);
 	int rc = net_start(ctx, s, &t);
 	if (rc != PG_OK)
@@ -89,13 +83,9 @@ int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, do
 	int fd = net_udp_data(ctx, s, window);
 	uint8_t *buf = fd >= 0 ? malloc((size_t)VLEN * (size_t)size) : NULL;
 	if (!buf) {
-		struct pg_net_report r;
-		char m[PG_MSG_LEN];
 		if (fd >= 0)
 			pg_error(ctx, "out of memory");
-		memcpy(m, ctx->msg, sizeof(m));
-		net_stop(ctx, s, &r);
-		memcpy(ctx->msg, m, sizeof(m));
+		net_abandon(ctx, s);
 		if (fd >= 0)
 			close(fd);
 		return PG_ERROR;
@@ -114,7 +104,7 @@ int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, do
 	 * up: the same computation the peer makes from START's rate. */
 	struct net_pace p;
 	double t0 = pg_now();
-	net_pace_init(&p, (double)t.rate / 8.0 / (double)size, seconds, t0);
+	net_pace_init(&p, net_pace_pps(t.rate, t.size), seconds, t0);
 	double give_up = net_pace_end(&p, seconds) + QUIET_S;
 	double nominal = t0 + seconds, hello = 0;
 	int err = 0;

@@ -54,25 +54,13 @@ int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, doubl
 	memset(out, 0, sizeof(*out));
 	out->remote_busy = -1;
 	struct pg_net_test t;
-	memset(&t, 0, sizeof(t));
-	snprintf(t.kind, sizeof(t.kind), "udp_stream");
-	t.time = seconds + DRAIN_S + 2;
-	t.size = (uint64_t)size;
-	t.msg = (uint64_t)size;
-	t.window = window;
-	t.streams = 1;
+	net_udp_test_init(&t, "udp_stream", size, window, seconds + DRAIN_S + 2);
 	int rc = net_start(ctx, s, &t);
 	if (rc != PG_OK)
 		return rc;
 	int fd = net_udp_data(ctx, s, window);
-	if (fd < 0) {
-		struct pg_net_report r;
-		char m[PG_MSG_LEN];
-		memcpy(m, ctx->msg, sizeof(m));
-		net_stop(ctx, s, &r);
-		memcpy(ctx->msg, m, sizeof(m));
-		return PG_ERROR;
-	}
+	if (fd < 0)
+		return net_abandon(ctx, s);
 	char *buf = calloc(1, (size_t)size);
 	struct mmsghdr msgs[MAX_BATCH];
 	struct iovec iov = { .iov_base = buf, .iov_len = (size_t)size };
@@ -177,11 +165,7 @@ static int udp_check(const struct pg_args *a, char *err, size_t len)
 			 pg_arg_str(a, "rate"));
 		return -1;
 	}
-	if (NET_DIR_IN(a) && pg_arg_int(a, "size") < 8) {
-		snprintf(err, len, "size: dir=in needs at least 8 bytes per datagram (its sequence number)");
-		return -1;
-	}
-	return 0;
+	return net_udp_dir_check(a, err, len);
 }
 
 /* The seed's row: "UDP Throughput possible loss" (no rate limit) at a frame

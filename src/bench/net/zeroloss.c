@@ -127,15 +127,6 @@ static void zl_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static int zl_check(const struct pg_args *a, char *err, size_t len)
-{
-	if (NET_DIR_IN(a) && pg_arg_int(a, "size") < 8) {
-		snprintf(err, len, "size: dir=in needs at least 8 bytes per datagram (its sequence number)");
-		return -1;
-	}
-	return 0;
-}
-
 static void zl_label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
 		     char *buf, size_t len)
 {
@@ -169,6 +160,6 @@ static const struct pg_metric zl_metrics[] = {
 
 const struct pg_bench pg_net_udp_zeroloss = {
 	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1 search)",
-	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = zl_check,
+	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = net_udp_dir_check,
 	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .label = zl_label,
 };
