@@ -91,12 +91,11 @@ pg_per_iter() {
 	echo "$(cg_total "$W/pg.cg") $n" | awk '{print $1 / ($2 + 1)}'
 }
 
-# pg_extra N: per iteration, what the last pg_per_iter spent in memcpy and
-# in pg_linpack_residual (work a reference does outside its stopwatch)
-pg_extra() {
+# pg_cost REGEX: the instructions the last pg_per_iter's run spent in the
+# functions whose names match REGEX (inclusive)
+pg_cost() {
 	callgrind_annotate --inclusive=yes --threshold=100 "$W/pg.cg" 2>/dev/null |
-		awk -v n="$1" '/:(__memcpy|memcpy|pg_linpack_residual)/ {gsub(",", "", $1); s += $1}
-			END {print s / (n + 1)}'
+		awk -v re=":($1)" '$0 ~ re {gsub(",", "", $1); s += $1} END {print s + 0}'
 }
 
 # row NAME PG REF UNIT: one line of the table
@@ -211,8 +210,10 @@ PY
 	# perfguide's step also copies the pristine matrix in and checks the
 	# residual, which the reference leaves out of its time: the second row
 	# takes them off (the inclusive cost of memcpy and the residual).
-	r=$(pg_per_iter cpu.linpack lp_step 50 -p blas=rolled) rx=$(pg_extra 50)
-	u=$(pg_per_iter cpu.linpack lp_step 50 -p blas=unrolled) ux=$(pg_extra 50)
+	r=$(pg_per_iter cpu.linpack lp_step 50 -p blas=rolled)
+	rx=$(pg_cost '__memcpy|memcpy|pg_linpack_residual' | awk '{print $1 / 51}')
+	u=$(pg_per_iter cpu.linpack lp_step 50 -p blas=unrolled)
+	ux=$(pg_cost '__memcpy|memcpy|pg_linpack_residual' | awk '{print $1 / 51}')
 	row "cpu.linpack (rolled+unrolled)" "$(echo "$r $u" | awk '{print ($1 + $2) / 2}')" "$ref" "solve, n = 100"
 	row "  without copy-in and check" "$(echo "$r $u $rx $ux" | awk '{print ($1 + $2 - $3 - $4) / 2}')" \
 		"$ref" "solve, n = 100"
@@ -294,18 +295,12 @@ print(u)
 PY
 }
 
-# nb_copy: the instructions the last pg_per_iter's run spent in memcpy
-nb_copy() {
-	callgrind_annotate --threshold=100 "$W/pg.cg" 2>/dev/null |
-		awk '/:_*mem(cpy|move)/ {gsub(",", "", $1); s += $1} END {print s + 0}'
-}
-
 # nb_pg ID STEPFN K SCALE: perfguide's instructions per unit times SCALE,
 # from one more iteration's cost: all of it, and without what memcpy did
 # (the pristine input copied in)
 nb_pg() {
-	a=$(pg_per_iter "$1" "$2" 1) i1=$(cg_total "$W/pg.cg") c1=$(nb_copy)
-	b=$(pg_per_iter "$1" "$2" $((1 + $3))) i2=$(cg_total "$W/pg.cg") c2=$(nb_copy)
+	a=$(pg_per_iter "$1" "$2" 1) i1=$(cg_total "$W/pg.cg") c1=$(pg_cost '_*mem(cpy|move)')
+	b=$(pg_per_iter "$1" "$2" $((1 + $3))) i2=$(cg_total "$W/pg.cg") c2=$(pg_cost '_*mem(cpy|move)')
 	u=$(nb_units 2>/dev/null)
 	if [ "$a" = nan ] || [ "$b" = nan ] || [ "${u:-None}" = None ]; then
 		echo nan nan
