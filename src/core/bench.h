@@ -113,9 +113,37 @@ static inline void pg_consume(uint64_t v)
 /* Values of pg_bench.min_suite; the same numbers as enum pg_suite. */
 enum { PG_IN_ALL = 0, PG_IN_STANDARD = 2, PG_IN_FULL = 3 };
 
+/*
+ * A table of the guide. The group that owns a benchmark declares the section
+ * it belongs in; results carry it, and the report knows sections only from
+ * what results carry, never from benchmark ids. Sections with the same title
+ * are one table (the memory and OS groups both fill "LMBench").
+ */
+struct pg_section {
+	const char *title;	/* the table's heading: "Storage" */
+	const char *intro;	/* a sentence under the heading; NULL: none */
+	int order;		/* place in the guide, lowest first (the seed's order) */
+	/* CPU-load columns beside the values: the seeds print them only where
+	 * the load is part of the answer (network, storage, crypto, messaging). */
+	int cpu_load;
+	/* Row layout. NULL: a row per (bench, params, metric). A parameter's
+	 * name: a row per value of that parameter, and per board a column per
+	 * (bench, metric), as the seed's storage tables (rows: buffer size;
+	 * columns: write and read throughput, each with its CPU load). */
+	const char *rows_by;
+	/* A line plot of the section: x is this parameter's values, one line
+	 * per value of plot_series (NULL: one line per board). NULL: no plot
+	 * beyond the bar charts that compare boards. */
+	const char *plot_x;
+	const char *plot_series;
+};
+
 struct pg_bench {
 	const char *id;		/* "mem.bw.fcp" */
 	const char *title;	/* what the guide prints */
+	/* The guide's table for this benchmark's results; NULL: the report's
+	 * last section ("Other benchmarks"). */
+	const struct pg_section *section;
 	const struct pg_param *params;	/* terminated by a NULL name */
 	const struct pg_metric *metrics;	/* primary first, NULL name ends */
 	/* Name of the parameter that runs N copies at once, one per thread,
