@@ -40,7 +40,7 @@ check:
 # Debian's kernel with a static perfguide: tests/vm/, docs/testing-vm.md.
 check-vm:
 	@sh scripts/deps.sh check-vm
-	sh tests/vm/check-vm.sh
+	sh tests/vm/check-vm.sh $(VM_TESTS)
 
 # Static binaries for boards: build-aarch64/perfguide, build-armhf/perfguide.
 cross-aarch64:
