@@ -153,8 +153,8 @@ static const struct pg_param zl_params[] = {
 	{ 0 },
 };
 static const struct pg_metric zl_metrics[] = {
-	{ "throughput", "Mbit/s", PG_VALUE, 1, 1 },
-	{ "kpps", "kpps", PG_VALUE, 1, 1 },
+	{ "throughput", "Mbit/s", PG_VALUE, 1, 1, 0 },
+	{ "kpps", "kpps", PG_VALUE, 1, 1, 0 },
 	{ 0 },
 };
 
