@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PG_MAX_PARAMS 8
+#define PG_MAX_PARAMS 12
 #define PG_MAX_METRICS 8
 #define PG_MSG_LEN 256
 
@@ -40,7 +40,7 @@ struct pg_param {
 struct pg_value {
 	const struct pg_param *param;
 	int64_t num;		/* PG_P_SIZE and PG_P_INT */
-	char text[48];		/* as given (PG_P_STR: the value) */
+	char text[128];		/* as given (PG_P_STR: the value: a path fits) */
 };
 
 struct pg_args {
@@ -103,6 +103,11 @@ struct pg_ctx {
 	 * ns; core/hist.h) when the benchmark has PG_HIST_* metrics; the
 	 * runner clears it before every timed step. NULL otherwise. */
 	struct pg_hist *hist;
+	/* A .trial step whose counts cover only part of it (a ramp it did not
+	 * count, fio's ramp_time) sets the seconds they cover; the runner
+	 * divides by them instead of the step's wall time. Cleared before
+	 * every step; 0: the step's time. */
+	double counted_s;
 };
 
 enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };
