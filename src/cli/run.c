@@ -64,6 +64,9 @@ static const char help[] =
 	"                               `perfguide serve` (default: one started on\n"
 	"                               loopback); the same as -p peer=HOST[:PORT]\n"
 	"  --psk-file F                 the key that peer asks for (serve --psk-file)\n"
+	"  --destroy-data PATH          let storage.* writes go to this block device or\n"
+	"                               existing file (-p path=PATH), destroying its\n"
+	"                               data; the same as -p destroy=PATH\n"
 	"\n"
 	"Exit status: 0 all ran or were skipped, 1 a benchmark failed,\n"
 	"2 bad input (nothing was run), 130 interrupted (finished results kept).\n"
@@ -170,7 +173,7 @@ static void suite_defaults(enum pg_suite s, int *runs, double *min_time)
 int pg_cmd_run(int argc, char **argv)
 {
 	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB,
-	       O_PEER, O_PSK, O_ITERS };
+	       O_PEER, O_PSK, O_ITERS, O_DESTROY };
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, O_SUITE },
 		{ "runs", required_argument, NULL, O_RUNS },
@@ -184,6 +187,7 @@ int pg_cmd_run(int argc, char **argv)
 		{ "no-db", no_argument, NULL, O_NODB },
 		{ "peer", required_argument, NULL, O_PEER },
 		{ "psk-file", required_argument, NULL, O_PSK },
+		{ "destroy-data", required_argument, NULL, O_DESTROY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -258,6 +262,16 @@ int pg_cmd_run(int argc, char **argv)
 			if (pg_override_parse(arg, &ov[nov], err, sizeof(err)) < 0)
 				return pg_usage_error("run: --peer: %s", err);
 			nov++;
+			break;
+		}
+		case O_DESTROY: {
+			/* A parameter of the storage benchmarks (src/bench/storage). */
+			char arg[300];
+			if (!optarg[0] || strchr(optarg, ',') || nov == MAX_OVERRIDES)
+				return pg_usage_error("run: --destroy-data '%s': give one PATH", optarg);
+			snprintf(arg, sizeof(arg), "destroy=%s", optarg);
+			if (pg_override_parse(arg, &ov[nov++], err, sizeof(err)) < 0)
+				return pg_usage_error("run: --destroy-data: %s", err);
 			break;
 		}
 		case O_PSK:

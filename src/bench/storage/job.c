@@ -265,8 +265,7 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 			int r = e->submit(&j->eng, j->batch, n);
 			if (r < 0) {
 				failed = -r;
-				snprintf(err, len, "submitting %d I/Os: %s (%s)", n, strerror(-r),
-					 st_errno_name(-r));
+				io_failed(j->batch[0], r, err, len);
 				r = 0;
 			}
 			for (int i = r; i < n; i++)

@@ -63,10 +63,12 @@ static const char *yes_no(int v)
 }
 
 /* Appends "key=value" (or the text alone) to a note, "; " between, cut
- * short where it does not fit. */
+ * short where it does not fit; nothing when value is empty. */
 static void note_add(char *note, size_t len, const char *key, const char *value)
 {
 	size_t n = strlen(note);
+	if (!value[0])
+		return;
 	const char *parts[] = { n ? "; " : "", key ? key : "", key ? "=" : "", value };
 	for (size_t i = 0; i < 4; i++)
 		for (const char *p = parts[i]; *p && n + 1 < len; p++)
