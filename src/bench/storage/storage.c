@@ -130,7 +130,8 @@ static int own_size(struct pg_ctx *ctx, struct st_state *s, const char *dir, uin
 		shared.why[0] = '\0';
 		struct statvfs sv;
 		uint64_t size = want;
-		if (statvfs(dir, &sv) == 0 && sv.f_frsize) {
+		/* No blocks at all: a file system that keeps no count (ramfs). */
+		if (statvfs(dir, &sv) == 0 && sv.f_frsize && sv.f_blocks) {
 			uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 			uint64_t usable = avail - avail / FREE_RESERVE_DIV;
 			uint64_t per = usable / (uint64_t)ctx->copies / bs * bs;
