@@ -4,6 +4,8 @@
  * registered and no polling: fio's io_uring engine with its defaults.
  * Built without liburing it says so and the benchmarks asking for it skip.
  */
+/* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,6 +12,8 @@
  * fio has it). The window starts when the ramp is seen to be over and ends
  * when the I/Os still in flight at the end of the time have completed.
  */
+/* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * asynchronous; buffered I/O completes inside io_submit, as it does for fio.
  * Built without libaio it says so and the benchmarks asking for it skip.
  */
+/* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * asked, as in fio; its latency is the call's, from just before to just
  * after.
  */
+/* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -13,6 +13,8 @@
  * that read, preallocated for jobs that only write (fio's fallocate). Each
  * sample is one trial: `ramp` seconds not counted, then `time` seconds.
  */
+/* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
+#define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -12,6 +12,8 @@
  * come from /proc/self/mountinfo and sysfs, so the guide can title its
  * tables as the seed does ("EMMC EXT4", "MMC EXT4", "PCIE SSD EXT4").
  */
+/* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
