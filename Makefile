@@ -6,7 +6,7 @@ CHECK_BUILD ?= build-check
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 RUN_ARGS    ?= --suite quick
 
-.PHONY: all run check check-vm build cross-aarch64 cross-armhf fuzz clean
+.PHONY: all run check check-vm check-fresh build cross-aarch64 cross-armhf fuzz clean
 
 all: build
 
@@ -37,6 +37,12 @@ check:
 check-vm:
 	@sh scripts/deps.sh check-vm
 	sh tests/vm/check-vm.sh $(VM_TESTS)
+
+# The two commands above as a newcomer meets them: a fresh Debian 12 root
+# (debootstrap, cached), a clean clone of the committed HEAD, `make run` and
+# `make check` in it as root; prints both exit codes and times.
+check-fresh:
+	sh scripts/check-fresh.sh
 
 # Static binaries for boards: build-aarch64/perfguide, build-armhf/perfguide.
 cross-aarch64:
