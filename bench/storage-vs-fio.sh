@@ -24,6 +24,8 @@ RAMP=1
 ROUNDS=3
 ENGINE=libaio
 DEPTH=4
+NICE=0
+FIFO=0
 JOBS="write:4k write:1m read:4k read:1m randread:4k randwrite:4k randrw:4k"
 usage() {
 	cat <<'USAGE'
@@ -37,6 +39,12 @@ usage: bench/storage-vs-fio.sh [options]
   --rounds N        alternating rounds of perfguide and fio (default 3)
   --engine E        libaio (the seed's), io_uring or psync (default libaio)
   --depth N         I/Os in flight (default 4)
+  --nice N          run both tools at this nice value (e.g. -10, as root): on
+                    a machine others load, a 4k job waits for a CPU to
+                    resubmit, and the tool needing less CPU per I/O wins
+  --fifo PRIO       run both tools SCHED_FIFO at PRIO (1-99, as root): each is
+                    woken the moment its I/O completes, however busy the
+                    machine is with other work (I/O-bound, they use little)
   --jobs "RW:BS ..." default: "write:4k write:1m read:4k read:1m randread:4k
                     randwrite:4k randrw:4k"
 
@@ -54,10 +62,14 @@ while [ $# -gt 0 ]; do
 	--engine) ENGINE=$2; shift 2 ;;
 	--depth) DEPTH=$2; shift 2 ;;
 	--jobs) JOBS=$2; shift 2 ;;
+	--nice) NICE=$2; shift 2 ;;
+	--fifo) FIFO=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "storage-vs-fio.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+case "$NICE" in -[0-9]|-1[0-9]|-20|[0-9]|1[0-9]) ;; *) echo "storage-vs-fio.sh: --nice takes -20 to 19" >&2; exit 2 ;; esac
+case "$FIFO" in [0-9]|[0-9][0-9]) ;; *) echo "storage-vs-fio.sh: --fifo takes 1 to 99" >&2; exit 2 ;; esac
 case "$T$RAMP$ROUNDS$DEPTH" in *[!0-9]*|'') echo "storage-vs-fio.sh: --time, --ramp, --rounds and --depth take whole numbers" >&2; exit 2 ;; esac
 case "$ENGINE" in libaio|io_uring|psync) ;; *) echo "storage-vs-fio.sh: --engine takes libaio, io_uring or psync" >&2; exit 2 ;; esac
 [ -n "$PG" ] || PG=$(dirname "$0")/../build/perfguide
@@ -70,11 +82,11 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/pg-storage-bench.XXXXXX")
 FILE=$(cd "$DIR" && pwd)/pg-storage-vs-fio.$$.dat
 trap 'rm -rf "$W"; rm -f "$FILE"' EXIT INT TERM
 
-exec python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" $JOBS <<'PY'
+exec python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" "$NICE" "$FIFO" $JOBS <<'PY'
 import json, os, statistics, subprocess, sys, time
 
-pg, path, size, secs, ramp, rounds, engine, depth, work = sys.argv[1:10]
-jobs = [j.split(":") for j in sys.argv[10:]]
+pg, path, size, secs, ramp, rounds, engine, depth, work, nice, fifo = sys.argv[1:12]
+jobs = [j.split(":") for j in sys.argv[12:]]
 rounds, depth = int(rounds), int(depth)
 
 def stat():
@@ -89,6 +101,10 @@ def run_timed(cmd):
         fd = os.open(os.path.join(work, "out.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         os.dup2(fd, 1)
         os.dup2(fd, 2)
+        if int(nice):
+            os.nice(int(nice))
+        if int(fifo):
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(int(fifo)))
         os.execvp(cmd[0], cmd)
     _, status, ru = os.wait4(pid, 0)
     b1, t1 = stat()
@@ -151,7 +167,8 @@ ver = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdou
 mnt = subprocess.run(["df", "-T", path], capture_output=True, text=True).stdout.splitlines()[-1].split()
 print("storage-vs-fio: %s vs %s; file %s (%s on %s), size %s, %s s after %s s of ramp, %s, depth %d, O_DIRECT, %d rounds"
       % (os.path.basename(pg), ver, path, mnt[1], mnt[0], size, secs, ramp, engine, depth, rounds))
-print("load average before: %s" % open("/proc/loadavg").read().split(" ")[:3])
+print("load average before: %s; nice %s; %s" % (open("/proc/loadavg").read().split(" ")[:3], nice,
+      "SCHED_FIFO %s" % fifo if int(fifo) else "SCHED_OTHER"))
 print("fio command: " + " ".join(fio_job("RW", "BS")).replace(os.path.join(work, "fio.json"), "OUT.json"))
 print("perfguide command: " + " ".join(pg_job("RW", "BS")).replace(os.path.join(work, "pg.jsonl"), "OUT.jsonl"))
 

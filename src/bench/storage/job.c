@@ -32,7 +32,7 @@ struct st_job {
 	int eng_open;
 	int depth;		/* in flight at most: 1 for a synchronous engine */
 	struct st_io *ios;
-	struct st_io **free_ios, **batch, **done;
+	struct st_io **free_ios, **done;
 	int nfree;
 	char *bufs;
 	uint64_t nblocks;
@@ -160,7 +160,6 @@ void st_job_close(struct st_job *j)
 		j->eng.ops->exit(&j->eng);
 	free(j->ios);
 	free(j->free_ios);
-	free(j->batch);
 	free(j->done);
 	free(j->bufs);
 	free(j);
@@ -186,10 +185,9 @@ int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struc
 	int n = j->depth;
 	j->ios = calloc((size_t)n, sizeof(*j->ios));
 	j->free_ios = calloc((size_t)n, sizeof(*j->free_ios));
-	j->batch = calloc((size_t)n, sizeof(*j->batch));
 	j->done = calloc((size_t)n, sizeof(*j->done));
 	void *bufs = NULL;
-	if (!j->ios || !j->free_ios || !j->batch || !j->done ||
+	if (!j->ios || !j->free_ios || !j->done ||
 	    posix_memalign(&bufs, ALIGN, (size_t)n * spec->bs) != 0) {
 		st_job_close(j);
 		snprintf(err, len, "out of memory for %d buffers of %u bytes", n, spec->bs);
@@ -257,23 +255,22 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 	for (;;) {
 		int issue = !failed && !*stop &&
 			    (max_ios ? started < max_ios : (!counting || now < end));
-		if (issue && inflight < j->depth) {
-			int n = 0;
-			while (inflight + n < j->depth && (!max_ios || started + (uint64_t)n < max_ios)) {
-				struct st_io *io = j->free_ios[--j->nfree];
-				next_io(j, io);
-				j->batch[n++] = io;
+		/* One submission per I/O, as fio with its default
+		 * iodepth_batch_submit=1 (the seed's jobs): with several in
+		 * one call a device sees them in bursts, and on a busy CPU
+		 * that shows in the figures. */
+		while (issue && inflight < j->depth && (!max_ios || started < max_ios)) {
+			struct st_io *io = j->free_ios[--j->nfree];
+			next_io(j, io);
+			int r = e->submit(&j->eng, &io, 1);
+			if (r < 1) {
+				j->free_ios[j->nfree++] = io;
+				failed = r < 0 ? -r : EAGAIN;
+				io_failed(io, r < 0 ? r : -EAGAIN, err, len);
+				break;
 			}
-			int r = e->submit(&j->eng, j->batch, n);
-			if (r < 0) {
-				failed = -r;
-				io_failed(j->batch[0], r, err, len);
-				r = 0;
-			}
-			for (int i = r; i < n; i++)
-				j->free_ios[j->nfree++] = j->batch[i];
-			inflight += r;
-			started += (uint64_t)r;
+			inflight++;
+			started++;
 		}
 		if (inflight == 0) {
 			if (!issue)
