@@ -26,6 +26,7 @@ ENGINE=libaio
 DEPTH=4
 NICE=0
 FIFO=0
+DIRECT=1
 JOBS="write:4k write:1m read:4k read:1m randread:4k randwrite:4k randrw:4k"
 usage() {
 	cat <<'USAGE'
@@ -39,6 +40,7 @@ usage: bench/storage-vs-fio.sh [options]
   --rounds N        alternating rounds of perfguide and fio (default 3)
   --engine E        libaio (the seed's), io_uring or psync (default libaio)
   --depth N         I/Os in flight (default 4)
+  --direct 0|1      O_DIRECT (default 1); 0 for tmpfs and buffered I/O
   --nice N          run both tools at this nice value (e.g. -10, as root): on
                     a machine others load, a 4k job waits for a CPU to
                     resubmit, and the tool needing less CPU per I/O wins
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--engine) ENGINE=$2; shift 2 ;;
 	--depth) DEPTH=$2; shift 2 ;;
+	--direct) DIRECT=$2; shift 2 ;;
 	--jobs) JOBS=$2; shift 2 ;;
 	--nice) NICE=$2; shift 2 ;;
 	--fifo) FIFO=$2; shift 2 ;;
@@ -69,6 +72,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case "$NICE" in -[0-9]|-1[0-9]|-20|[0-9]|1[0-9]) ;; *) echo "storage-vs-fio.sh: --nice takes -20 to 19" >&2; exit 2 ;; esac
+case "$DIRECT" in 0|1) ;; *) echo "storage-vs-fio.sh: --direct takes 0 or 1" >&2; exit 2 ;; esac
 case "$FIFO" in [0-9]|[0-9][0-9]) ;; *) echo "storage-vs-fio.sh: --fifo takes 1 to 99" >&2; exit 2 ;; esac
 case "$T$RAMP$ROUNDS$DEPTH" in *[!0-9]*|'') echo "storage-vs-fio.sh: --time, --ramp, --rounds and --depth take whole numbers" >&2; exit 2 ;; esac
 case "$ENGINE" in libaio|io_uring|psync) ;; *) echo "storage-vs-fio.sh: --engine takes libaio, io_uring or psync" >&2; exit 2 ;; esac
@@ -82,11 +86,11 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/pg-storage-bench.XXXXXX")
 FILE=$(cd "$DIR" && pwd)/pg-storage-vs-fio.$$.dat
 trap 'rm -rf "$W"; rm -f "$FILE"' EXIT INT TERM
 
-exec python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" "$NICE" "$FIFO" $JOBS <<'PY'
+exec python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" "$NICE" "$FIFO" "$DIRECT" $JOBS <<'PY'
 import json, os, statistics, subprocess, sys, time
 
-pg, path, size, secs, ramp, rounds, engine, depth, work, nice, fifo = sys.argv[1:12]
-jobs = [j.split(":") for j in sys.argv[12:]]
+pg, path, size, secs, ramp, rounds, engine, depth, work, nice, fifo, direct = sys.argv[1:13]
+jobs = [j.split(":") for j in sys.argv[13:]]
 rounds, depth = int(rounds), int(depth)
 
 def stat():
@@ -114,7 +118,7 @@ def run_timed(cmd):
 
 def fio_job(rw, bs):
     cmd = ["fio", "--name=pg", "--filename=" + path, "--size=" + size, "--rw=" + rw, "--bs=" + bs,
-           "--ioengine=" + engine, "--iodepth=%d" % depth, "--direct=1", "--time_based",
+           "--ioengine=" + engine, "--iodepth=%d" % depth, "--direct=" + direct, "--time_based",
            "--runtime=" + secs, "--ramp_time=" + ramp, "--output-format=json",
            "--output=" + os.path.join(work, "fio.json")]
     if rw == "randrw":
@@ -123,7 +127,7 @@ def fio_job(rw, bs):
 
 def pg_job(rw, bs):
     cmd = [pg, "run", "storage." + rw, "-p", "path=" + path, "-p", "bs=" + bs, "-p", "size=" + size,
-           "-p", "engine=" + engine, "-p", "depth=%d" % depth, "-p", "direct=1", "-p", "time=" + secs,
+           "-p", "engine=" + engine, "-p", "depth=%d" % depth, "-p", "direct=" + direct, "-p", "time=" + secs,
            "-p", "ramp=" + ramp, "--runs", "1", "--no-db", "--out", os.path.join(work, "pg.jsonl")]
     if "write" in rw or rw == "randrw":
         cmd.append("--destroy-data=" + path)
@@ -160,13 +164,14 @@ def pg_result(cpu, busy):
 
 # The file, laid out by fio (random data, as for fio's own read jobs).
 rc, text, _, _ = run_timed(["fio", "--name=layout", "--filename=" + path, "--size=" + size,
-                            "--rw=write", "--bs=1m", "--direct=1", "--ioengine=psync"])
+                            "--rw=write", "--bs=1m", "--direct=" + direct, "--ioengine=psync"])
 if rc != 0:
     sys.exit("storage-vs-fio: laying out %s with fio failed: %s" % (path, text[-300:]))
 ver = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
 mnt = subprocess.run(["df", "-T", path], capture_output=True, text=True).stdout.splitlines()[-1].split()
-print("storage-vs-fio: %s vs %s; file %s (%s on %s), size %s, %s s after %s s of ramp, %s, depth %d, O_DIRECT, %d rounds"
-      % (os.path.basename(pg), ver, path, mnt[1], mnt[0], size, secs, ramp, engine, depth, rounds))
+print("storage-vs-fio: %s vs %s; file %s (%s on %s), size %s, %s s after %s s of ramp, %s, depth %d, %s, %d rounds"
+      % (os.path.basename(pg), ver, path, mnt[1], mnt[0], size, secs, ramp, engine, depth,
+         "O_DIRECT" if direct == "1" else "buffered", rounds))
 print("load average before: %s; nice %s; %s" % (open("/proc/loadavg").read().split(" ")[:3], nice,
       "SCHED_FIFO %s" % fifo if int(fifo) else "SCHED_OTHER"))
 print("fio command: " + " ".join(fio_job("RW", "BS")).replace(os.path.join(work, "fio.json"), "OUT.json"))
@@ -191,6 +196,8 @@ for rw, bs in jobs:
     print("  %-9s %-4s  bw %9.2f vs %9.2f MB/s (%+5.1f%%)  IOPS %9.0f vs %9.0f  cpu %6.2f vs %6.2f us/IO  p99 %8.1f vs %8.1f us"
           % (rw, bs, p["bw"], f["bw"], 100 * (p["bw"] / f["bw"] - 1), p["iops"], f["iops"], p["cpu_us"], f["cpu_us"],
              p.get("p99", 0), f.get("p99", 0)), flush=True)
+    print("            rounds, MB/s: perfguide %s, fio %s" % (" ".join("%.1f" % x["bw"] for x in got["perfguide"]),
+                                                         " ".join("%.1f" % x["bw"] for x in got["fio"])), flush=True)
 
 def pct(a, b):
     return 100.0 * (a / b - 1) if b else float("nan")

@@ -8,8 +8,8 @@
  * Counted, as fio counts: I/Os that complete in the measured window, their
  * bytes, and each one's completion latency (clat: from the moment it was
  * submitted to the moment it was reaped; for the asynchronous engines the
- * moment io_submit or io_uring_enter returned, one reading for a batch, as
- * fio has it). The window starts when the ramp is seen to be over and ends
+ * moment io_submit or io_uring_enter returned, one clock reading for each
+ * batch of completions reaped, as fio has it). The window starts when the ramp is seen to be over and ends
  * when the I/Os still in flight at the end of the time have completed.
  */
 /* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
