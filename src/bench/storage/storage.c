@@ -143,8 +143,8 @@ static int own_size(struct pg_ctx *ctx, struct st_state *s, const char *dir, uin
 			if (per < (uint64_t)bs * (uint64_t)arg(ctx, "depth") || per < bs) {
 				shared.err = ENOSPC;
 				snprintf(shared.why, sizeof(shared.why),
-					 "%.160s: no room for the file%s: %s bytes free (ENOSPC)", dir,
-					 ctx->copies > 1 ? "s" : "", a);
+					 "no room for %s: %s bytes free in %.160s (ENOSPC)",
+					 ctx->copies > 1 ? "the jobs' files" : "the file", a, dir);
 			} else if (per < size) {
 				size = per;
 				snprintf(shared.why, sizeof(shared.why), "size %s capped: %s bytes free", w, a);
@@ -159,7 +159,7 @@ static int own_size(struct pg_ctx *ctx, struct st_state *s, const char *dir, uin
 	if (ctx->copy == 0 && shared.why[0] && !err)
 		snprintf(ctx->note, sizeof(ctx->note), "%s", shared.why);
 	if (err)
-		pg_error(ctx, "%s", shared.why);
+		pg_error(ctx, "%s: %s", s->file, shared.why);
 	pthread_mutex_unlock(&shared.lock);
 	return err ? PG_ERROR : PG_OK;
 }
@@ -171,10 +171,15 @@ static int open_target(struct pg_ctx *ctx, struct st_state *s, const char *path)
 	switch (s->type) {
 	case ST_DIR:
 	case ST_NEWFILE: {
-		own_name(ctx, s->type, path, s->file, sizeof(s->file));
 		s->fd = open(s->file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (s->fd < 0) {
 			e = errno;
+			/* The default directory (wherever perfguide was started)
+			 * may be read-only on a board: not a failure of the
+			 * medium, which the user has not named yet. */
+			if (strcmp(path, ".") == 0 && (e == EROFS || e == EACCES || e == EPERM))
+				return pg_skip(ctx, "%s: cannot create: %s (%s): give -p path=DIR on the medium "
+					       "to measure", s->file, strerror(e), st_errno_name(e));
 			return pg_error(ctx, "%s: cannot create: %s (%s)", s->file, strerror(e),
 					st_errno_name(e));
 		}
@@ -296,6 +301,7 @@ static int st_setup(struct pg_ctx *ctx)
 	int rc;
 	if (own) {
 		char dir[PATH_MAX];
+		own_name(ctx, s->type, path, s->file, sizeof(s->file));
 		files_dir(s->type, path, dir, sizeof(dir));
 		if ((rc = own_size(ctx, s, dir, want, bs)) != PG_OK)
 			return rc;
