@@ -258,7 +258,7 @@ static int open_job(struct pg_ctx *ctx, struct st_state *s, const struct st_job_
 		const struct st_engine *e = st_engine_find(order[i]);
 		if (e->without) {
 			if (!any)
-				return pg_skip(ctx, "built without %s (install %s-dev and rebuild)", e->without,
+				return pg_skip(ctx, "built without %s: install %s-dev and rebuild", e->without,
 					       e->without);
 			continue;
 		}
