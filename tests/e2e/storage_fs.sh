@@ -25,7 +25,12 @@ no_files "$T/ext4"
 	fail "engines on ext4: exit $? ($(cat "$T/engines.out"))"
 no_files "$T/ext4"
 
-python3 - "$T/all.jsonl" "$T/engines.jsonl" <<'PY' || fail "results on ext4 are wrong (above)"
+# --- two jobs at once, each its own file ---
+"$PG" run storage.write storage.randread -p path="$T/ext4" -p size=8m -p jobs=2 $Q --out "$T/jobs.jsonl" \
+	>"$T/jobs.out" 2>&1 || fail "jobs=2 on ext4: exit $? ($(cat "$T/jobs.out"))"
+no_files "$T/ext4"
+
+python3 - "$T/all.jsonl" "$T/engines.jsonl" "$T/jobs.jsonl" <<'PY' || fail "results on ext4 are wrong (above)"
 import json, sys
 bad = []
 for path in sys.argv[1:]:

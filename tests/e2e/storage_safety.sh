@@ -108,7 +108,7 @@ fi
 sum1=$(md5sum <"$T/dev.img")
 
 # Unmounted and named twice: written.
-"$PG" run storage.write -p path="$dev" --destroy-data="$dev" -p size=4m $Q --out "$T/w.jsonl" >"$T/w.out" 2>&1 ||
+"$PG" run storage.write -p path="$dev" --destroy-data="$dev" -p size=4m -p jobs=2 $Q --out "$T/w.jsonl" >"$T/w.out" 2>&1 ||
 	fail "writing $dev with --destroy-data: exit $? ($(cat "$T/w.out"))"
 grep -q '"metric":"bandwidth".*"status":"ok"' "$T/w.jsonl" || fail "the device write did not measure: $(cat "$T/w.out")"
 [ "$(md5sum <"$T/dev.img")" != "$sum1" ] || fail "the device write wrote nothing"

@@ -294,8 +294,11 @@ static int st_setup(struct pg_ctx *ctx)
 	s->direct = (int)arg(ctx, "direct");
 	char err[PG_MSG_LEN];
 
-	/* Checked at planning already; again now, as things may have moved. */
-	if (st_target_check(path, s->kind->writes, destroy, &s->type, err, sizeof(err)) < 0)
+	/* Checked at planning already; again now, as things may have moved:
+	 * fully by copy 0, which then holds a device it writes exclusively
+	 * (the others' check of it would find it busy). */
+	if (st_target_check(path, ctx->copy == 0 && s->kind->writes, destroy, &s->type, err,
+			    sizeof(err)) < 0)
 		return pg_error(ctx, "%s", err);
 	int own = s->type == ST_DIR || s->type == ST_NEWFILE;
 	int rc;
