@@ -191,6 +191,12 @@ for rw, bs in jobs:
                 sys.exit("storage-vs-fio: %s %s %s failed (exit %d): %s" % (tool, rw, bs, rc, text[-400:]))
             got[tool].append(pg_result(cpu, busy) if tool == "perfguide" else fio_result(cpu, busy))
     med = {t: {k: statistics.median(x[k] for x in v) for k in v[0]} for t, v in got.items()}
+    # Each round's two runs were neighbours in time: their ratio is what a
+    # drift of the medium (a host's write cache filling, a neighbour's
+    # burst) disturbs least.
+    paired = sorted(p["bw"] / f["bw"] for p, f in zip(got["perfguide"], got["fio"]))
+    q = statistics.quantiles(paired, n=4) if len(paired) > 1 else [paired[0]] * 3
+    med["paired"] = {"mid": 100 * (q[1] - 1), "lo": 100 * (q[0] - 1), "hi": 100 * (q[2] - 1)}
     rows.append((rw, bs, med))
     p, f = med["perfguide"], med["fio"]
     print("  %-9s %-4s  bw %9.2f vs %9.2f MB/s (%+5.1f%%)  IOPS %9.0f vs %9.0f  cpu %6.2f vs %6.2f us/IO  p99 %8.1f vs %8.1f us"
@@ -203,8 +209,8 @@ def pct(a, b):
     return 100.0 * (a / b - 1) if b else float("nan")
 
 print()
-print("| job | MB/s perfguide | MB/s fio | diff | IOPS diff | CPU us/IO perfguide | fio | busy % pg/fio | clat mean diff | p50 diff | p99 diff | p99.9 diff | verdict |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| job | MB/s perfguide | MB/s fio | diff | paired diff (IQR) | IOPS diff | CPU us/IO perfguide | fio | busy % pg/fio | clat mean diff | p50 diff | p99 diff | p99.9 diff | verdict |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 misses = 0
 for rw, bs, med in rows:
     p, f = med["perfguide"], med["fio"]
@@ -213,8 +219,10 @@ for rw, bs, med in rows:
     ok = ok and all(abs(d[k]) <= 10 for k in ("mean", "p50", "p99", "p999") if k in d)
     misses += not ok
     cell = lambda k: "%+.1f%%" % d[k] if k in d else "-"
-    print("| %s %s | %.2f | %.2f | %s | %s | %.2f | %.2f | %.0f / %.0f | %s | %s | %s | %s | %s |"
-          % (rw, bs, p["bw"], f["bw"], cell("bw"), cell("iops"), p["cpu_us"], f["cpu_us"], p["busy"], f["busy"],
+    pr = med["paired"]
+    print("| %s %s | %.2f | %.2f | %s | %+.1f%% (%+.1f..%+.1f) | %s | %.2f | %.2f | %.0f / %.0f | %s | %s | %s | %s | %s |"
+          % (rw, bs, p["bw"], f["bw"], cell("bw"), pr["mid"], pr["lo"], pr["hi"], cell("iops"), p["cpu_us"], f["cpu_us"],
+             p["busy"], f["busy"],
              cell("mean"), cell("p50"), cell("p99"), cell("p999"), "within targets" if ok else "MISSED"))
 print()
 print("load average after: %s" % open("/proc/loadavg").read().split(" ")[:3])
