@@ -19,19 +19,37 @@ command -v cc >/dev/null 2>&1 || skip "can: no C compiler for the link helper (g
 cc -static -O2 -D_GNU_SOURCE -I "$src/src" -o "$PG_VM_BUILD/can-links" \
 	"$here/can-links.c" "$src/src/bench/can/link.c" || fail "can: the link helper did not build"
 files="--file $PG_VM_BUILD/can-links:/data/can-links"
-# can-utils (Debian's, dynamic) with its loader and libc, for canfdtest as a
-# remote node, cangw, and the figures beside perfguide's.
+# ship BIN...: a dynamic Debian binary into the guest's /data, with the
+# libraries ldd finds for it where the loader looks.
+shipped=""
+ship() {
+	for b in "$@"; do
+		files="$files --file $b:/data/$(basename "$b")"
+		for l in $(ldd "$b" | awk '/=> \//{ print $3 } /^\t\/lib/{ print $1 }'); do
+			case " $shipped " in *" $l "*) continue ;; esac
+			shipped="$shipped $l"
+			files="$files --file $(readlink -f "$l"):$l"
+		done
+	done
+}
+# can-utils: canfdtest as a remote node, cangw, and the figures beside
+# perfguide's; iproute2's tc, for a queue that refuses frames.
+canutils=0 tc=0
 if command -v cangen >/dev/null 2>&1; then
 	for t in cangen candump canbusload cangw canfdtest; do
-		files="$files --file $(command -v $t):/data/$t"
+		ship "$(command -v $t)"
 	done
-	ld=$(readlink -f /lib64/ld-linux-x86-64.so.2)
-	libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
-	files="$files --file $ld:/lib64/ld-linux-x86-64.so.2 --file $libc:/lib/x86_64-linux-gnu/libc.so.6"
+	canutils=1
 else
 	echo "check-vm: can: no can-utils here (apt-get install can-utils): canfdtest and cangw parts left out"
 fi
-modules="can can-raw can-gw vcan vxcan"
+if command -v tc >/dev/null 2>&1; then
+	ship "$(command -v tc)"
+	tc=1
+else
+	echo "check-vm: can: no tc here (apt-get install iproute2): the ENOBUFS part is left out"
+fi
+modules="can can-raw can-gw vcan vxcan sch_tbf"
 qargs=""
 if qemu-system-x86_64 -device help 2>/dev/null | grep -q '"kvaser_pci"'; then
 	modules="$modules kvaser_pci"
@@ -49,9 +67,10 @@ set -e
 [ $rc -ne 125 ] || fail "can: the VM did not run (see the line above)"
 [ $rc -eq 0 ] || fail "can: the guest exited $rc (console: $out/console.log)"
 
-python3 - "$out" "$qargs" <<'PY' || fail "can: wrong results (above; $out)"
+python3 - "$out" "$qargs" $canutils $tc <<'PY' || fail "can: wrong results (above; $out)"
 import json, os, sys
 out, controllers = sys.argv[1], bool(sys.argv[2])
+canutils, tc = sys.argv[3] == "1", sys.argv[4] == "1"
 bad = []
 
 def check(cond, what):
@@ -71,8 +90,9 @@ def delta(name, iface, field):
     return counters(name, "after")[iface][k] - counters(name, "before")[iface][k]
 
 def results(name):
-    path = os.path.join(out, name + ".jsonl")
-    if not check(os.path.exists(path), "%s: no results (%s)" % (name, open(os.path.join(out, name + ".log")).read().strip())):
+    path, log = (os.path.join(out, name + e) for e in (".jsonl", ".log"))
+    if not check(os.path.exists(path), "%s: no results (%s)" % (
+            name, open(log).read().strip() if os.path.exists(log) else "not run")):
         return None
     recs = [json.loads(l) for l in open(path) if l.strip()]
     check(recs[-1]["type"] == "end", name + ": the run did not end")
@@ -98,7 +118,7 @@ summary = []
 def stream(name, iface, at, bits=None):
     m = ok(name)
     if m is None:
-        return
+        return None
     sent = count(m["frames"]) if "load" not in m else None
     note = m["frames"].get("note", "")
     check("every one received in order" in note, "%s: note: %s" % (name, note))
@@ -121,6 +141,7 @@ def stream(name, iface, at, bits=None):
             check(lo <= per <= hi, "%s: %.1f bits a frame (load %.1f%% at %.0f frames/s)" % (name, per, l, f))
         line += ", load %.1f%%" % m["load"]["median"]
     summary.append(line + " (%d frames, counters agree)" % tx)
+    return m
 
 stream("tx-vcan", "vcan0", "vcan0")
 stream("tx-eff", "vcan0", "vcan0")
@@ -150,26 +171,33 @@ res = results("load-vcan")
 if res:
     check(res[0]["status"] == "skipped" and "vcan0 has no bitrate" in res[0].get("reason", ""),
           "load-vcan: %s %s" % (res[0]["status"], res[0].get("reason")))
-res = results("missing")
+res = results("absent")
 if res:
-    check(res[0]["status"] == "skipped" and "no network interface vcan9" in res[0].get("reason", ""),
-          "missing: %s %s" % (res[0]["status"], res[0].get("reason")))
-res = results("down")
-if res:
-    check(res[0]["status"] == "error" and "vcan2 is down" in res[0].get("reason", ""),
-          "down: %s %s" % (res[0]["status"], res[0].get("reason")))
-check(open(os.path.join(out, "down.rc")).read().strip() != "0", "down: exit status 0")
+    by = {r["params"]["if"]: r for r in res}
+    check(by["vcan9"]["status"] == "skipped" and "no network interface vcan9" in by["vcan9"].get("reason", ""),
+          "missing: %s %s" % (by["vcan9"]["status"], by["vcan9"].get("reason")))
+    check(by["vcan2"]["status"] == "error" and "vcan2 is down" in by["vcan2"].get("reason", ""),
+          "down: %s %s" % (by["vcan2"]["status"], by["vcan2"].get("reason")))
+    check(open(os.path.join(out, "absent.rc")).read().strip() != "0", "a down interface: exit status 0")
 
-if os.path.exists(os.path.join(out, "rr-remote.jsonl")):
+if canutils:
     rr("rr-remote", "vxcan0", "vxcan1")
     dut = open(os.path.join(out, "canfdtest-dut.log")).read()
     check("nconsistent" not in dut and "Unexpected" not in dut, "canfdtest found fault with the requests: " + dut[:300])
-if os.path.exists(os.path.join(out, "rr-damaged.jsonl")):
     res = results("rr-damaged")
-    check(res[0]["status"] == "error" and "damaged payload: byte 7" in res[0].get("reason", ""),
+    check(res and res[0]["status"] == "error" and "damaged payload: byte 7" in res[0].get("reason", ""),
           "rr-damaged: %s %s" % (res[0]["status"], res[0].get("reason")))
+if tc:
+    m = stream("tx-tbf", "vcan0", "vcan0")
+    if m:
+        refused = sum(m["enobufs"]["samples"])
+        fps = m["frames"]["median"]
+        check(refused > 0, "tx-tbf: no write was refused by a queue of 500 frames/s")
+        check(350 <= fps <= 800, "tx-tbf: %.0f frames/s through a queue of 500 frames/s" % fps)
+        note = m["frames"].get("note", "")
+        check("refused %d times (ENOBUFS)" % refused in note, "tx-tbf: note: " + note)
+        summary.append("tx-tbf: %d writes refused (ENOBUFS), counted" % refused)
 if controllers:
-    stream("tx-can", "can0", "can0")
     stream("tx-can1", "can0", "can1")
     rr("rr-can", "can0", "can1")
     stream("load-can", "can0", "can0", (111, 135))

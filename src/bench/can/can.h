@@ -50,9 +50,12 @@ int can_gw_rule(int add, int ifindex, canid_t id, canid_t resp, int fd);
 /* Netlink requests: what link.c and the VM test's link helper build. */
 struct can_nl_msg {
 	int overflow;		/* an attribute did not fit: not sent */
-	struct nlmsghdr h;
-	char body[1008];	/* the family's header and attributes, after h */
+	union {
+		struct nlmsghdr align;
+		char buf[1024];	/* the header, the family's header, attributes */
+	} u;
 };
+#define CAN_NLH(m) ((struct nlmsghdr *)(void *)(m)->u.buf)
 void can_nl_init(struct can_nl_msg *m, int type, int flags, const void *hdr, size_t hdrlen);
 /* Appends an attribute (nested ones: can_nl_nest, then can_nl_end). */
 void can_nl_put(struct can_nl_msg *m, int type, const void *data, size_t len);

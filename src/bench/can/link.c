@@ -21,21 +21,22 @@
 void can_nl_init(struct can_nl_msg *m, int type, int flags, const void *hdr, size_t hdrlen)
 {
 	memset(m, 0, sizeof(*m));
-	m->h.nlmsg_len = NLMSG_LENGTH(hdrlen);
-	m->h.nlmsg_type = (unsigned short)type;
-	m->h.nlmsg_flags = (unsigned short)(NLM_F_REQUEST | flags);
-	memcpy(NLMSG_DATA(&m->h), hdr, hdrlen);
+	struct nlmsghdr *h = CAN_NLH(m);
+	h->nlmsg_len = NLMSG_LENGTH(hdrlen);
+	h->nlmsg_type = (unsigned short)type;
+	h->nlmsg_flags = (unsigned short)(NLM_F_REQUEST | flags);
+	memcpy(m->u.buf + NLMSG_HDRLEN, hdr, hdrlen);
 }
 
 static struct rtattr *tail(struct can_nl_msg *m)
 {
-	return (struct rtattr *)((char *)&m->h + NLMSG_ALIGN(m->h.nlmsg_len));
+	return (struct rtattr *)(void *)(m->u.buf + NLMSG_ALIGN(CAN_NLH(m)->nlmsg_len));
 }
 
 void can_nl_put(struct can_nl_msg *m, int type, const void *data, size_t len)
 {
-	size_t at = NLMSG_ALIGN(m->h.nlmsg_len);
-	if (at + RTA_SPACE(len) > sizeof(m->h) + sizeof(m->body)) {
+	size_t at = NLMSG_ALIGN(CAN_NLH(m)->nlmsg_len);
+	if (at + RTA_SPACE(len) > sizeof(m->u.buf)) {
 		m->overflow = 1;
 		return;
 	}
@@ -43,8 +44,8 @@ void can_nl_put(struct can_nl_msg *m, int type, const void *data, size_t len)
 	rta->rta_type = (unsigned short)type;
 	rta->rta_len = (unsigned short)RTA_LENGTH(len);
 	if (len)
-		memcpy(RTA_DATA(rta), data, len);
-	m->h.nlmsg_len = (uint32_t)(at + RTA_ALIGN(rta->rta_len));
+		memcpy(m->u.buf + at + RTA_LENGTH(0), data, len);
+	CAN_NLH(m)->nlmsg_len = (uint32_t)(at + RTA_ALIGN(rta->rta_len));
 }
 
 void *can_nl_nest(struct can_nl_msg *m, int type)
@@ -70,11 +71,12 @@ static int exchange(struct can_nl_msg *m, int (*got)(const struct nlmsghdr *, vo
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (fd < 0)
 		return -errno;
-	m->h.nlmsg_flags |= NLM_F_ACK;
-	m->h.nlmsg_seq = 1;
+	struct nlmsghdr *req = CAN_NLH(m);
+	req->nlmsg_flags |= NLM_F_ACK;
+	req->nlmsg_seq = 1;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	int rc = 0;
-	if (sendto(fd, &m->h, m->h.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
+	if (sendto(fd, req, req->nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
 		rc = -errno;
 		goto out;
 	}

@@ -335,9 +335,10 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 				      (unsigned long long)(dropped - dropped0), st->at.name);
 	}
 	if (st->enobufs_all && n < sizeof(note))
-		n += (size_t)snprintf(note + n, sizeof(note) - n, "; the queue (txqueuelen %u) was "
-				      "full %llu times (ENOBUFS): the driver set the pace",
-				      st->link.txqlen, (unsigned long long)st->enobufs_all);
+		n += (size_t)snprintf(note + n, sizeof(note) - n, "; writes refused %llu times "
+				      "(ENOBUFS): the interface's queue (txqueuelen %u) was full, the "
+				      "interface set the pace", (unsigned long long)st->enobufs_all,
+				      st->link.txqlen);
 	if (st->load && counts[1] > 100.0 * (pg_now() - t0) && n < sizeof(note))
 		snprintf(note + n, sizeof(note) - n, "; over 100%%: %s does not keep to its bitrate "
 			 "(an emulated controller?)", st->link.name);
