@@ -3,9 +3,9 @@
 # and, on the two emulated SJA1000 controllers qemu puts on one bus
 # (kvaser_pci), can0 and can1 at 1 Mbit/s; runs every CAN benchmark on
 # them with each interface's kernel counters read before and after; checks
-# happen on the host. With pgcan.rounds=N on the kernel command line it
-# then runs N rounds of perfguide beside can-utils (cangen, candump,
-# canbusload) on the same interfaces.
+# happen on the host. With pgcan.rounds=N (and pgcan.time=SECONDS) on the
+# kernel command line it then runs N rounds of perfguide beside can-utils
+# (cangen, candump, canbusload) on the same interfaces.
 set -u
 fail() { echo "can-guest: $*"; exit 1; }
 L=/data/can-links
@@ -99,7 +99,8 @@ command -v cangen >/dev/null 2>&1 || fail "pgcan.rounds needs can-utils in the g
 # stamp: seconds since boot, 10 ms resolution.
 stamp() { cut -d' ' -f1 /proc/uptime; }
 tx() { cat /sys/class/net/$1/statistics/tx_packets; }
-T=${PGCAN_TIME:-2}
+T=$(sed -n 's/.*pgcan\.time=\([0-9]*\).*/\1/p' /proc/cmdline)
+: "${T:=2}"
 # Rounds alternate the tools, each for T seconds on the same interface:
 #   tx: perfguide can.tx (writer and checker) | cangen -g 0 with candump
 #       reading what it sends | cangen -g 0 alone

@@ -93,7 +93,8 @@ static int exchange(struct can_nl_msg *m, int (*got)(const struct nlmsghdr *, vo
 			rc = -errno;
 			goto out;
 		}
-		int len = (int)n;
+		/* unsigned: NLMSG_OK compares it with the u32 nlmsg_len */
+		unsigned len = (unsigned)n;
 		for (struct nlmsghdr *h = &buf.h; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
 			if (h->nlmsg_seq != 1)
 				continue;
