@@ -165,8 +165,13 @@ static int stream_setup(struct pg_ctx *ctx)
 	st->flags = st->fd && st->link.dbitrate ? CANFD_BRS : 0;
 	st->mtu = can_mtu(st->fd);
 
+	/* can.rr's peers that are no interface here (a node elsewhere on the
+	 * bus, the kernel's gateway) leave the counting to the echo, so one
+	 * `-p peer=` serves a whole group's run. */
 	const char *peer = pg_arg_str(ctx->args, "peer");
-	if (strcmp(peer, "auto") != 0) {
+	if (strcmp(peer, "remote") == 0 || strcmp(peer, "gw") == 0) {
+		st->at = st->link;
+	} else if (strcmp(peer, "auto") != 0) {
 		rc = can_resolve_name(ctx, peer, &st->at);
 	} else if (strcmp(st->link.kind, "vxcan") == 0 && st->link.peer) {
 		if (st->link.peer_elsewhere)
@@ -367,7 +372,8 @@ static const struct pg_param stream_params[] = {
 	CAN_IF_PARAM,
 	{ .name = "peer", .type = PG_P_STR, .def = "auto",
 	  .help = "interface the frames are counted on: auto (the other end of a vxcan pair, "
-		  "otherwise the sending interface's own echo), or a second interface on the bus" },
+		  "otherwise the sending interface's own echo), or a second interface on the bus "
+		  "(remote and gw, can.rr's: the echo)" },
 	CAN_ID_PARAM,
 	CAN_SIZE_PARAM,
 	CAN_FD_PARAM,
