@@ -159,6 +159,24 @@ int can_socket(struct pg_ctx *ctx, int ifindex, int fd, const canid_t *only)
 	return s;
 }
 
+void can_spec_init(struct can_spec *s, const struct pg_args *a, const struct can_link *l)
+{
+	memset(s, 0, sizeof(*s));
+	can_parse_id(pg_arg_str(a, "id"), &s->id);
+	s->len = (unsigned)pg_arg_int(a, "size");
+	s->fd = (int)pg_arg_int(a, "fd");
+	s->flags = s->fd && l->dbitrate ? CANFD_BRS : 0;
+	s->mtu = s->fd ? CANFD_MTU : CAN_MTU;
+	if (l->bitrate) {
+		struct canfd_frame f;
+		struct can_bits b;
+		can_fill(&f, s->id, s->len, s->flags, 0);
+		can_frame_bits(&f, s->fd, &b);
+		s->frame_s = (double)b.nominal / l->bitrate +
+			     (b.data ? (double)b.data / l->dbitrate : 0);
+	}
+}
+
 void can_driver(const struct can_link *l, char *buf, size_t len)
 {
 	char path[128], target[256];

@@ -103,6 +103,18 @@ canid_t can_resp_id(canid_t id);
 
 /* --- can.c: what every benchmark's setup does --- */
 
+/* What every frame of a run is, from the id, size and fd parameters and
+ * the interface it goes out of. */
+struct can_spec {
+	canid_t id;
+	unsigned len;
+	int fd;
+	int flags;		/* CANFD_BRS where the interface has a data bitrate */
+	size_t mtu;		/* bytes one write or read of a frame takes */
+	double frame_s;		/* one frame on the bus at the bitrate; 0: no bitrate */
+};
+void can_spec_init(struct can_spec *s, const struct pg_args *a, const struct can_link *l);
+
 /* The interface the `if` parameter names (auto: the first CAN interface),
  * checked: a CAN interface, up, not bus-off, in CAN FD mode when fd.
  * PG_OK, or a skip/error with ctx->msg set. */
@@ -115,12 +127,6 @@ int can_resolve_name(struct pg_ctx *ctx, const char *name, struct can_link *l);
 int can_socket(struct pg_ctx *ctx, int ifindex, int fd, const canid_t *only);
 /* The driver behind an interface (c_can_platform, kvaser_pci) or its kind. */
 void can_driver(const struct can_link *l, char *buf, size_t len);
-/* Bytes one write or read of a frame takes. */
-static inline size_t can_mtu(int fd)
-{
-	return fd ? CANFD_MTU : CAN_MTU;
-}
-
 /* The parameters every benchmark has and their check. */
 #define CAN_IF_PARAM									\
 	{ .name = "if", .type = PG_P_STR, .def = "auto",				\

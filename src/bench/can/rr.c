@@ -37,10 +37,9 @@ enum rr_peer { RR_THREAD, RR_GW, RR_REMOTE };
 struct rr {
 	struct can_link link, peer;
 	enum rr_peer how;
-	canid_t id, resp;
-	unsigned len;
-	int fd, flags, inc;
-	size_t mtu;
+	struct can_spec sp;
+	canid_t resp;
+	int inc;
 	int s, ps;
 	int gw_added;
 	double wait_s;		/* an answer not back in this time is lost */
@@ -98,12 +97,8 @@ static int rr_setup(struct pg_ctx *ctx)
 	int rc = can_resolve(ctx, &st->link);
 	if (rc != PG_OK)
 		return rc;
-	can_parse_id(pg_arg_str(ctx->args, "id"), &st->id);
-	st->resp = can_resp_id(st->id);
-	st->len = (unsigned)pg_arg_int(ctx->args, "size");
-	st->fd = (int)pg_arg_int(ctx->args, "fd");
-	st->flags = st->fd && st->link.dbitrate ? CANFD_BRS : 0;
-	st->mtu = can_mtu(st->fd);
+	can_spec_init(&st->sp, ctx->args, &st->link);
+	st->resp = can_resp_id(st->sp.id);
 
 	const char *peer = pg_arg_str(ctx->args, "peer");
 	if (strcmp(peer, "auto") == 0) {
@@ -139,8 +134,8 @@ static int rr_setup(struct pg_ctx *ctx)
 
 	if (st->how == RR_GW) {
 		/* A rule left by a run that was killed would answer twice. */
-		can_gw_rule(0, st->link.ifindex, st->id, st->resp, st->fd);
-		rc = can_gw_rule(1, st->link.ifindex, st->id, st->resp, st->fd);
+		can_gw_rule(0, st->link.ifindex, st->sp.id, st->resp, st->sp.fd);
+		rc = can_gw_rule(1, st->link.ifindex, st->sp.id, st->resp, st->sp.fd);
 		if (rc == -EPERM || rc == -EACCES)
 			return pg_skip(ctx, "adding the can-gw rule that answers on %s needs "
 				       "CAP_NET_ADMIN (run as root, or name a peer)", st->link.name);
@@ -152,10 +147,10 @@ static int rr_setup(struct pg_ctx *ctx)
 					strerror(-rc));
 		st->gw_added = 1;
 	}
-	if ((st->s = can_socket(ctx, st->link.ifindex, st->fd, &st->resp)) < 0)
+	if ((st->s = can_socket(ctx, st->link.ifindex, st->sp.fd, &st->resp)) < 0)
 		return PG_ERROR;
 	if (st->how == RR_THREAD) {
-		if ((st->ps = can_socket(ctx, st->peer.ifindex, st->fd, &st->id)) < 0)
+		if ((st->ps = can_socket(ctx, st->peer.ifindex, st->sp.fd, &st->sp.id)) < 0)
 			return PG_ERROR;
 		struct timeval tv = { .tv_usec = 20000 };
 		setsockopt(st->ps, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -164,14 +159,7 @@ static int rr_setup(struct pg_ctx *ctx)
 		st->running = 1;
 	}
 	/* Two frames each way at the bitrate, and time for a busy peer. */
-	st->wait_s = 0.2;
-	if (st->link.bitrate) {
-		struct canfd_frame f;
-		struct can_bits b;
-		can_fill(&f, st->id, st->len, st->flags, 0);
-		can_frame_bits(&f, st->fd, &b);
-		st->wait_s += 4.0 * b.nominal / st->link.bitrate;
-	}
+	st->wait_s = 0.2 + 4 * st->sp.frame_s;
 	return PG_OK;
 }
 
@@ -202,9 +190,9 @@ static const char *peer_name(const struct rr *st, char *buf, size_t len)
 static int round_trip(struct pg_ctx *ctx, struct rr *st, uint64_t *ns, uint64_t *late)
 {
 	struct canfd_frame f, r;
-	can_fill(&f, st->id, st->len, st->flags, st->seq);
+	can_fill(&f, st->sp.id, st->sp.len, st->sp.flags, st->seq);
 	uint64_t t0 = now_ns();
-	while (write(st->s, &f, st->mtu) < 0) {
+	while (write(st->s, &f, st->sp.mtu) < 0) {
 		if (errno != ENOBUFS && errno != EINTR) {
 			pg_error(ctx, "writing to %s: %s", st->link.name, strerror(errno));
 			return -1;
@@ -234,7 +222,7 @@ static int round_trip(struct pg_ctx *ctx, struct rr *st, uint64_t *ns, uint64_t 
 			return -1;
 		}
 		char why[160];
-		int c = can_check(&r, st->resp, st->len, st->seq, st->inc, why, sizeof(why));
+		int c = can_check(&r, st->resp, st->sp.len, st->seq, st->inc, why, sizeof(why));
 		if (c == 2) {		/* the answer to a request already counted lost */
 			(*late)++;
 			continue;
@@ -302,7 +290,7 @@ static void rr_teardown(struct pg_ctx *ctx)
 		pthread_join(st->thread, NULL);
 	}
 	if (st->gw_added)
-		can_gw_rule(0, st->link.ifindex, st->id, st->resp, st->fd);
+		can_gw_rule(0, st->link.ifindex, st->sp.id, st->resp, st->sp.fd);
 	if (st->s >= 0)
 		close(st->s);
 	if (st->ps >= 0)

@@ -37,12 +37,9 @@
 struct stream {
 	struct can_link link;		/* where frames are written */
 	struct can_link at;		/* where they are counted */
-	canid_t id;
-	unsigned len;
-	int fd, flags, load;
-	size_t mtu;
+	struct can_spec sp;
+	int load;
 	int tx, rx;
-	double frame_s;			/* one frame on the bus; 0: no bitrate */
 	uint32_t seq;			/* the next frame written */
 
 	pthread_t thread;
@@ -81,12 +78,12 @@ static void count_frame(struct stream *st, const struct canfd_frame *f, int fd)
 		atomic_fetch_add_explicit(&st->bits_nominal, b.nominal, memory_order_relaxed);
 		atomic_fetch_add_explicit(&st->bits_data, b.data, memory_order_relaxed);
 	}
-	if (f->can_id != st->id) {
+	if (f->can_id != st->sp.id) {
 		atomic_fetch_add_explicit(&st->others, 1, memory_order_relaxed);
 		return;
 	}
 	char why[sizeof(st->why)];
-	int r = can_check(f, st->id, st->len, st->next, 0, why, sizeof(why));
+	int r = can_check(f, st->sp.id, st->sp.len, st->next, 0, why, sizeof(why));
 	if (r == 1) {
 		if (!atomic_load(&st->damaged)) {
 			snprintf(st->why, sizeof(st->why), "%s", why);
@@ -96,7 +93,7 @@ static void count_frame(struct stream *st, const struct canfd_frame *f, int fd)
 	}
 	if (r == 2)
 		atomic_fetch_add_explicit(&st->gaps, 1, memory_order_relaxed);
-	st->next = (unsigned char)(st->len ? f->data[0] + 1 : st->next + 1);
+	st->next = (unsigned char)(st->sp.len ? f->data[0] + 1 : st->next + 1);
 	atomic_fetch_add_explicit(&st->ours, 1, memory_order_release);
 }
 
@@ -160,11 +157,7 @@ static int stream_setup(struct pg_ctx *ctx)
 			       "time; it needs a controller (ip link set %s type can bitrate 500000)",
 			       st->link.name, st->link.kind[0] ? st->link.kind : "not a controller",
 			       st->link.name);
-	can_parse_id(pg_arg_str(ctx->args, "id"), &st->id);
-	st->len = (unsigned)pg_arg_int(ctx->args, "size");
-	st->fd = (int)pg_arg_int(ctx->args, "fd");
-	st->flags = st->fd && st->link.dbitrate ? CANFD_BRS : 0;
-	st->mtu = can_mtu(st->fd);
+	can_spec_init(&st->sp, ctx->args, &st->link);
 
 	/* can.rr's peers that are no interface here (a node elsewhere on the
 	 * bus, the kernel's gateway) leave the counting to the echo, so one
@@ -189,8 +182,8 @@ static int stream_setup(struct pg_ctx *ctx)
 	if (rc != PG_OK)
 		return rc;
 
-	if ((st->tx = can_socket(ctx, st->link.ifindex, st->fd, NULL)) < 0 ||
-	    (st->rx = can_socket(ctx, st->at.ifindex, st->fd, st->load ? NULL : &st->id)) < 0)
+	if ((st->tx = can_socket(ctx, st->link.ifindex, st->sp.fd, NULL)) < 0 ||
+	    (st->rx = can_socket(ctx, st->at.ifindex, st->sp.fd, st->load ? NULL : &st->sp.id)) < 0)
 		return PG_ERROR;
 	/* The writing socket reads nothing; the counting one is told when it
 	 * drops a frame, and has room for a second of frames. */
@@ -204,14 +197,6 @@ static int stream_setup(struct pg_ctx *ctx)
 	tv = (struct timeval){ .tv_usec = RX_WAKE_US };
 	setsockopt(st->rx, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 
-	if (st->link.bitrate) {
-		struct canfd_frame f;
-		struct can_bits b;
-		can_fill(&f, st->id, st->len, st->flags, 0);
-		can_frame_bits(&f, st->fd, &b);
-		st->frame_s = (double)b.nominal / st->link.bitrate +
-			      (b.data ? (double)b.data / st->link.dbitrate : 0);
-	}
 	if (pthread_create(&st->thread, NULL, receiver, st) != 0)
 		return pg_error(ctx, "cannot start the receiver thread");
 	st->running = 1;
@@ -233,7 +218,7 @@ static void describe(const struct stream *st, char *buf, size_t len)
 	int n = snprintf(buf, len, "%s (%s", st->link.name, drv);
 	if (st->link.bitrate && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, ", %g kbit/s", st->link.bitrate / 1e3);
-	if (st->link.dbitrate && st->fd && n >= 0 && (size_t)n < len)
+	if (st->link.dbitrate && st->sp.fd && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, ", data %g kbit/s", st->link.dbitrate / 1e3);
 	if (n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, ", txqueuelen %u)", st->link.txqlen);
@@ -257,9 +242,9 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	int err = 0;
 	struct canfd_frame f;
 	while (pg_now() < deadline) {
-		can_fill(&f, st->id, st->len, st->flags, st->seq);
-		ssize_t n = write(st->tx, &f, st->mtu);
-		if (n == (ssize_t)st->mtu) {
+		can_fill(&f, st->sp.id, st->sp.len, st->sp.flags, st->seq);
+		ssize_t n = write(st->tx, &f, st->sp.mtu);
+		if (n == (ssize_t)st->sp.mtu) {
 			st->seq++;
 			sent++;
 		} else if (n < 0 && errno == ENOBUFS) {
@@ -268,7 +253,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 			 * leaves (a bus without a node to acknowledge). */
 			if (pg_now() - t0 > 1.0 && atomic_load(&st->ours) == a.ours)
 				break;
-			sleep_s(st->frame_s > 0 ? st->frame_s : 50e-6);
+			sleep_s(st->sp.frame_s > 0 ? st->sp.frame_s : 50e-6);
 		} else if (n < 0 && errno == EINTR) {
 			continue;
 		} else {
@@ -279,7 +264,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	/* Every frame written is either counted where it arrives, or dropped
 	 * by the counting socket; the rest are still on their way (queued for
 	 * the bus) until the wait is over. */
-	double wait = 1.0 + (st->link.txqlen + 64) * st->frame_s * 2;
+	double wait = 1.0 + (st->link.txqlen + 64) * st->sp.frame_s * 2;
 	double until = pg_now() + wait;
 	for (;;) {
 		snap(st, &b);
@@ -293,7 +278,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		return pg_error(ctx, "%s", st->why);
 	if (atomic_load(&st->damaged))
 		return pg_error(ctx, "%s: %s (is another node sending id %x? pick another id)",
-				st->at.name, st->why, st->id & CAN_EFF_MASK);
+				st->at.name, st->why, st->sp.id & CAN_EFF_MASK);
 	if (err == EAGAIN || err == EWOULDBLOCK)
 		return pg_error(ctx, "%s took no frame for a second (the send buffer stayed full): "
 				"is the bus terminated, and is another node there to acknowledge "
@@ -304,7 +289,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	if (got > sent)
 		return pg_error(ctx, "%llu frames with id %x arrived on %s, %llu were written: "
 				"another node sends this id (pick another id)",
-				(unsigned long long)got, st->id & CAN_EFF_MASK, st->at.name,
+				(unsigned long long)got, st->sp.id & CAN_EFF_MASK, st->at.name,
 				(unsigned long long)sent);
 	if (sent && !got) {
 		/* A controller alone on its bus counts acknowledgement errors up
