@@ -42,7 +42,7 @@ if not have_can:
         check(r["status"] == "skipped", "%s: %s" % (r["bench"], r["status"]))
         check(r["reason"].startswith("no CAN interface here: "), "%s: reason %r" % (r["bench"], r["reason"]))
         check(r.get("section") in (None, "DCAN"), "section " + str(r.get("section")))
-        check(r["samples"] == [] if "samples" in r else True, "a skip has no samples")
+        check(not r.get("samples"), "a skip has no samples")
 m = results("m")
 check(sorted(r["bench"] for r in m) == ["can.load", "can.rr", "can.tx"], "one result each")
 for r in m:
