@@ -56,18 +56,37 @@ def pg(name, metric):
     return None
 
 def canbusload(name):
-    """Median frames/s and % of canbusload's whole seconds (first and last dropped)."""
+    """canbusload's per-second lines: every frame and bit it saw (their sum),
+    and the median frames/s and % of its whole seconds (first and last
+    dropped: the run starts and ends inside them)."""
     path = os.path.join(out, name)
     rows = []
     if os.path.exists(path):
         for line in open(path):
             m = re.search(r"can0@\d+\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)%", line)
             if m and int(m.group(1)) > 0:
-                rows.append((int(m.group(1)), int(m.group(4))))
-    rows = rows[1:-1] if len(rows) > 2 else rows
+                rows.append((int(m.group(1)), int(m.group(2)), int(m.group(4))))
     if not rows:
-        return None, None
-    return statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
+        return None
+    full = rows[1:-1] or rows
+    return {"frames": sum(r[0] for r in rows), "bits": sum(r[1] for r in rows),
+            "fps": statistics.median(r[0] for r in full), "pct": statistics.median(r[2] for r in full)}
+
+def pg_totals(name):
+    """perfguide can.load's frames and bits over its whole run."""
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return None
+    m = {}
+    for l in open(path):
+        r = json.loads(l)
+        if r.get("type") == "result" and r.get("status") == "ok":
+            m[r["metric"]] = r
+    if "load" not in m:
+        return None
+    s = m["frames"]["sample_s"][0]
+    return {"frames": round(m["frames"]["samples"][0] * s), "bits": round(m["load"]["samples"][0] / 100 * 1e6 * s),
+            "fps": m["frames"]["samples"][0], "pct": m["load"]["samples"][0]}
 
 cmp = {}
 for line in open(os.path.join(out, "compare.txt")):
@@ -91,14 +110,20 @@ rows.append(("", "cangen -g 0 + candump", fmt(med(cmp.get(("cangen-dump", "vcan0
              "candump got %s of the frames" % fmt(100 * (med(cmp.get(("candump-received", "vcan0"), [])) or 0), "%")))
 rows.append(("", "cangen -g 0 alone", fmt(med(cmp.get(("cangen-alone", "vcan0"), []))), "nobody reading"))
 if os.path.exists(os.path.join(out, "cmp-pg-load-1.jsonl")):
-    pf = med([pg("cmp-pg-load-%d.jsonl" % r, "frames") for r in range(1, rounds + 1)])
-    pl = med([pg("cmp-pg-load-%d.jsonl" % r, "load") for r in range(1, rounds + 1)])
-    bl = [canbusload("cmp-canbusload-pg-%d.txt" % r) for r in range(1, rounds + 1)]
-    rows.append(("can0 frames/s, load", "perfguide can.load", "%s, %.1f%%" % (fmt(pf), pl or 0),
-                 "canbusload -e beside it: %s, %s%%" % (fmt(med(b[0] for b in bl)), fmt(med(b[1] for b in bl)))))
-    bl = [canbusload("cmp-canbusload-cangen-%d.txt" % r) for r in range(1, rounds + 1)]
+    pgl = [pg_totals("cmp-pg-load-%d.jsonl" % r) for r in range(1, rounds + 1)]
+    cbl = [canbusload("cmp-canbusload-pg-%d.txt" % r) for r in range(1, rounds + 1)]
+    rows.append(("can0 frames/s, load", "perfguide can.load",
+                 "%s, %.1f%%" % (fmt(med(p["fps"] for p in pgl if p)), med(p["pct"] for p in pgl if p) or 0),
+                 "canbusload -e beside it: %s, %s%% (whole seconds)" % (
+                     fmt(med(b["fps"] for b in cbl if b)), fmt(med(b["pct"] for b in cbl if b)))))
+    for r, (p, b) in enumerate(zip(pgl, cbl), 1):
+        if p and b:
+            rows.append(("", "  round %d, all of it" % r, "%d frames" % p["frames"],
+                         "%d bits (perfguide) | canbusload -e: %d frames, %d bits" % (p["bits"], b["frames"], b["bits"])))
+    cbl = [canbusload("cmp-canbusload-cangen-%d.txt" % r) for r in range(1, rounds + 1)]
     rows.append(("", "cangen -g 0", fmt(med(cmp.get(("cangen-alone", "can0"), []))),
-                 "canbusload -e beside it: %s, %s%%" % (fmt(med(b[0] for b in bl)), fmt(med(b[1] for b in bl)))))
+                 "canbusload -e beside it: %s, %s%% (whole seconds)" % (
+                     fmt(med(b["fps"] for b in cbl if b)), fmt(med(b["pct"] for b in cbl if b)))))
 w = [max(len(r[i]) for r in rows) for i in range(3)]
 for r in rows:
     print("%-*s  %-*s  %*s  %s" % (w[0], r[0], w[1], r[1], w[2], r[2], r[3]))

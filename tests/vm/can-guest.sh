@@ -105,7 +105,8 @@ T=$(sed -n 's/.*pgcan\.time=\([0-9]*\).*/\1/p' /proc/cmdline)
 #   tx: perfguide can.tx (writer and checker) | cangen -g 0 with candump
 #       reading what it sends | cangen -g 0 alone
 #   load: perfguide can.load on can0 | cangen -g 0 on can0, both with
-#       canbusload -e can0@1000000 watching
+#       canbusload -e can0@1000000 watching (its per-second lines add up
+#       to every frame and bit of the run)
 r=1
 while [ $r -le "$rounds" ]; do
 	perfguide run can.tx -p if=vcan0 -p time="$T" --runs 1 --no-db --out "$O/cmp-pg-vcan-$r.jsonl" >/dev/null 2>&1
@@ -131,6 +132,7 @@ while [ $r -le "$rounds" ]; do
 		canbusload -e can0@1000000 >"$O/cmp-canbusload-pg-$r.txt" 2>&1 &
 		b=$!
 		perfguide run can.load -p if=can0 -p time="$T" --runs 1 --no-db --out "$O/cmp-pg-load-$r.jsonl" >/dev/null 2>&1
+		sleep 1.5	# canbusload prints the last second
 		kill -INT $b
 		wait $b 2>/dev/null
 		canbusload -e can0@1000000 >"$O/cmp-canbusload-cangen-$r.txt" 2>&1 &
@@ -140,6 +142,7 @@ while [ $r -le "$rounds" ]; do
 		timeout -s INT "$T" cangen can0 -g 0 -I 77 -L 8 -D i -p 10 >/dev/null 2>&1
 		n1=$(tx can0)
 		t1=$(stamp)
+		sleep 1.5
 		kill -INT $b
 		wait $b 2>/dev/null
 		echo "round=$r tool=cangen-alone if=can0 frames=$((n1 - n0)) seconds=$(echo "$t1 - $t0" | bc) received="

@@ -158,8 +158,9 @@ static int rr_setup(struct pg_ctx *ctx)
 			return pg_error(ctx, "cannot start the responder thread");
 		st->running = 1;
 	}
-	/* Two frames each way at the bitrate, and time for a busy peer. */
-	st->wait_s = 0.2 + 4 * st->sp.frame_s;
+	/* Two frames each way at the bitrate, and time for a busy peer (a
+	 * canfdtest descheduled on a loaded machine answers after 200 ms). */
+	st->wait_s = 1.0 + 4 * st->sp.frame_s;
 	return PG_OK;
 }
 
