@@ -114,7 +114,7 @@ while [ $r -le "$rounds" ]; do
 		if [ $mode = dump ]; then
 			candump -T 1000 vcan0,77:7FF >/tmp/dump 2>&1 &
 			d=$!
-			sleep 0.2
+			sleep 0.5
 		fi
 		t0=$(stamp)
 		n0=$(tx vcan0)
@@ -131,12 +131,14 @@ while [ $r -le "$rounds" ]; do
 	if [ $controllers -eq 1 ]; then
 		canbusload -e can0@1000000 >"$O/cmp-canbusload-pg-$r.txt" 2>&1 &
 		b=$!
+		sleep 0.5	# it reads from its first frame on
 		perfguide run can.load -p if=can0 -p time="$T" --runs 1 --no-db --out "$O/cmp-pg-load-$r.jsonl" >/dev/null 2>&1
 		sleep 1.5	# canbusload prints the last second
 		kill -INT $b
 		wait $b 2>/dev/null
 		canbusload -e can0@1000000 >"$O/cmp-canbusload-cangen-$r.txt" 2>&1 &
 		b=$!
+		sleep 0.5
 		t0=$(stamp)
 		n0=$(tx can0)
 		timeout -s INT "$T" cangen can0 -g 0 -I 77 -L 8 -D i -p 10 >/dev/null 2>&1
