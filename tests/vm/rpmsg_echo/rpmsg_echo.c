@@ -22,7 +22,7 @@
  *
  * Writing 1 to /sys/module/rpmsg_echo/parameters/stop makes the remote
  * stop answering: messages are taken and dropped (counted in `dropped`).
- * `echoed` counts the messages echoed.
+ * `echoed` counts the messages echoed, `peak` the most buffers in use at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -67,6 +67,9 @@ static bool stop;
 module_param(stop, bool, 0644);
 MODULE_PARM_DESC(stop, "1: the remote stops answering (messages are dropped)");
 static unsigned long echoed, dropped;
+static unsigned int peak;
+module_param(peak, uint, 0644);
+MODULE_PARM_DESC(peak, "most buffers in use at once so far (write 0 to start again)");
 module_param(echoed, ulong, 0444);
 MODULE_PARM_DESC(echoed, "messages echoed so far");
 module_param(dropped, ulong, 0444);
@@ -115,6 +118,8 @@ static struct echo_msg *echo_get_buf(void)
 		m = list_first_entry(&bus.free, struct echo_msg, node);
 		list_del(&m->node);
 		bus.nfree--;
+		if (buffers - bus.nfree > READ_ONCE(peak))
+			WRITE_ONCE(peak, buffers - bus.nfree);
 	}
 	spin_unlock_irqrestore(&bus.lock, flags);
 	return m;
