@@ -7,9 +7,12 @@
  * One message is a `size`-byte payload written to the endpoint and its
  * echo read back. msg.rpmsg.rr has one message in flight per channel (a
  * round trip, TI's rpmsg_char_benchmark and ADI's rpmsg-xmit-p);
- * msg.rpmsg.stream keeps as many in flight as the remote's buffers take
- * (writes go on until the kernel says no transmit buffer is free). Each
- * sample exchanges `count` messages per channel, or runs `time` seconds.
+ * msg.rpmsg.stream keeps `window` in flight per channel, by default the
+ * remote's 256 transmit buffers (virtio_rpmsg_bus's) shared among the
+ * channels; a remote with fewer makes the writes wait (the kernel says no
+ * buffer is free). A larger window only queues echoes in the kernel: the
+ * rate stays, the latency grows by the queue. Each sample exchanges `count`
+ * messages per channel, or runs `time` seconds.
  *
  * Counted: messages whose echo came back and checked (a sequence number and
  * a pattern, payload.c), per second in total and per channel, and their
@@ -29,9 +32,11 @@
 #include "core/runner.h"
 #include "msg.h"
 
-/* Latencies of the messages in flight, by sequence number: the most one
- * channel keeps in flight (a virtio remote has 256 buffers for all). */
+/* Send times of the messages in flight, by sequence number: the most one
+ * channel may keep in flight. */
 #define RING 1024
+/* virtio_rpmsg_bus's transmit buffers (half of its 512), for all endpoints. */
+#define VIRTIO_TX_BUFFERS 256
 /* How long a wait lasts at most before Ctrl-C is looked at again. */
 #define SLICE_MS 50
 
@@ -172,7 +177,13 @@ static int rp_setup(struct pg_ctx *ctx)
 	ctx->priv = st;
 	st->ept.fd = -1;
 	st->size = (size_t)pg_arg_int(ctx->args, "size");
-	st->window = (int)(intptr_t)ctx->bench->data;
+	st->window = 1;
+	if (ctx->bench == &pg_msg_rpmsg_stream) {
+		int64_t w = pg_arg_int(ctx->args, "window");
+		st->window = w ? (int)w : VIRTIO_TX_BUFFERS / ctx->copies;
+		if (st->window < 1)
+			st->window = 1;
+	}
 	st->timeout_ns = (uint64_t)pg_arg_int(ctx->args, "timeout") * 1000000u;
 
 	struct msg_service svc[64];
@@ -231,21 +242,31 @@ static void rp_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static const struct pg_param rp_params[] = {
-	{ .name = "remote", .type = PG_P_STR, .def = "auto",
-	  .help = "the echo service: auto (the first known one on the bus), a remote processor "
-		  "(index, remoteprocN or name: 5c00000.r5f), a service name (ti.ipc4.ping-pong, "
-		  "sharc-echo, rpmsg-client-sample) or RPROC:SERVICE" },
-	{ .name = "channels", .type = PG_P_INT, .def = "1", .min = 1, .max = 256,
-	  .help = "endpoints, one thread each, timed together", .standard = "1,8,32" },
-	{ .name = "size", .type = PG_P_SIZE, .def = "1", .min = 1,
-	  .help = "payload bytes per message (at most 496)", .standard = "1,8,128,496" },
-	{ .name = "count", .type = PG_P_INT, .def = "0", .min = 0, .max = 1000000000,
-	  .help = "messages per channel in each sample; 0: for `time` seconds" },
-	{ .name = "time", .type = PG_P_INT, .def = "1", .min = 1, .max = 3600,
-	  .help = "seconds each sample lasts when count is 0" },
-	{ .name = "timeout", .type = PG_P_INT, .def = "1000", .min = 1, .max = 600000,
-	  .help = "ms without an echo (or a free buffer) before the remote counts as stopped" },
+#define RP_PARAMS												\
+	{ .name = "remote", .type = PG_P_STR, .def = "auto",						\
+	  .help = "the echo service: auto (the first known one on the bus), a remote processor "	\
+		  "(index, remoteprocN or name: 5c00000.r5f), a service name (ti.ipc4.ping-pong, "	\
+		  "sharc-echo, rpmsg-client-sample) or RPROC:SERVICE" },				\
+	{ .name = "channels", .type = PG_P_INT, .def = "1", .min = 1, .max = 256,			\
+	  .help = "endpoints, one thread each, timed together", .standard = "1,8,32" },		\
+	{ .name = "size", .type = PG_P_SIZE, .def = "1", .min = 1,					\
+	  .help = "payload bytes per message (at most 496)", .standard = "1,8,128,496" },		\
+	{ .name = "count", .type = PG_P_INT, .def = "0", .min = 0, .max = 1000000000,		\
+	  .help = "messages per channel in each sample; 0: for `time` seconds" },			\
+	{ .name = "time", .type = PG_P_INT, .def = "1", .min = 1, .max = 3600,			\
+	  .help = "seconds each sample lasts when count is 0" },					\
+	{ .name = "timeout", .type = PG_P_INT, .def = "1000", .min = 1, .max = 600000,		\
+	  .help = "ms without an echo (or a free buffer) before the remote counts as stopped" }
+
+static const struct pg_param rr_params[] = {
+	RP_PARAMS,
+	{ 0 },
+};
+
+static const struct pg_param stream_params[] = {
+	RP_PARAMS,
+	{ .name = "window", .type = PG_P_INT, .def = "0", .min = 0, .max = RING,
+	  .help = "messages in flight per channel; 0: 256 (virtio's transmit buffers) / channels" },
 	{ 0 },
 };
 
@@ -275,20 +296,20 @@ static const struct pg_section msg_section = {
 };
 
 #define RP_BENCH								\
-	.section = &msg_section, .params = rp_params, .metrics = rp_metrics,	\
+	.section = &msg_section, .metrics = rp_metrics,	\
 	.copies_param = "channels", .trial = 1, .check = rp_check,		\
 	.setup = rp_setup, .step = rp_step, .teardown = rp_teardown
 
 const struct pg_bench pg_msg_rpmsg_rr = {
 	.id = "msg.rpmsg.rr",
 	.title = "RPMsg round trip, one message in flight per channel",
-	.data = (void *)(intptr_t)1,
+	.params = rr_params,
 	RP_BENCH,
 };
 
 const struct pg_bench pg_msg_rpmsg_stream = {
 	.id = "msg.rpmsg.stream",
-	.title = "RPMsg stream, as many messages in flight as the remote's buffers take",
-	.data = (void *)(intptr_t)RING,
+	.title = "RPMsg stream, the remote's buffers full",
+	.params = stream_params,
 	RP_BENCH,
 };
