@@ -94,6 +94,18 @@ echo "$? $t0 $(up)" >$o/int.txt
 ls /sys/class/rpmsg >$o/int.after
 
 echo "$(up) end" >>$o/phases.txt
+# A perfguide killed outright leaves its endpoints; the next run removes them.
+perfguide run --no-db msg.rpmsg.rr -p channels=2 -p time=30 --runs 1 --out $o/kill.jsonl \
+	>$o/kill.log 2>&1 &
+pid=$!
+wait_epts 2 || echo "the endpoints did not appear" >>$o/kill.log
+kill -KILL $pid
+wait $pid 2>/dev/null
+ls /sys/class/rpmsg >$o/kill.left
+run msg.rpmsg.rr -p count=10 --runs 1 --out $o/reap.jsonl >$o/reap.log 2>&1
+ls /sys/class/rpmsg >$o/reap.after
+
 ls /sys/class/rpmsg >$o/final.txt
 dmesg >$o/dmesg.txt
+echo "$(up) end" >>$o/phases.txt
 exit 0

@@ -5,8 +5,9 @@
 # with an echo remote of ours (tests/vm/rpmsg_echo); the guest
 # (rpmsg-guest.sh) loads them and runs the benchmarks through the bus.
 # Checked here: exact message counts, flow control, the 496-byte limit, a
-# remote that stops answering, Ctrl-C, endpoints destroyed; the table of
-# channels x size is printed.
+# remote that stops answering, Ctrl-C, endpoints destroyed (and those a
+# killed perfguide left removed by the next run); the table of channels x
+# size is printed.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -137,6 +138,14 @@ if len(f) == 3:
         bad.append("ctrl-c: exit %s, not 130" % f[0])
 if leftover("int.after"):
     bad.append("ctrl-c: endpoints left: %s" % leftover("int.after"))
+# SIGKILL: the endpoints stay, the next run removes them and says so.
+if len(leftover("kill.left")) != 2:
+    bad.append("kill: %s left after SIGKILL, not 2 endpoints" % leftover("kill.left"))
+reap = [r for r in results("reap.jsonl") if r.get("metric") == "messages"]
+if not reap or "removed endpoints a killed perfguide left" not in reap[0].get("note", ""):
+    bad.append("reap: the next run did not remove them: %s" % (reap[0] if reap else text("reap.log")[-300:]))
+if leftover("reap.after"):
+    bad.append("reap: endpoints left: %s" % leftover("reap.after"))
 if leftover("final.txt"):
     bad.append("endpoints left at the end: %s" % leftover("final.txt"))
 dm = text("dmesg.txt")
