@@ -93,7 +93,6 @@ wait $pid
 echo "$? $t0 $(up)" >$o/int.txt
 ls /sys/class/rpmsg >$o/int.after
 
-echo "$(up) end" >>$o/phases.txt
 # A perfguide killed outright leaves its endpoints; the next run removes them.
 perfguide run --no-db msg.rpmsg.rr -p channels=2 -p time=30 --runs 1 --out $o/kill.jsonl \
 	>$o/kill.log 2>&1 &
