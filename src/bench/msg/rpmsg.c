@@ -207,9 +207,9 @@ static int rp_setup(struct pg_ctx *ctx)
 	if ((rc = exchange(ctx, st, 1, 0, NULL, &done)) != PG_OK)
 		return rc;
 	if (ctx->copy == 0)
-		pg_note(ctx, "%s at address %u on %s%s%s, %d endpoint%s (%s, ...)%s", st->svc.name,
+		pg_note(ctx, "%s at address %u on %s%s%s; channel 0 on %s%s%s", st->svc.name,
 			st->svc.dst, st->svc.parent, st->svc.rproc[0] ? " of " : "", st->svc.rproc,
-			n, n == 1 ? "" : "s", st->ept.path,
+			st->ept.path, n > 1 ? "; the service's endpoints taken in turn" : "",
 			reaped ? "; removed endpoints a killed perfguide left" : "");
 	return PG_OK;
 }
