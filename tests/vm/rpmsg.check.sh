@@ -26,7 +26,7 @@ for m in rpmsg_core rpmsg_ns rpmsg_char rpmsg_ctrl rpmsg_echo; do
 done
 set +e
 # shellcheck disable=SC2086
-sh "$here/run-in-vm.sh" --script "$here/rpmsg-guest.sh" --out "$out" $files
+sh "$here/run-in-vm.sh" --script "$here/rpmsg-guest.sh" --out "$out" --timeout 600 $files
 rc=$?
 set -e
 [ $rc -ne 125 ] || fail "rpmsg: the VM did not run, or the modules did not load (console: $out/console.log)"
