@@ -61,7 +61,7 @@ fi
 set +e
 # shellcheck disable=SC2086
 sh "$here/run-in-vm.sh" --script "$here/can-guest.sh" --out "$out" --modules "$modules" \
-	--qemu-args "$qargs" $files ${PG_CAN_VM_ARGS:-}
+	--qemu-args "$qargs" --timeout 600 $files ${PG_CAN_VM_ARGS:-}
 rc=$?
 set -e
 [ $rc -ne 125 ] || fail "can: the VM did not run (see the line above)"
