@@ -23,24 +23,26 @@ static const char help[] =
 	"  --port N             control port (default 12867; 0: a free port)\n"
 	"  --psk-file F         clients must prove they know the key on F's first\n"
 	"                       line (HMAC-SHA256 challenge and response)\n"
-	"  --max-time S         longest test in seconds (default 60, with --psk-file 300)\n"
+	"  --max-time S         longest test in seconds (default 60; 300 with --psk-file)\n"
 	"  --max-msg SIZE       largest send and request size (default 1m)\n"
 	"  --max-streams N      data connections per role and test (default 16)\n"
-	"  --max-rate MBIT      what the peer itself sends, Mbit/s in all tests together;\n"
-	"                       0: no cap (default 1000, with --psk-file no cap)\n"
+	"  --max-rate MBIT      what the peer sends, Mbit/s in all tests together; 0: no\n"
+	"                       cap (default 1000; no cap with --psk-file)\n"
 	"  --max-tests N        sessions at once, counted once a client has proved the\n"
 	"                       key; more are answered busy (default 4)\n"
-	"  --max-conns N        control connections at once; more are refused (default 64)\n"
+	"  --max-conns N        control connections at once; more are refused\n"
+	"                       (default 64)\n"
 	"  --max-conns-per-addr N  of them from one source address (default 8)\n"
-	"  --idle-timeout S     time from connecting to a session (HELLO, and the key\n"
-	"                       with --psk-file); then the connection is dropped (default 3)\n"
+	"  --idle-timeout S     from connecting to a session (HELLO, and the key with\n"
+	"                       --psk-file) in all; then it is dropped (default 3)\n"
 	"  --session-timeout S  drop a session that starts no test this long (default 120)\n"
 	"  --read-timeout S     drop one that sends half a message (default 5)\n"
 	"  --exit-with-parent   end when the process that started it ends\n"
 	"  -v, --verbose        one line on stderr per session event\n"
 	"\n"
 	"It prints \"listening on ADDR:PORT\" once it accepts connections, and\n"
-	"stops on SIGTERM or SIGINT.\n";
+	"stops on SIGTERM or SIGINT. Its limits and running it on a lab network\n"
+	"with a key: docs/security.md.\n";
 
 static int num(const char *opt, const char *s, double min, double max, double *out)
 {
