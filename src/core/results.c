@@ -1,5 +1,6 @@
 #include "results.h"
 
+#include "hist.h"
 #include "timer.h"
 
 #include <errno.h>
@@ -177,6 +178,35 @@ static json_t *result_head(const struct pg_result *r, int m)
 	return o;
 }
 
+/* Sparse: [lowest ns of the bucket, values in it] for each bucket in use,
+ * with the exact count, min, max and sum. */
+static json_t *hist_json(const struct pg_hist *h)
+{
+	json_t *o = json_object(), *b = json_array();
+	json_object_set_new(o, "unit", json_string("ns"));
+	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
+	json_object_set_new(o, "min", json_integer((json_int_t)h->min));
+	json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+	json_object_set_new(o, "sum", json_real(h->sum));
+	for (int i = 0; i < PG_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		uint64_t lo, width;
+		pg_hist_bucket_range(i, &lo, &width);
+		json_t *pair = json_array();
+		json_array_append_new(pair, json_integer((json_int_t)lo));
+		json_array_append_new(pair, json_integer((json_int_t)h->bucket[i]));
+		json_array_append_new(b, pair);
+	}
+	json_object_set_new(o, "buckets", b);
+	return o;
+}
+
+static int is_hist_metric(const struct pg_metric *m)
+{
+	return m->kind == PG_HIST_MEAN || m->kind == PG_HIST_Q;
+}
+
 static const char *status_name(enum pg_status s)
 {
 	return s == PG_OK ? "ok" : s == PG_SKIP ? "skipped" : "error";
@@ -191,9 +221,15 @@ void pg_results_result(struct pg_results *w, const struct pg_result *r)
 		emit(w, o);
 		return;
 	}
+	int hist_done = 0;
 	for (int m = 0; m < r->nmetrics; m++) {
 		const struct pg_stats *st = &r->stats[m];
 		json_t *o = result_head(r, m);
+		/* Once per benchmark, on its first latency metric. */
+		if (r->hist && !hist_done && is_hist_metric(&r->bench->metrics[m])) {
+			json_object_set_new(o, "hist", hist_json(r->hist));
+			hist_done = 1;
+		}
 		json_t *samples = json_array();
 		for (int s = 0; s < r->nsamples; s++)
 			json_array_append_new(samples, json_real(r->values[m][s]));

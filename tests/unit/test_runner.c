@@ -85,8 +85,8 @@ static const struct pg_param fake_params[] = {
 };
 
 static const struct pg_metric fake_metrics[] = {
-	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 
@@ -247,7 +247,7 @@ static int once_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	return PG_OK;
 }
 
-static const struct pg_metric value_metric[] = { { "boot", "s", PG_VALUE, 1, 0 }, { 0 } };
+static const struct pg_metric value_metric[] = { { "boot", "s", PG_VALUE, 1, 0, 0 }, { 0 } };
 
 static void facts_are_one_sample(void **state)
 {
@@ -270,8 +270,8 @@ static void facts_are_one_sample(void **state)
  * reads its peer at 30 % busy then 50 %. */
 static int trial_steps;
 static const struct pg_metric trial_metrics[] = {
-	{ "throughput", "Mbit/s", PG_RATE, 8e-6, 1 },
-	{ "service_demand", "us/KB", PG_RATIO, 1e9, 0 },
+	{ "throughput", "Mbit/s", PG_RATE, 8e-6, 1, 0 },
+	{ "service_demand", "us/KB", PG_RATIO, 1e9, 0, 0 },
 	{ 0 },
 };
 
@@ -309,16 +309,16 @@ static void trials_are_not_calibrated(void **state)
 static void metric_arithmetic(void **state)
 {
 	(void)state;
-	const struct pg_metric rate = { "bw", "MB/s", PG_RATE, 1e-6, 1 };
-	const struct pg_metric per = { "lat", "ns", PG_TIME_PER, 1e9, 0 };
-	const struct pg_metric val = { "v", "x", PG_VALUE, 1, 1 };
+	const struct pg_metric rate = { "bw", "MB/s", PG_RATE, 1e-6, 1, 0 };
+	const struct pg_metric per = { "lat", "ns", PG_TIME_PER, 1e9, 0, 0 };
+	const struct pg_metric val = { "v", "x", PG_VALUE, 1, 1, 0 };
 	assert_float_equal(pg_metric_value(&rate, 2.0, 8e6, 1), 4.0, 1e-12);
 	assert_float_equal(pg_metric_value(&per, 1.0, 1e9, 1), 1.0, 1e-12);
 	assert_float_equal(pg_metric_value(&per, 1.0, 2e9, 2), 1.0, 1e-12);
 	assert_float_equal(pg_metric_value(&per, 1.0, 0, 1), 0, 0);
 	assert_float_equal(pg_metric_value(&rate, 0, 5, 1), 0, 0);
 	assert_float_equal(pg_metric_value(&val, 3.0, 7, 1), 7, 0);
-	const struct pg_metric ratio = { "cpu", "us", PG_RATIO, 1e6, 0 };
+	const struct pg_metric ratio = { "cpu", "us", PG_RATIO, 1e6, 0, 0 };
 	assert_float_equal(pg_ratio_value(&ratio, 0.5, 1e6), 0.5, 1e-12);
 	assert_float_equal(pg_ratio_value(&ratio, 0.5, 0), 0, 0);
 }
