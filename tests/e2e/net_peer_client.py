@@ -79,6 +79,24 @@ def expect_dropped(s, what, within):
     print("%s: dropped without an answer after %.1f s" % (what, dt))
 
 
+def read_all(dport, hello, src=None):
+    """A TCP data connection (from src when given) that says hello (its role
+    byte...) and reads until the peer closes it: how many bytes came."""
+    x = socket.create_connection((HOST, dport), timeout=5, source_address=(src, 0) if src else None)
+    n = 0
+    try:
+        x.sendall(hello)
+        while True:
+            b = x.recv(65536)
+            if not b:
+                break
+            n += len(b)
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    x.close()
+    return n
+
+
 def open_session(port, key=None, src=None, what="normal session"):
     """HELLO (and AUTH with the key): the control socket and WELCOME's lines."""
     s = conn(port, src=src)
@@ -267,26 +285,17 @@ def presession(port, key=None):
         t0 = time.monotonic()
         results["silent"] = (recv(s), time.monotonic() - t0)
 
-    def nokey():
+    def hello_then_no_key(delay):
+        what = "HELLO after %g s, then no key" % delay
         s = conn(port, timeout=20)
         t0 = time.monotonic()
+        time.sleep(delay)
         s.sendall(frame(HELLO))
         f = recv(s)
         if not f or f[0] != WELCOME:
-            results["HELLO, then no key"] = ((f,), 0)
+            results[what] = ((f,), 0)
             return
-        results["HELLO, then no key"] = (recv(s), time.monotonic() - t0)
-
-    def late():
-        s = conn(port, timeout=20)
-        t0 = time.monotonic()
-        time.sleep(2)
-        s.sendall(frame(HELLO))
-        f = recv(s)
-        if not f or f[0] != WELCOME:
-            results["HELLO after 2 s, then no key"] = ((f,), 0)
-            return
-        results["HELLO after 2 s, then no key"] = (recv(s), time.monotonic() - t0)
+        results[what] = (recv(s), time.monotonic() - t0)
 
     def trickle():
         s = conn(port, timeout=20)
@@ -302,8 +311,10 @@ def presession(port, key=None):
             pass
         results["one byte every 0.5 s"] = (recv(s), time.monotonic() - t0)
 
-    cases = [silent, trickle] + ([nokey, late] if key else [])
-    threads = [threading.Thread(target=c) for c in cases]
+    cases = [(silent, ()), (trickle, ())]
+    if key:
+        cases += [(hello_then_no_key, (0,)), (hello_then_no_key, (2,))]
+    threads = [threading.Thread(target=c, args=a) for c, a in cases]
     for t in threads:
         t.start()
     for t in threads:
@@ -392,16 +403,8 @@ def shared_cap(port, mbit):
         if not f or f[0] != READY:
             out[i] = ("START answered %r" % (f,), 0, 0)
             return
-        d = socket.create_connection((HOST, int(f[1]["port"])), timeout=5)
-        d.sendall(b"M")
-        n = 0
-        while True:
-            b = d.recv(65536)
-            if not b:
-                break
-            n += len(b)
+        n = read_all(int(f[1]["port"]), b"M")
         end = time.monotonic()
-        d.close()
         s.sendall(frame(STOP))
         f = recv(s)
         ok = f and f[0] == REPORT and int(f[1]["bytes_tx"]) == n
@@ -444,46 +447,21 @@ def only_client(port):
             fail("only client: STOP answered %r" % (f,))
         return f[1]
 
-    def tcp_nothing(dport, hello):
-        x = socket.socket()
-        x.bind(("127.0.0.2", 0))
-        x.settimeout(5)
-        x.connect((HOST, dport))
-        got = b""
-        try:
-            x.sendall(hello)
-            while True:
-                b = x.recv(65536)
-                if not b:
-                    break
-                got += b
-        except (ConnectionResetError, BrokenPipeError):
-            pass
-        x.close()
-        return got
-
     for kind in ("tcp_maerts", "tcp_bidir"):
         dport = start({"test": kind, "time": "0.3", "msg": "1000"})
-        got = tcp_nothing(dport, b"M")
+        got = read_all(dport, b"M", "127.0.0.2")
         if got:
-            fail("only client: %s sent %d bytes to 127.0.0.2" % (kind, len(got)))
-        d = socket.create_connection((HOST, dport), timeout=5)
-        d.sendall(b"M")
-        n = 0
-        while True:
-            b = d.recv(65536)
-            if not b:
-                break
-            n += len(b)
+            fail("only client: %s sent %d bytes to 127.0.0.2" % (kind, got))
+        n = read_all(dport, b"M")
         r = stop()
         if n == 0 or int(r["bytes_tx"]) != n:
             fail("only client: %s: the client got %d bytes, REPORT %r" % (kind, n, r))
         print("%s: nothing to 127.0.0.2, %d bytes to the client" % (kind, n))
     for kind in ("tcp_rr", "tcp_crr"):
         dport = start({"test": kind, "time": "5", "size": "100"})
-        got = tcp_nothing(dport, b"E" + b"q" * 100)
+        got = read_all(dport, b"E" + b"q" * 100, "127.0.0.2")
         if got:
-            fail("only client: %s answered 127.0.0.2 with %d bytes" % (kind, len(got)))
+            fail("only client: %s answered 127.0.0.2 with %d bytes" % (kind, got))
         d = socket.create_connection((HOST, dport), timeout=5)
         d.sendall(b"E" + b"q" * 100)
         if read_exact(d, 100) != b"q" * 100:

@@ -6,24 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 CLIENT="$(dirname "$0")/net_peer_client.py"
-PIDS=""
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait; rm -rf "$T"' EXIT
 
-# start_peer NAME ARGS...: starts `perfguide serve`, sets PORT.
-start_peer() {
-	name=$1; shift
-	"$PG" serve --bind 127.0.0.1 --port 0 -v "$@" >"$T/$name.out" 2>"$T/$name.err" &
-	PIDS="$PIDS $!"
-	LAST=$!
-	i=0
-	while ! grep -q '^listening on 127.0.0.1:' "$T/$name.out" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || fail "$name: no 'listening on' line: $(cat "$T/$name.err")"
-		kill -0 $LAST 2>/dev/null || fail "$name: serve exited: $(cat "$T/$name.err")"
-		sleep 0.1
-	done
-	PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/$name.out")
-}
+# client CASE ARGS...: one case of the raw client against the last peer.
 client() {
 	python3 "$CLIENT" "$PORT" "$@" || fail "case $* (peer log: $(tail -n 5 "$T/$name.err"))"
 }
