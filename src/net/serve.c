@@ -1090,7 +1090,6 @@ int pg_serve(const struct pg_serve_opts *opts, char *err, size_t len)
 		snprintf(err, len, "--max-conns and --max-conns-per-addr are at least 1");
 		return -1;
 	}
-
 	if (o->psk_file) {
 		int loose = 0;
 		s.key = malloc(sizeof(*s.key));
