@@ -203,7 +203,8 @@ static int parse_list(const struct pg_param *p, const char *list,
 	int n = 0;
 	snprintf(buf, sizeof(buf), "%s", list);
 	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	const char *sep = p->whole ? "" : ",";
+	for (char *tok = strtok_r(buf, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
 		if (n == max) {
 			snprintf(err, errlen, "%s: too many values", p->name);
 			return -1;
