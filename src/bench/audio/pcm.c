@@ -345,9 +345,9 @@ int audio_pcm_open(struct pg_ctx *ctx, const struct audio_cfg *cfg, struct audio
 	(void)cfg;
 	*out = NULL;
 #ifdef PG_ALSA_STATIC_UNAVAILABLE
-	return pg_skip(ctx, "built without alsa-lib: a static build cannot link it (Debian ships it as "
-		       "a shared library only); build without -DPG_STATIC=ON where alsa-lib is installed "
-		       "(docs/methodology-audio.md)");
+	return pg_skip(ctx, "built without alsa-lib: a static build links only a static libasound.a, "
+		       "which Debian does not ship; build without -DPG_STATIC=ON where alsa-lib is "
+		       "installed (docs/methodology-audio.md)");
 #else
 	return pg_skip(ctx, "built without alsa-lib: install libasound2-dev and rebuild");
 #endif
