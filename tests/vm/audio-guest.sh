@@ -27,9 +27,10 @@ if perfguide run audio.playback -p device=hw:Dummy,0 -p time=1 --runs 1 --no-db 
 	exit 0
 fi
 
-# A sane period for a TCG guest on a busy host: 1024 frames (21 ms at
-# 48 kHz) and 8 of them in the buffer. snd-dummy runs at 5500 to 48000 Hz.
-SANE="-p period=1024 -p buffer=8192 --runs 2 --no-db"
+# A sane period for a TCG guest on a busy host, whose qemu may wait for a
+# CPU for a good part of a second: 2048 frames (43 ms at 48 kHz) and 8 of
+# them in the buffer (341 ms). snd-dummy runs at 5500 to 48000 Hz.
+SANE="-p period=2048 -p buffer=16384 --runs 2 --no-db"
 RATES="8000 22050 48000"
 rc=0
 # shellcheck disable=SC2086
@@ -37,11 +38,10 @@ perfguide run audio.playback audio.capture -p device=hw:Dummy,0 -p rate="$(echo 
 	-p time=1 $SANE --out "$PG_OUT/dummy.jsonl" || rc=1
 # shellcheck disable=SC2086
 perfguide run audio.loop -p rate=48000 -p time=2 $SANE --out "$PG_OUT/loop.jsonl" || rc=1
-# The application stops for 400 ms, longer than the 171 ms buffer: an
-# under- or overrun in every sample, counted.
-# shellcheck disable=SC2086
+# The application stops for 400 ms, longer than an 85 ms buffer: an under-
+# or overrun in every sample, counted.
 perfguide run audio.playback audio.capture -p device=hw:Dummy,0 -p rate=48000 -p time=1 -p stall=400 \
-	$SANE --out "$PG_OUT/stall.jsonl" || rc=1
+	-p period=1024 -p buffer=4096 --runs 2 --no-db --out "$PG_OUT/stall.jsonl" || rc=1
 # The seed's period of 64 frames (1.3 ms) in a guest whose CPU is emulated:
 # what comes of it is counted, whatever it is.
 perfguide run audio.playback -p device=hw:Dummy,0 -p rate=48000 -p time=1 -p period=64 --runs 2 --no-db \
@@ -79,13 +79,13 @@ peer() {
 for round in 1 2; do
 	for r in 8000 48000; do
 		for tool in aplay arecord; do
-			peer $tool "$r" 1024 8192 $((2 * r)) >>"$PG_OUT/peers.txt" ||
+			peer $tool "$r" 2048 16384 $((2 * r)) >>"$PG_OUT/peers.txt" ||
 				{ echo "audio-guest: $tool failed"; rc=1; }
 		done
 	done
 	peer aplay 48000 64 1024 96000 >>"$PG_OUT/peers.txt" || { echo "audio-guest: aplay failed"; rc=1; }
 done
 for tool in aplay arecord; do
-	peer $tool 48000 1024 8192 1024 >>"$PG_OUT/peers.txt" || { echo "audio-guest: $tool failed"; rc=1; }
+	peer $tool 48000 2048 16384 2048 >>"$PG_OUT/peers.txt" || { echo "audio-guest: $tool failed"; rc=1; }
 done
 exit $rc

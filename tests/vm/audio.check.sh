@@ -80,7 +80,7 @@ for (bench, rate), m in sorted(dummy.items()):
         if not near(s, rate, 0.005):
             bad.append("%s %d Hz: the device ran at %.2f Hz" % (bench, rate, s))
     if any(x != 0 for x in m["xruns"]["samples"]):
-        bad.append("%s %d Hz: xruns %s at a period of 1024, buffer 8192" % (bench, rate, m["xruns"]["samples"]))
+        bad.append("%s %d Hz: xruns %s at a period of 2048, buffer 16384" % (bench, rate, m["xruns"]["samples"]))
     for s in m["throughput"]["samples"]:
         if not near(s, rate * 32, 0.005):
             bad.append("%s %d Hz: throughput %.0f bits/s, nominal %d" % (bench, rate, s, rate * 32))
@@ -108,9 +108,9 @@ for (bench, rate), m in loop.items():
 if not loop:
     bad.append("loop: no result")
 
-# The provoked xruns: a 400 ms stall against a 171 ms buffer is an xrun in
+# The provoked xruns: a 400 ms stall against an 85 ms buffer is an xrun in
 # every sample (one, unless the emulated guest falls behind once more after
-# it), and the 229 ms the device stood still show in the throughput.
+# it), and the 315 ms the device stood still show in the throughput.
 stall = by_metric(load("stall"))
 for (bench, rate), m in stall.items():
     if min(m["xruns"]["samples"]) < 1:
@@ -144,7 +144,7 @@ print("check-vm: audio: %-15s %6s  %14s  %12s  %5s  %6s   %-9s %14s  %6s"
       % ("perfguide", "Hz", "bits/s", "rate Hz", "xruns", "cpu%", "peer", "bits/s", "cpu%"))
 for bench, rate, tput, r, x, cpu, note in rows:
     tool = "aplay" if bench.endswith("playback") else "arecord"
-    p = [v for v in peers.get((tool, rate, 1024), []) if v[2] > 1024]
+    p = [v for v in peers.get((tool, rate, 2048), []) if v[2] > 2048]
     pt = sorted(v[0] for v in p)
     pc = sorted(v[1] for v in p)
     print("check-vm: audio: %-15s %6d  %14.0f  %12.2f  %5d  %6.1f   %-9s %14s  %6s"
