@@ -37,7 +37,7 @@ rc=0
 perfguide run audio.playback audio.capture -p device=hw:Dummy,0 -p rate="$(echo $RATES | tr ' ' ,)" \
 	-p time=1 $SANE --out "$PG_OUT/dummy.jsonl" || rc=1
 # shellcheck disable=SC2086
-perfguide run audio.loop -p rate=48000 -p time=2 $SANE --out "$PG_OUT/loop.jsonl" || rc=1
+perfguide run audio.loop -p rate=48000 -p time=2 $SANE --runs 3 --out "$PG_OUT/loop.jsonl" || rc=1
 # The application stops for 400 ms, longer than an 85 ms buffer: an under-
 # or overrun in every sample, counted.
 perfguide run audio.playback audio.capture -p device=hw:Dummy,0 -p rate=48000 -p time=1 -p stall=400 \

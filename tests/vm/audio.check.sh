@@ -14,13 +14,14 @@ for t in aplay arecord ldd readelf; do
 	command -v $t >/dev/null 2>&1 || skip "audio: no $t here (install alsa-utils and binutils)"
 done
 
-# The dynamic build: alsa-lib is linked as Debian ships it; SQLite is left
-# out as in the static guest build.
+# The dynamic build: alsa-lib is linked as Debian ships it; SQLite and
+# libcrypto are left out (the guest keeps no store; the crypto test has its
+# own VM), so the initramfs carries only libasound, libjansson and libc.
 dyn=$PG_VM_BUILD/dynamic
 log=$PG_VM_BUILD/dynamic-build.log
 mkdir -p "$PG_VM_BUILD"
 if ! { cmake -S "$src" -B "$dyn" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DPG_WITH_SQLITE=OFF \
-	-DPG_WITH_ALSA=ON && cmake --build "$dyn" -j "$(nproc 2>/dev/null || echo 2)"; } >"$log" 2>&1; then
+	-DPG_WITH_CRYPTO=OFF -DPG_WITH_ALSA=ON && cmake --build "$dyn" -j "$(nproc 2>/dev/null || echo 2)"; } >"$log" 2>&1; then
 	tail -n 20 "$log" >&2
 	fail "audio: the dynamic perfguide did not build (log: $log)"
 fi
@@ -94,8 +95,14 @@ for (bench, rate), m in loop.items():
         bad.append("loop: content errors %s" % m["errors"]["samples"])
     if any(x != 0 for x in m["xruns"]["samples"]):
         bad.append("loop: xruns %s" % m["xruns"]["samples"])
+    # snd-aloop's position follows jiffies, which in a guest starved by a
+    # busy host can lag the monotonic clock the positions are read against
+    # (one sample at 47558 Hz at a load average of 20): the median holds
+    # to 0.5%, each sample to 2%.
+    if not near(m["rate"]["median"], rate, 0.005):
+        bad.append("loop: the capture ran at %.2f Hz (median)" % m["rate"]["median"])
     for s in m["rate"]["samples"]:
-        if not near(s, rate, 0.005):
+        if not near(s, rate, 0.02):
             bad.append("loop: the capture ran at %.2f Hz" % s)
     p50, mx = m["lat_p50"]["median"], m["lat_max"]["max"]
     if not (0 < p50 <= mx < 1000):
