@@ -222,12 +222,10 @@ static int loop_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	struct audio_status s;
 	if ((err = audio_pcm_status(st->in, &s)) < 0)
 		return pg_error(ctx, "ALSA device '%s': status: %s", in, audio_strerror(err));
-	if (s.xrun) {
+	double end = s.running ? s.t : pg_now();
+	if (s.xrun)
 		t.xruns++;
-		t.moved += s.appl;
-	} else {
-		t.moved += s.pos;
-	}
+	t.moved += s.xrun ? s.appl : s.pos;
 	audio_pcm_reset(st->out);
 	audio_pcm_reset(st->in);
 	if (!st->chk.started)
@@ -238,9 +236,9 @@ static int loop_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		return pg_error(ctx, "no period played while the loop ran came back in %.0f s: "
 				"give a longer time", time);
 	double rate = audio_fit_rate(&t.fit);
-	if (t.start < 0 || !(rate > 0) || !(s.t > t.start))
+	if (t.start < 0 || !(rate > 0) || !(end > t.start))
 		return pg_error(ctx, "ALSA device '%s' never ran in %.0f s", in, time);
-	counts[0] = audio_bits_per_s(t.moved, s.t - t.start, &st->in_cfg);
+	counts[0] = audio_bits_per_s(t.moved, end - t.start, &st->in_cfg);
 	counts[1] = rate;
 	counts[2] = (double)t.xruns;
 	counts[3] = (double)st->chk.errors;

@@ -7,7 +7,7 @@
  * position in frames and the CLOCK_MONOTONIC time it was read at. The rate
  * the device runs at is the slope of those positions over time; the
  * throughput is the frames it moved (played, or captured and delivered)
- * from its start to the last position, in bits per second as the seed
+ * from its start to the sample's end, in bits per second as the seed
  * prints it. An under- or overrun is counted, the stream prepared and
  * started again, and the sample goes on: the time the device stood still
  * stays in the throughput's time, so xruns show there too, never hidden.
@@ -185,13 +185,12 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	}
 	if ((err = point(st, &t, &s)) < 0)
 		return pg_error(ctx, "ALSA device '%s': status: %s", dev, audio_strerror(err));
-	double end = s.t;
-	if (s.xrun) {
+	/* A stream standing still at the end (in an xrun, or prepared again
+	 * after one) stood still until now, and that time counts. */
+	double end = s.running ? s.t : pg_now();
+	if (s.xrun)
 		t.xruns++;
-		t.moved += s.appl;
-	} else {
-		t.moved += s.pos;
-	}
+	t.moved += s.xrun ? s.appl : s.pos;
 	audio_pcm_reset(st->pcm);
 	double rate = audio_fit_rate(&t.fit);
 	if (t.start < 0 || !(rate > 0) || !(end > t.start))
