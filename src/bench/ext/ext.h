@@ -20,10 +20,17 @@
 
 /* ---- running another program (spawn.c) ---- */
 
-struct ext_proc {
-	char *out;		/* stdout and stderr as they came, NUL-terminated */
-	size_t len;
+/* What a program printed on one of its outputs, NUL-terminated. */
+struct ext_text {
+	char *s;
+	size_t len, cap;
 	int truncated;		/* more than EXT_OUT_MAX bytes: the rest dropped */
+};
+
+struct ext_proc {
+	/* stdout, what the suites report on and the parsers read, and stderr
+	 * apart, so that a driver's warning cannot split a report line. */
+	struct ext_text out, err;
 	int status;		/* waitpid's status */
 	int timed_out;		/* killed after the timeout */
 	int interrupted;	/* killed because the run was interrupted */
@@ -33,8 +40,8 @@ struct ext_proc {
 #define EXT_OUT_MAX (4 << 20)
 
 /*
- * Runs argv (argv[0] a path, no shell) with stdin from /dev/null and stdout
- * and stderr into p->out, in directory dir (NULL: the current one), allowed
+ * Runs argv (argv[0] a path, no shell) with stdin from /dev/null and its
+ * stdout and stderr captured apart, in directory dir (NULL: the current one), allowed
  * on cpus[0..ncpus) (none: any), in a process group of its own that is
  * killed after timeout_s seconds or when the run is interrupted, and that
  * dies with perfguide. Returns 0 when the program ran (whatever its exit
@@ -51,9 +58,9 @@ int ext_proc_ok(const struct ext_proc *p);
  * "timed out after 600 s". */
 void ext_proc_describe(const struct ext_proc *p, double timeout_s, char *buf, size_t len);
 
-/* The last non-empty line of the output (what a failing program said),
- * at most len-1 characters. */
-void ext_last_line(const char *text, char *buf, size_t len);
+/* The last non-empty line a failing program printed: on stderr if it
+ * printed anything there, else on stdout; at most len-1 characters. */
+void ext_last_line(const struct ext_proc *p, char *buf, size_t len);
 
 /* An executable: a name holding '/' as given, else the first on PATH.
  * Returns 0 with its path in out, or -1. */
@@ -191,6 +198,9 @@ struct ext_glmark2_run {
  * the line expected or the line that is wrong.
  */
 int ext_glmark2_parse(const char *text, struct ext_glmark2_run *r, char *err, size_t errlen);
+
+/* CoreMark-PRO's workloads and score (coremark_pro.c). */
+extern const struct ext_mith_suite ext_coremark_pro;
 
 /* The group's benchmarks. */
 extern const struct pg_bench pg_ext_coremark_pro;

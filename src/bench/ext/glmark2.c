@@ -269,7 +269,7 @@ static int has_offscreen(struct glmark2_state *s)
 	char err[128];
 	if (ext_run(argv, NULL, NULL, 0, HELP_TIMEOUT_S, &p, err, sizeof(err)) < 0)
 		return 0;
-	int yes = strstr(p.out, "--off-screen") != NULL;
+	int yes = strstr(p.out.s, "--off-screen") || strstr(p.err.s, "--off-screen");
 	ext_proc_free(&p);
 	return yes;
 }
@@ -348,9 +348,9 @@ static int glmark2_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		return pg_error(ctx, "out of memory");
 	}
 	int st = PG_OK;
-	int parsed = ext_glmark2_parse(p.out, r, err, sizeof(err));
+	int parsed = ext_glmark2_parse(p.out.s, r, err, sizeof(err));
 	ext_proc_describe(&p, s->timeout_s, how, sizeof(how));
-	ext_last_line(p.out, last, sizeof(last));
+	ext_last_line(&p, last, sizeof(last));
 	if (p.interrupted) {
 		st = pg_error(ctx, "interrupted");
 	} else if (!ext_proc_ok(&p) && r->nscenes == 0 && !p.timed_out) {

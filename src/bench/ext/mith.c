@@ -380,9 +380,10 @@ static int find_dir(struct pg_ctx *ctx, struct mith_state *s, const char *path)
 	return pg_skip(ctx, "%s not found: no %s.exe in %s, %s/bin or a build under %s/builds (%s)",
 		       su->name, probe, path, path, path, su->how_to_get);
 found:
-	if (strlen(cand) >= sizeof(s->dir))
+	size_t l = strlen(cand);
+	if (l >= sizeof(s->dir))
 		return pg_error(ctx, "path too long");
-	snprintf(s->dir, sizeof(s->dir), "%s", cand);
+	memcpy(s->dir, cand, l + 1);
 	return PG_OK;
 }
 
@@ -443,10 +444,10 @@ static int run_one(struct pg_ctx *ctx, struct mith_state *s, struct mith_workloa
 	} else if (!ext_proc_ok(&p)) {
 		char last[96];
 		ext_proc_describe(&p, s->timeout_s, how, sizeof(how));
-		ext_last_line(p.out, last, sizeof(last));
+		ext_last_line(&p, last, sizeof(last));
 		st = pg_error(ctx, "%s %s: %s ('%s'); raw output: %s", s->suite->name, what, how,
 			      last, s->raw.name);
-	} else if (ext_mith_parse(p.out, w->w->name, out, err, sizeof(err)) < 0) {
+	} else if (ext_mith_parse(p.out.s, w->w->name, out, err, sizeof(err)) < 0) {
 		st = pg_error(ctx, "%s %s: %s; raw output: %s", s->suite->name, what, err,
 			      s->raw.name);
 	} else {

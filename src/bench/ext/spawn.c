@@ -26,7 +26,7 @@
 
 /* Only async-signal-safe calls between fork and exec: the runner's
  * threads may hold locks the child would never see released. */
-static void child(char *const argv[], const char *dir, int out_fd, int null_fd,
+static void child(char *const argv[], const char *dir, int out_fd, int err_fd, int null_fd,
 		  const cpu_set_t *cpus, pid_t parent)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -45,7 +45,7 @@ static void child(char *const argv[], const char *dir, int out_fd, int null_fd,
 	sigaction(SIGTERM, &dfl, NULL);
 	sigaction(SIGPIPE, &dfl, NULL);
 	if (dup2(null_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0 ||
-	    dup2(out_fd, STDERR_FILENO) < 0)
+	    dup2(err_fd, STDERR_FILENO) < 0)
 		_exit(127);
 	if (cpus)
 		sched_setaffinity(0, sizeof(*cpus), cpus);
@@ -62,29 +62,28 @@ static void child(char *const argv[], const char *dir, int out_fd, int null_fd,
 	_exit(127);
 }
 
-static void append(struct ext_proc *p, size_t *cap, const char *buf, size_t n)
+static int append(struct ext_text *t, const char *buf, size_t n)
 {
-	if (p->truncated)
-		return;
-	if (p->len + n > EXT_OUT_MAX) {
-		n = EXT_OUT_MAX - p->len;
-		p->truncated = 1;
+	if (t->truncated)
+		return 0;
+	if (t->len + n > EXT_OUT_MAX) {
+		n = EXT_OUT_MAX - t->len;
+		t->truncated = 1;
 	}
-	if (p->len + n + 1 > *cap) {
-		size_t nc = *cap ? *cap : 4096;
-		while (nc < p->len + n + 1)
+	if (t->len + n + 1 > t->cap) {
+		size_t nc = t->cap ? t->cap : 4096;
+		while (nc < t->len + n + 1)
 			nc *= 2;
-		char *np = realloc(p->out, nc);
-		if (!np) {
-			p->truncated = 1;
-			return;
-		}
-		p->out = np;
-		*cap = nc;
+		char *np = realloc(t->s, nc);
+		if (!np)
+			return -1;
+		t->s = np;
+		t->cap = nc;
 	}
-	memcpy(p->out + p->len, buf, n);
-	p->len += n;
-	p->out[p->len] = '\0';
+	memcpy(t->s + t->len, buf, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+	return 0;
 }
 
 static void kill_group(pid_t pid)
@@ -93,13 +92,34 @@ static void kill_group(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
+/* Reads what is there on the open pipes; returns how many are still open. */
+static int drain(struct pollfd *pfd, struct ext_text **to, int ms)
+{
+	int n = poll(pfd, 2, ms);
+	if (n < 0 && errno != EINTR)
+		return 0;
+	for (int i = 0; n > 0 && i < 2; i++) {
+		if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		char buf[8192];
+		ssize_t r = read(pfd[i].fd, buf, sizeof(buf));
+		if (r > 0) {
+			if (append(to[i], buf, (size_t)r) < 0)
+				to[i]->truncated = 1;
+		} else if (r == 0 || errno != EINTR) {
+			close(pfd[i].fd);
+			pfd[i].fd = -1;
+		}
+	}
+	return (pfd[0].fd >= 0) + (pfd[1].fd >= 0);
+}
+
 int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 	    double timeout_s, struct ext_proc *p, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
-	size_t cap = 0;
-	append(p, &cap, "", 0);
-	if (!p->out) {
+	if (append(&p->out, "", 0) < 0 || append(&p->err, "", 0) < 0) {
+		ext_proc_free(p);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -111,17 +131,18 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 				CPU_SET(cpus[i], &set);
 		setp = &set;
 	}
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		ext_proc_free(p);
-		return -1;
-	}
+	int o[2] = { -1, -1 }, e[2] = { -1, -1 };
 	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (null_fd < 0) {
-		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
+	if (null_fd < 0 || pipe2(o, O_CLOEXEC) != 0 || pipe2(e, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "cannot make the program's pipes: %s", strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (o[i] >= 0)
+				close(o[i]);
+			if (e[i] >= 0)
+				close(e[i]);
+		}
+		if (null_fd >= 0)
+			close(null_fd);
 		ext_proc_free(p);
 		return -1;
 	}
@@ -129,19 +150,23 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 	double t0 = pg_now();
 	pid_t pid = fork();
 	if (pid == 0)
-		child(argv, dir, fds[1], null_fd, setp, parent);
+		child(argv, dir, o[1], e[1], null_fd, setp, parent);
 	int fork_errno = errno;
-	close(fds[1]);
+	close(o[1]);
+	close(e[1]);
 	close(null_fd);
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(fork_errno));
-		close(fds[0]);
+		close(o[0]);
+		close(e[0]);
 		ext_proc_free(p);
 		return -1;
 	}
 	setpgid(pid, pid);	/* also here, so a kill never misses the group */
 
-	int eof = 0, reaped = 0;
+	struct pollfd pfd[2] = { { .fd = o[0], .events = POLLIN }, { .fd = e[0], .events = POLLIN } };
+	struct ext_text *to[2] = { &p->out, &p->err };
+	int open_fds = 2, reaped = 0;
 	for (;;) {
 		double left = timeout_s - (pg_now() - t0);
 		if (left <= 0) {
@@ -152,36 +177,23 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 			p->interrupted = 1;
 			break;
 		}
-		if (eof) {
-			/* Output closed: wait for the exit, still bounded. */
-			pid_t w = waitpid(pid, &p->status, WNOHANG);
-			if (w == pid) {
-				reaped = 1;
-				break;
-			}
-			if (w < 0 && errno != EINTR) {
-				reaped = 1;
-				break;
-			}
-			struct timespec ts = { 0, 10 * 1000 * 1000 };
-			nanosleep(&ts, NULL);
+		int ms = left * 1000 < POLL_MS ? (int)(left * 1000) + 1 : POLL_MS;
+		if (open_fds > 0) {
+			open_fds = drain(pfd, to, ms);
 			continue;
 		}
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		int ms = left * 1000 < POLL_MS ? (int)(left * 1000) + 1 : POLL_MS;
-		int n = poll(&pfd, 1, ms);
-		if (n < 0 && errno != EINTR)
+		/* Both outputs closed: wait for the exit, still bounded. */
+		pid_t w = waitpid(pid, &p->status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR)) {
+			reaped = 1;
 			break;
-		if (n <= 0)
-			continue;
-		char buf[8192];
-		ssize_t r = read(fds[0], buf, sizeof(buf));
-		if (r > 0)
-			append(p, &cap, buf, (size_t)r);
-		else if (r == 0 || errno != EINTR)
-			eof = 1;
+		}
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
 	}
-	close(fds[0]);
+	for (int i = 0; i < 2; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
 	/* Whatever it left running in its group goes with it. */
 	kill_group(pid);
 	if (!reaped)
@@ -193,39 +205,38 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 
 void ext_proc_free(struct ext_proc *p)
 {
-	free(p->out);
-	p->out = NULL;
-	p->len = 0;
+	free(p->out.s);
+	free(p->err.s);
+	memset(&p->out, 0, sizeof(p->out));
+	memset(&p->err, 0, sizeof(p->err));
 }
 
 int ext_proc_ok(const struct ext_proc *p)
 {
-	return !p->timed_out && !p->interrupted && !p->truncated && WIFEXITED(p->status) &&
+	return !p->timed_out && !p->interrupted && !p->out.truncated && WIFEXITED(p->status) &&
 	       WEXITSTATUS(p->status) == 0;
 }
 
 void ext_proc_describe(const struct ext_proc *p, double timeout_s, char *buf, size_t len)
 {
 	if (p->timed_out)
-		snprintf(buf, len, "timed out after %.0f s", timeout_s);
+		snprintf(buf, len, "timed out after %g s", timeout_s);
 	else if (p->interrupted)
 		snprintf(buf, len, "stopped: the run was interrupted");
 	else if (WIFSIGNALED(p->status))
 		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(p->status),
 			 strsignal(WTERMSIG(p->status)));
-	else if (WIFEXITED(p->status) && WEXITSTATUS(p->status) == 127 && p->seconds < 1)
-		snprintf(buf, len, "exit status 127 (could not be started)");
 	else if (WIFEXITED(p->status))
 		snprintf(buf, len, "exit status %d", WEXITSTATUS(p->status));
 	else
 		snprintf(buf, len, "ended with status 0x%x", (unsigned)p->status);
-	if (p->truncated && len > 0) {
+	if (p->out.truncated && len > 0) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, len - l, "%s", ", output over 4 MiB cut short");
 	}
 }
 
-void ext_last_line(const char *text, char *buf, size_t len)
+static void last_line(const char *text, char *buf, size_t len)
 {
 	const char *end = text + strlen(text);
 	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
@@ -234,12 +245,21 @@ void ext_last_line(const char *text, char *buf, size_t len)
 	while (start > text && start[-1] != '\n')
 		start--;
 	size_t n = (size_t)(end - start);
-	if (len == 0)
-		return;
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, start, n);
 	buf[n] = '\0';
+}
+
+void ext_last_line(const struct ext_proc *p, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (p->err.s)
+		last_line(p->err.s, buf, len);
+	if (!buf[0] && p->out.s)
+		last_line(p->out.s, buf, len);
 }
 
 int ext_which(const char *name, char *out, size_t len)
@@ -358,9 +378,15 @@ void ext_raw_add(struct ext_raw *raw, char *const argv[], const struct ext_proc 
 	ext_format_argv(argv, cmd, sizeof(cmd));
 	ext_proc_describe(p, timeout_s, how, sizeof(how));
 	fprintf(raw->f, "$ %s\n", cmd);
-	fwrite(p->out, 1, p->len, raw->f);
-	if (p->len && p->out[p->len - 1] != '\n')
+	fwrite(p->out.s, 1, p->out.len, raw->f);
+	if (p->out.len && p->out.s[p->out.len - 1] != '\n')
 		fputc('\n', raw->f);
+	if (p->err.len) {
+		fprintf(raw->f, "# stderr:\n");
+		fwrite(p->err.s, 1, p->err.len, raw->f);
+		if (p->err.s[p->err.len - 1] != '\n')
+			fputc('\n', raw->f);
+	}
 	fprintf(raw->f, "# %s, %.3f s\n", how, p->seconds);
 	fflush(raw->f);
 }
