@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/runner.h"
@@ -330,6 +331,52 @@ static int glmark2_setup(struct pg_ctx *ctx)
 	return PG_OK;
 }
 
+/* "build:use-vbo=true" for "[build] use-vbo=true", "texture" for
+ * "[texture] <default>": the scene as -b names it. */
+static void scene_name(const char *spec, char *buf, size_t len)
+{
+	const char *close = strchr(spec, ']');
+	const char *opts = close ? skip_spaces(close + 1) : "";
+	int nl = close ? (int)(close - spec - 1) : (int)strlen(spec);
+	if (!*opts || strcmp(opts, "<default>") == 0)
+		snprintf(buf, len, "%.*s", nl, spec + 1);
+	else
+		snprintf(buf, len, "%.*s:%s", nl, spec + 1, opts);
+}
+
+/* The version, renderer and command, then as many scenes' FPS as fit
+ * whole: a figure is never cut (the raw output has them all). */
+static void note(struct pg_ctx *ctx, struct glmark2_state *s, const struct ext_glmark2_run *r,
+		 const char *base)
+{
+	char text[PG_MSG_LEN], cmd[160];
+	ext_format_argv(s->argv + 1, cmd, sizeof(cmd));
+	int o = snprintf(text, sizeof(text), "raw output: %s; glmark2 %s, %s, %s; %s %s; FPS:",
+			 s->raw.name, r->version, r->renderer, r->gl_version, base, cmd);
+	if (o < 0 || (size_t)o >= sizeof(text)) {
+		pg_note(ctx, "%s", text);
+		return;
+	}
+	static const char more[] = " ...";
+	for (int i = 0; i < r->nscenes && i < EXT_GLMARK2_MAX_SCENES; i++) {
+		const struct ext_glmark2_scene *sc = &r->scene[i];
+		char name[sizeof(sc->spec)], item[sizeof(sc->spec) + 32];
+		scene_name(sc->spec, name, sizeof(name));
+		if (sc->status == 0)
+			snprintf(item, sizeof(item), "%s %s %d", i ? "," : "", name, sc->fps);
+		else
+			snprintf(item, sizeof(item), "%s %s %s", i ? "," : "", name,
+				 sc->status == 1 ? "unsupported" : "set-up failed");
+		int last = i + 1 == r->nscenes;
+		if ((size_t)o + strlen(item) + (last ? 0 : sizeof(more) - 1) >= sizeof(text)) {
+			snprintf(text + o, sizeof(text) - (size_t)o, "%s", more);
+			break;
+		}
+		o += snprintf(text + o, sizeof(text) - (size_t)o, "%s", item);
+	}
+	pg_note(ctx, "%s", text);
+}
+
 static int glmark2_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	(void)iters;
@@ -353,8 +400,9 @@ static int glmark2_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	ext_last_line(&p, last, sizeof(last));
 	if (p.interrupted) {
 		st = pg_error(ctx, "interrupted");
-	} else if (!ext_proc_ok(&p) && r->nscenes == 0 && !p.timed_out) {
-		/* It never drew: no display, no GPU access. */
+	} else if (!p.timed_out && WIFEXITED(p.status) && WEXITSTATUS(p.status) != 0 &&
+		   !r->version[0]) {
+		/* It gave up before its banner: no display, no GPU access. */
 		st = pg_skip(ctx, "%s could not start drawing here (%s: '%s'); raw output: %s", base,
 			     how, last, s->raw.name);
 	} else if (!ext_proc_ok(&p)) {
@@ -367,20 +415,7 @@ static int glmark2_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 			      r->nscenes, s->nspecs, s->raw.name);
 	} else {
 		counts[0] = r->score;
-		char cmd[200], scenes[200] = "";
-		ext_format_argv(s->argv + 1, cmd, sizeof(cmd));
-		size_t o = 0;
-		for (int i = 0; i < r->nscenes && i < EXT_GLMARK2_MAX_SCENES && o + 1 < sizeof(scenes); i++) {
-			const struct ext_glmark2_scene *sc = &r->scene[i];
-			int w = sc->status == 0 ? snprintf(scenes + o, sizeof(scenes) - o, "%s%s %d",
-							   i ? ", " : "", sc->spec, sc->fps)
-						: snprintf(scenes + o, sizeof(scenes) - o, "%s%s %s",
-							   i ? ", " : "", sc->spec,
-							   sc->status == 1 ? "unsupported" : "failed");
-			o += (size_t)w;
-		}
-		pg_note(ctx, "raw output: %s; glmark2 %s, %s, %s; %s %s; FPS: %s", s->raw.name,
-			r->version, r->renderer, r->gl_version, base, cmd, scenes);
+		note(ctx, s, r, base);
 	}
 	free(r);
 	ext_proc_free(&p);

@@ -32,6 +32,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <glob.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,7 +297,7 @@ struct mith_workload_state {
 
 struct mith_state {
 	const struct ext_mith_suite *suite;
-	char dir[4096];
+	char dir[PATH_MAX];
 	int contexts;			/* the multi run's -c (or -w) */
 	double timeout_s;
 	double min_run_s;
@@ -338,10 +339,9 @@ static int has_exe(const char *dir, const char *name)
 
 /* The directory holding <workload>.exe: path itself, path/bin, or the one
  * build of a built tree, path/builds/<target>/<toolchain>/bin. */
-static int find_dir(struct pg_ctx *ctx, struct mith_state *s, const char *path)
+static int find_dir(struct pg_ctx *ctx, struct mith_state *s, const char *path, const char *probe)
 {
 	const struct ext_mith_suite *su = s->suite;
-	const char *probe = su->workloads[0].name;
 	char here[4096];
 	if (strcmp(path, "auto") == 0) {
 		if (!getcwd(here, sizeof(here)))
@@ -380,10 +380,10 @@ static int find_dir(struct pg_ctx *ctx, struct mith_state *s, const char *path)
 	return pg_skip(ctx, "%s not found: no %s.exe in %s, %s/bin or a build under %s/builds (%s)",
 		       su->name, probe, path, path, path, su->how_to_get);
 found:
-	size_t l = strlen(cand);
-	if (l >= sizeof(s->dir))
-		return pg_error(ctx, "path too long");
-	memcpy(s->dir, cand, l + 1);
+	/* Absolute: the programs run in their own directory, as the suite's
+	 * makefiles run them. */
+	if (!realpath(cand, s->dir))
+		return pg_error(ctx, "%s: %s", cand, strerror(errno));
 	return PG_OK;
 }
 
@@ -521,11 +521,12 @@ int ext_mith_setup(struct pg_ctx *ctx)
 		c = ctx->run && ctx->run->ncpus > 0 ? ctx->run->ncpus : sysconf(_SC_NPROCESSORS_ONLN);
 	s->contexts = c > 0 ? (int)c : 1;
 
-	int st = find_dir(ctx, s, pg_arg_str(ctx->args, "path"));
+	const char *wname = pg_arg_str(ctx->args, "workload");
+	int st = find_dir(ctx, s, pg_arg_str(ctx->args, "path"),
+			  v->mark ? s->suite->mark[0].workload : wname);
 	if (st != PG_OK)
 		return st;
 
-	const char *wname = pg_arg_str(ctx->args, "workload");
 	s->n = v->mark ? s->suite->nmark : 1;
 	s->ws = calloc((size_t)s->n, sizeof(*s->ws));
 	for (int k = 0; k < NKINDS; k++)
