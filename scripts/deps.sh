@@ -10,7 +10,8 @@ profile=${1:-build}
 build="cmake make gcc libc6-dev pkg-config libjansson-dev libsqlite3-dev libssl-dev"
 case "$profile" in
 build) pkgs="$build" ;;
-check) pkgs="$build clang libcmocka-dev python3 file qemu-user chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross iproute2 nftables" ;;
+# glmark2 under Xvfb on Mesa's software renderer: ext.glmark2's live test.
+check) pkgs="$build clang libcmocka-dev python3 file qemu-user chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross iproute2 nftables glmark2-es2-x11 xvfb xauth libgl1-mesa-dri libegl-mesa0" ;;
 check-vm) pkgs="$build binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd" ;;
 cross-aarch64) pkgs="cmake make gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
 cross-armhf) pkgs="cmake make gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user" ;;
