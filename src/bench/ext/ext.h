@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/bench.h"
 
@@ -68,6 +69,16 @@ int ext_which(const char *name, char *out, size_t len);
 
 /* The command line as a shell would show it, arguments quoted as needed. */
 void ext_format_argv(char *const argv[], char *buf, size_t len);
+
+/* The next line of text at *pos into line (cut to len-1 characters, without
+ * its newline, carriage return and trailing spaces), *pos moved past it.
+ * Returns 0 at the end of the text. */
+int ext_next_line(const char **pos, char *line, size_t len);
+
+static inline int ext_starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 /* ---- the raw output kept beside the results file (spawn.c) ---- */
 

@@ -35,17 +35,12 @@ static const char *skip_spaces(const char *s)
 	return s;
 }
 
-static int starts(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* "FPS: 604 FrameTime: 1.658 ms" */
 static int parse_fps(const char *s, struct ext_glmark2_scene *sc)
 {
 	char *end;
 	long fps = strtol(s, &end, 10);
-	if (end == s || fps < 0 || !starts(end, " FrameTime: "))
+	if (end == s || fps < 0 || !ext_starts(end, " FrameTime: "))
 		return -1;
 	s = end + strlen(" FrameTime: ");
 	double ms = strtod(s, &end);
@@ -63,21 +58,13 @@ int ext_glmark2_parse(const char *text, struct ext_glmark2_run *r, char *err, si
 	long long fps_sum = 0;
 	char error_line[160] = "";
 	char line[1024];
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
-			line[--n] = '\0';
-		p = nl ? nl + 1 : p + strlen(p);
+	for (const char *p = text; ext_next_line(&p, line, sizeof(line));) {
+		size_t n = strlen(line);
 		const char *s = skip_spaces(line);
 
-		if (starts(s, "Error: ") && !error_line[0])
+		if (ext_starts(s, "Error: ") && !error_line[0])
 			snprintf(error_line, sizeof(error_line), "%.159s", s);
-		if (starts(s, "glmark2 Score:")) {
+		if (ext_starts(s, "glmark2 Score:")) {
 			char *end;
 			const char *v = skip_spaces(s + strlen("glmark2 Score:"));
 			long sc = strtol(v, &end, 10);
@@ -93,7 +80,7 @@ int ext_glmark2_parse(const char *text, struct ext_glmark2_run *r, char *err, si
 			have_score = 1;
 			continue;
 		}
-		if (starts(s, "glmark2 ") && !r->version[0] && r->nscenes == 0) {
+		if (ext_starts(s, "glmark2 ") && !r->version[0] && r->nscenes == 0) {
 			const char *v = s + strlen("glmark2 ");
 			if (strchr(v, ' ') || strlen(v) >= sizeof(r->version)) {
 				snprintf(err, errlen, "'%.100s' is not the banner's 'glmark2 VERSION'", s);
@@ -102,11 +89,11 @@ int ext_glmark2_parse(const char *text, struct ext_glmark2_run *r, char *err, si
 			snprintf(r->version, sizeof(r->version), "%.31s", v);
 			continue;
 		}
-		if (starts(s, "GL_RENDERER:")) {
+		if (ext_starts(s, "GL_RENDERER:")) {
 			snprintf(r->renderer, sizeof(r->renderer), "%.127s", skip_spaces(s + 12));
 			continue;
 		}
-		if (starts(s, "GL_VERSION:")) {
+		if (ext_starts(s, "GL_VERSION:")) {
 			snprintf(r->gl_version, sizeof(r->gl_version), "%.95s", skip_spaces(s + 11));
 			continue;
 		}
@@ -208,7 +195,7 @@ static int display_check(struct pg_ctx *ctx, const char *bin)
 {
 	const char *base = strrchr(bin, '/');
 	base = base ? base + 1 : bin;
-	if (!starts(base, "glmark2"))
+	if (!ext_starts(base, "glmark2"))
 		return PG_OK;
 	if (strstr(base, "-drm")) {
 		glob_t g;
@@ -440,7 +427,7 @@ static void glmark2_label(const struct pg_bench *b, const struct pg_args *args,
 	buf[0] = '\0';
 	const char *bin = pg_arg_str(args, "bin");
 	const char *base = strrchr(bin, '/') ? strrchr(bin, '/') + 1 : bin;
-	if (strcmp(pg_arg_str(args, "scenes"), "default") != 0 || !starts(base, "glmark2"))
+	if (strcmp(pg_arg_str(args, "scenes"), "default") != 0 || !ext_starts(base, "glmark2"))
 		return;
 	snprintf(buf, len, "%s", strstr(base, "-drm") ? "Glmark2-DRM"
 				 : strstr(base, "-wayland") ? "Glmark2-Wayland" : "Glmark2-X11");

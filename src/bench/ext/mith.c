@@ -50,11 +50,6 @@
 
 /* ---- parsing one run's output ---- */
 
-static int starts(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* A whole number, spaces around it allowed (MITH pads with %8g). */
 static int parse_long(const char *s, long *out)
 {
@@ -111,26 +106,16 @@ int ext_mith_parse(const char *text, const char *workload, struct ext_mith_run *
 	int started = 0, done = 0, seen[K_N] = { 0 };
 	double wps = 0;
 	char line[512];
-	for (const char *p = text; *p && !done;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
-			line[--n] = '\0';
-		p = nl ? nl + 1 : p + strlen(p);
-
-		if (starts(line, "-  ERROR:") || starts(line, "-  FATAL:")) {
+	for (const char *p = text; !done && ext_next_line(&p, line, sizeof(line));) {
+		if (ext_starts(line, "-  ERROR:") || ext_starts(line, "-  FATAL:")) {
 			snprintf(err, errlen, "the workload said '%.160s'", line);
 			return -1;
 		}
-		if (!starts(line, "-- "))
+		if (!ext_starts(line, "-- "))
 			continue;
 		const char *s = line + 3;
-		if (starts(s, "Workload:") || starts(s, "Done:")) {
-			int is_done = starts(s, "Done:");
+		if (ext_starts(s, "Workload:") || ext_starts(s, "Done:")) {
+			int is_done = ext_starts(s, "Done:");
 			const char *name = s + (is_done ? 5 : 9);
 			const char *eq = strchr(name, '=');
 			long uid;

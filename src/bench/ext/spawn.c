@@ -236,6 +236,23 @@ void ext_proc_describe(const struct ext_proc *p, double timeout_s, char *buf, si
 	}
 }
 
+int ext_next_line(const char **pos, char *line, size_t len)
+{
+	const char *p = *pos;
+	if (!*p)
+		return 0;
+	const char *nl = strchr(p, '\n');
+	size_t n = nl ? (size_t)(nl - p) : strlen(p);
+	*pos = nl ? nl + 1 : p + n;
+	if (n >= len)
+		n = len - 1;
+	memcpy(line, p, n);
+	line[n] = '\0';
+	while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	return 1;
+}
+
 static void last_line(const char *text, char *buf, size_t len)
 {
 	const char *end = text + strlen(text);
