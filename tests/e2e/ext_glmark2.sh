@@ -7,6 +7,8 @@ need_json
 need_python
 cd "$T"
 
+expect_usage_error "a size that is not WIDTHxHEIGHT" run ext.glmark2 -p size=big
+
 # What a machine without glmark2 gets, whatever else it has.
 "$PG" run ext.glmark2 -p bin=no-such-glmark2 --no-db --out none.jsonl >/dev/null 2>"$T/err" \
 	|| fail "a missing glmark2 is not a failure: $(cat "$T/err")"

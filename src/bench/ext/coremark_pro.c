@@ -87,7 +87,7 @@ const struct pg_bench pg_ext_coremark_pro = {
 	.title = "CoreMark-PRO workload, iterations/s on one context and on N",
 	.section = &section, .params = params, .metrics = ext_mith_metrics,
 	.trial = 1, .min_suite = PG_IN_STANDARD, .data = &one,
-	.check = ext_mith_check, .setup = ext_mith_setup, .step = ext_mith_step,
+	.setup = ext_mith_setup, .step = ext_mith_step,
 	.teardown = ext_mith_teardown, .label = ext_mith_label,
 };
 
@@ -96,6 +96,6 @@ const struct pg_bench pg_ext_coremark_pro_mark = {
 	.title = "CoreMark-PRO score, on one context and on N",
 	.section = &section, .params = mark_params, .metrics = mark_metrics,
 	.trial = 1, .min_suite = PG_IN_STANDARD, .data = &score,
-	.check = ext_mith_check, .setup = ext_mith_setup, .step = ext_mith_step,
+	.setup = ext_mith_setup, .step = ext_mith_step,
 	.teardown = ext_mith_teardown, .label = ext_mith_label,
 };

@@ -172,7 +172,6 @@ struct ext_mith_variant {
 };
 
 /* The MITH benchmarks' shared code (both suites run the same way). */
-int ext_mith_check(const struct pg_args *a, char *err, size_t len);
 int ext_mith_setup(struct pg_ctx *ctx);
 int ext_mith_step(struct pg_ctx *ctx, uint64_t iters, double *counts);
 void ext_mith_teardown(struct pg_ctx *ctx);

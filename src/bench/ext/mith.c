@@ -305,16 +305,6 @@ static const struct ext_mith_variant *variant(const struct pg_bench *b)
 	return b->data;
 }
 
-int ext_mith_check(const struct pg_args *a, char *err, size_t len)
-{
-	const char *path = pg_arg_str(a, "path");
-	if (!path || !*path) {
-		snprintf(err, len, "path: give the directory of the suite's build");
-		return -1;
-	}
-	return 0;
-}
-
 static int has_exe(const char *dir, const char *name)
 {
 	char p[4400];

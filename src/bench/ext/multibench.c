@@ -86,6 +86,6 @@ const struct pg_bench pg_ext_multibench = {
 	.title = "MultiBench workload, iterations/s on one context and on N",
 	.section = &section, .params = params, .metrics = ext_mith_metrics,
 	.trial = 1, .min_suite = PG_IN_STANDARD, .data = &one,
-	.check = ext_mith_check, .setup = ext_mith_setup, .step = ext_mith_step,
+	.setup = ext_mith_setup, .step = ext_mith_step,
 	.teardown = ext_mith_teardown, .label = ext_mith_label,
 };
