@@ -322,6 +322,20 @@ static void glmark2_recorded(void **state)
 	assert_int_equal(r->scene[0].fps + r->scene[1].fps + r->scene[2].fps, 53 + 133 + 62);
 	assert_int_equal(r->score, 81);
 	free(text);
+
+	/* glmark2's own list, the run behind published scores. */
+	text = slurp("glmark2/es2-x11-default.txt");
+	if (ext_glmark2_parse(text, r, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(r->nscenes, 33);
+	assert_int_equal(r->nran, 33);
+	assert_string_equal(r->scene[12].spec, "[effect2d] kernel=0,1,0;1,-4,1;0,1,0;");
+	assert_int_equal(r->scene[12].fps, 62);
+	assert_string_equal(r->scene[22].spec, "[terrain] <default>");
+	assert_int_equal(r->scene[22].fps, 1);
+	assert_true(fabs(r->scene[22].frame_ms - 15239.024) < 1e-9);
+	assert_int_equal(r->score, 145);
+	free(text);
 	free(r);
 }
 
