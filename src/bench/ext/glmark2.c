@@ -412,7 +412,8 @@ static void glmark2_teardown(struct pg_ctx *ctx)
 	free(s);
 }
 
-/* The seed guide's rows: one per window system, glmark2's own scenes. */
+/* The seed guide's rows: one per window system, glmark2's own scenes;
+ * the desktop-OpenGL flavours say so. */
 static void glmark2_label(const struct pg_bench *b, const struct pg_args *args,
 			  const char *metric, char *buf, size_t len)
 {
@@ -423,8 +424,10 @@ static void glmark2_label(const struct pg_bench *b, const struct pg_args *args,
 	const char *base = strrchr(bin, '/') ? strrchr(bin, '/') + 1 : bin;
 	if (strcmp(pg_arg_str(args, "scenes"), "default") != 0 || !ext_starts(base, "glmark2"))
 		return;
-	snprintf(buf, len, "%s", strstr(base, "-drm") ? "Glmark2-DRM"
-				 : strstr(base, "-wayland") ? "Glmark2-Wayland" : "Glmark2-X11");
+	/* The seed's boards have OpenGL ES only: its names are the es2 ones'. */
+	snprintf(buf, len, "%s%s", strstr(base, "-drm") ? "Glmark2-DRM"
+				   : strstr(base, "-wayland") ? "Glmark2-Wayland" : "Glmark2-X11",
+		 strstr(base, "-es2") ? "" : " (OpenGL)");
 }
 
 static const struct pg_section section = {
