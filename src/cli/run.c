@@ -436,6 +436,16 @@ int pg_cmd_run(int argc, char **argv)
 	pg_console_init(&con, json);
 	struct pg_run_opts ro = { .runs = runs, .min_time = min_time, .iters = iters,
 				  .cpus = ncpus ? cpus : NULL, .ncpus = ncpus };
+#ifdef PG_HAVE_JANSSON
+	/* Other programs' raw output (the ext group) goes beside the results
+	 * file: board-time.jsonl keeps it in board-time.raw/. */
+	char raw_dir[4096];
+	size_t ol = strlen(out);
+	if (ol > 6 && strcmp(out + ol - 6, ".jsonl") == 0)
+		ol -= 6;
+	if ((size_t)snprintf(raw_dir, sizeof(raw_dir), "%.*s.raw", (int)ol, out) < sizeof(raw_dir))
+		ro.raw_dir = raw_dir;
+#endif
 	int failed = 0;
 	double t0 = pg_now();
 	for (int i = 0; i < nplan && !pg_interrupted; i++) {

@@ -35,6 +35,9 @@ struct pg_param {
 	/* PG_P_SIZE: the benchmark allocates this many times the value (per
 	 * copy), so it must fit in what the machine has free; 0: not memory. */
 	int mem_factor;
+	/* PG_P_STR: the value is taken whole, commas and all (ALSA's device
+	 * names: hw:0,0), so it is never a sweep. */
+	int whole;
 };
 
 struct pg_value {

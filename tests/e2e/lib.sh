@@ -6,6 +6,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/pg-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # `perfguide run` adds to the default results store: keep it in the test's dir.
 export XDG_DATA_HOME="$T/xdg"
+# python3 helpers run from the source tree: leave no __pycache__ in it.
+export PYTHONDONTWRITEBYTECODE=1
 # Fast settings: these tests check behaviour and counts, not speed.
 FAST="--runs 2 --min-time 0.01"
 
