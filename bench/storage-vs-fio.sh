@@ -86,7 +86,7 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/pg-storage-bench.XXXXXX")
 FILE=$(cd "$DIR" && pwd)/pg-storage-vs-fio.$$.dat
 trap 'rm -rf "$W"; rm -f "$FILE"' EXIT INT TERM
 
-exec python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" "$NICE" "$FIFO" "$DIRECT" $JOBS <<'PY'
+python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" "$NICE" "$FIFO" "$DIRECT" $JOBS <<'PY'
 import json, os, statistics, subprocess, sys, time
 
 pg, path, size, secs, ramp, rounds, engine, depth, work, nice, fifo, direct = sys.argv[1:13]
