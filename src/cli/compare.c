@@ -116,7 +116,7 @@ int pg_cmd_compare(int argc, char **argv)
 			json_object_set_new(j, "params", json_loads(r->base->params, 0, NULL));
 			json_object_set_new(j, "metric", json_string(r->base->metric));
 			json_object_set_new(j, "unit", json_string(r->base->unit));
-			json_object_set_new(j, "better", json_string(r->base->higher ? "higher" : "lower"));
+			json_object_set_new(j, "better", json_string(pg_better_name(r->base->higher)));
 			json_object_set_new(j, "base_median", json_real(r->base->median));
 			json_object_set_new(j, "new_median", json_real(r->new->median));
 			json_object_set_new(j, "change_pct", isfinite(r->change_pct) ? json_real(r->change_pct) : json_null());

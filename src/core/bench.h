@@ -131,6 +131,9 @@ struct pg_section {
 	 * (bench, metric), as the seed's storage tables (rows: buffer size;
 	 * columns: write and read throughput, each with its CPU load). */
 	const char *rows_by;
+	/* The heading of the rows_by column: "Buffer size (bytes)"; NULL: the
+	 * parameter's name. */
+	const char *rows_title;
 	/* A line plot of the section: x is this parameter's values, one line
 	 * per value of plot_series (NULL: one line per board). NULL: no plot
 	 * beyond the bar charts that compare boards. */

@@ -44,12 +44,3 @@ int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, in
 		}
 	return matched;
 }
-
-int pg_registry_count(void)
-{
-	int n = 0;
-	for (const struct pg_group *g = pg_groups; g->name; g++)
-		for (const struct pg_bench *const *b = g->benches; *b; b++)
-			n++;
-	return n;
-}

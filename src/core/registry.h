@@ -23,6 +23,4 @@ const struct pg_bench *pg_registry_find(const char *id);
  * out[] unless already there; returns how many matched, or -1 if out is full. */
 int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max);
 
-int pg_registry_count(void);
-
 #endif

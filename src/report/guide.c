@@ -75,7 +75,7 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int find_row(struct pg_guide *g, const struct pg_rres *x)
+static int find_row(struct pg_guide *g, const struct pg_record *x)
 {
 	for (int i = 0; i < g->nrows; i++) {
 		const struct pg_grow *r = &g->rows[i];
@@ -96,10 +96,10 @@ static int cmp_row(const void *a, const void *b)
 
 /* Merges the column's results for one row: median of the medians, min of
  * the mins, max of the maxes, as the guide's repeated-run columns do. */
-static void merge_cell(struct pg_gcell *c, const struct pg_rres *x, double *medians, int *nmed,
+static void merge_cell(struct pg_gcell *c, const struct pg_record *x, double *medians, int *nmed,
 		       double *busy_sum, int *nbusy)
 {
-	if (x->status != PG_R_OK) {
+	if (x->status != PG_OK) {
 		if (!c->present) {
 			c->present = 1;
 			c->status = x->status;
@@ -107,9 +107,9 @@ static void merge_cell(struct pg_gcell *c, const struct pg_rres *x, double *medi
 		}
 		return;
 	}
-	if (!c->present || c->status != PG_R_OK) {
+	if (!c->present || c->status != PG_OK) {
 		c->present = 1;
-		c->status = PG_R_OK;
+		c->status = PG_OK;
 		c->min = x->min;
 		c->max = x->max;
 		c->reason = NULL;
@@ -151,7 +151,7 @@ int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nr
 	int cap = 0, order = 0;
 	for (int i = 0; i < nruns; i++) {
 		for (int k = 0; k < runs[i]->nres; k++) {
-			const struct pg_rres *x = &runs[i]->res[k];
+			const struct pg_record *x = &runs[i]->res[k];
 			int r = find_row(g, x);
 			if (r >= 0) {
 				if (!g->rows[r].label && x->label)
@@ -196,7 +196,7 @@ int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nr
 			for (int k = 0; k < g->cols[c].nruns; k++) {
 				const struct pg_rrun *run = g->cols[c].runs[k];
 				for (int j = 0; j < run->nres; j++) {
-					const struct pg_rres *x = &run->res[j];
+					const struct pg_record *x = &run->res[j];
 					if (strcmp(x->bench, row->bench) == 0 && strcmp(x->metric, row->metric) == 0 &&
 					    strcmp(x->params, row->params) == 0)
 						merge_cell(cell, x, medians, &nmed, &busy, &nbusy);
@@ -231,8 +231,8 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
 		buf[0] = '\0';
 		return;
 	}
-	if (c->status != PG_R_OK) {
-		snprintf(buf, len, "%s", c->status == PG_R_SKIPPED ? "skipped" : "error");
+	if (c->status != PG_OK) {
+		snprintf(buf, len, "%s", pg_status_name(c->status));
 		return;
 	}
 	char med[48], mn[48], mx[48];
@@ -431,7 +431,7 @@ static void cell_texts(const struct pg_grow *r, int c, const char *board, struct
 {
 	const struct pg_gcell *cell = &r->cells[c];
 	pg_cell_text(cell, val, vlen);
-	if (cell->present && cell->status != PG_R_OK) {
+	if (cell->present && cell->status != PG_OK) {
 		size_t l = strlen(val);
 		snprintf(val + l, vlen - l, " [%d]", note_add(nb, board, r, cell->reason));
 	}
@@ -673,7 +673,7 @@ static int write_json(const struct pg_guide *g, FILE *out)
 			json_object_set_new(o, "params", json_loads(row->params, 0, NULL));
 			json_object_set_new(o, "metric", json_string(row->metric));
 			json_object_set_new(o, "unit", json_string(row->unit ? row->unit : ""));
-			json_object_set_new(o, "better", json_string(row->higher ? "higher" : "lower"));
+			json_object_set_new(o, "better", json_string(pg_better_name(row->higher)));
 			for (int c = 0; c < g->ncols; c++) {
 				const struct pg_gcell *cell = &row->cells[c];
 				json_t *j = json_object();
@@ -681,9 +681,8 @@ static int write_json(const struct pg_guide *g, FILE *out)
 				if (!cell->present) {
 					json_object_set_new(j, "status", json_null());
 				} else {
-					json_object_set_new(j, "status", json_string(cell->status == PG_R_OK ? "ok"
-							    : cell->status == PG_R_SKIPPED ? "skipped" : "error"));
-					int ok = cell->status == PG_R_OK;
+					json_object_set_new(j, "status", json_string(pg_status_name(cell->status)));
+					int ok = cell->status == PG_OK;
 					json_object_set_new(j, "median", json_num_or_null(ok, cell->median));
 					json_object_set_new(j, "min", json_num_or_null(ok, cell->min));
 					json_object_set_new(j, "max", json_num_or_null(ok, cell->max));

@@ -12,7 +12,7 @@
 
 struct pg_gcell {
 	int present;
-	enum pg_rstatus status;
+	enum pg_status status;
 	double median, min, max;	/* merged over the column's runs */
 	int have_busy;
 	double busy;

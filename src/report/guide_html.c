@@ -185,7 +185,7 @@ static void line_chart(const struct pg_guide *g, const struct sweep *s, FILE *ou
 	for (int i = 0; i < s->n; i++)
 		for (int c = 0; c < g->ncols; c++) {
 			const struct pg_gcell *cell = &g->rows[s->rows[i]].cells[c];
-			if (cell->present && cell->status == PG_R_OK && cell->median > ymax)
+			if (cell->present && cell->status == PG_OK && cell->median > ymax)
 				ymax = cell->median;
 		}
 	if (!(ymax > 0))
@@ -245,14 +245,14 @@ static void line_chart(const struct pg_guide *g, const struct sweep *s, FILE *ou
 		fputs("\" d=\"", out);
 		for (int i = 0; i < s->n; i++) {
 			const struct pg_gcell *cell = &g->rows[s->rows[i]].cells[c];
-			if (!cell->present || cell->status != PG_R_OK)
+			if (!cell->present || cell->status != PG_OK)
 				continue;
 			fprintf(out, "%s%.1f %.1f", pts++ ? " L" : "M", PX(s->x[i]), PY(cell->median));
 		}
 		fputs("\"/>\n", out);
 		for (int i = 0; i < s->n; i++) {
 			const struct pg_gcell *cell = &g->rows[s->rows[i]].cells[c];
-			if (cell->present && cell->status == PG_R_OK)
+			if (cell->present && cell->status == PG_OK)
 				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", PX(s->x[i]),
 					PY(cell->median), col);
 		}
@@ -272,7 +272,7 @@ static void bar_chart(const struct pg_guide *g, const struct pg_grow *row, FILE 
 {
 	double max = 0;
 	for (int c = 0; c < g->ncols; c++)
-		if (row->cells[c].present && row->cells[c].status == PG_R_OK && row->cells[c].median > max)
+		if (row->cells[c].present && row->cells[c].status == PG_OK && row->cells[c].median > max)
 			max = row->cells[c].median;
 	if (!(max > 0))
 		return;
@@ -293,7 +293,7 @@ static void bar_chart(const struct pg_guide *g, const struct pg_grow *row, FILE 
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", lw - 4, y + 12);
 		esc(out, g->cols[c].board);
 		fputs("</text>", out);
-		if (cell->present && cell->status == PG_R_OK) {
+		if (cell->present && cell->status == PG_OK) {
 			double bw = cell->median / max * pw;
 			fprintf(out, "<path d=\"M%d %d h%.1f v%d h%.1f Z\" fill=\"%s\"/>", lw, y, bw, bh, -bw,
 				palette[c % NPAL]);
@@ -301,7 +301,7 @@ static void bar_chart(const struct pg_guide *g, const struct pg_grow *row, FILE 
 			fprintf(out, "<text x=\"%.1f\" y=\"%d\">%s</text>", lw + bw + 4, y + 12, v);
 		} else {
 			fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#888\">%s</text>", lw + 4, y + 12,
-				cell->present ? (cell->status == PG_R_SKIPPED ? "skipped" : "error") : "no result");
+				cell->present ? pg_status_name(cell->status) : "no result");
 		}
 		fputc('\n', out);
 	}
@@ -416,7 +416,7 @@ int pg_guide_write_html(const struct pg_guide *g, FILE *out)
 				pg_cell_text(cell, val, sizeof(val));
 				fputs("<td>", out);
 				esc(out, val);
-				if (cell->present && cell->status != PG_R_OK)
+				if (cell->present && cell->status != PG_OK)
 					fprintf(out, " <sup>%d</sup>", ++nnotes);
 				fputs("</td>", out);
 				if (has_cpu) {
@@ -437,7 +437,7 @@ int pg_guide_write_html(const struct pg_guide *g, FILE *out)
 					continue;
 				for (int c = 0; c < g->ncols; c++) {
 					const struct pg_gcell *cell = &row->cells[c];
-					if (!cell->present || cell->status == PG_R_OK)
+					if (!cell->present || cell->status == PG_OK)
 						continue;
 					pg_row_name(row, name, sizeof(name));
 					fputs("<li>", out);

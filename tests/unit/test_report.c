@@ -12,17 +12,17 @@ static void cell_text(void **state)
 {
 	(void)state;
 	char buf[128];
-	struct pg_gcell c = { .present = 1, .status = PG_R_OK, .median = 9024.86, .min = 4779.41, .max = 13270.31 };
+	struct pg_gcell c = { .present = 1, .status = PG_OK, .median = 9024.86, .min = 4779.41, .max = 13270.31 };
 	pg_cell_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "9024.86 (min 4779.41, max 13270.31)");
 	/* min and max that print as the median: no bracket */
-	c = (struct pg_gcell){ .present = 1, .status = PG_R_OK, .median = 5.0, .min = 4.999, .max = 5.004 };
+	c = (struct pg_gcell){ .present = 1, .status = PG_OK, .median = 5.0, .min = 4.999, .max = 5.004 };
 	pg_cell_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "5.00");
 	c.min = 4.99;
 	pg_cell_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "5.00 (min 4.99, max 5.00)");
-	c = (struct pg_gcell){ .present = 1, .status = PG_R_SKIPPED, .reason = "why" };
+	c = (struct pg_gcell){ .present = 1, .status = PG_SKIP, .reason = "why" };
 	pg_cell_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "skipped");
 	c = (struct pg_gcell){ 0 };
@@ -47,14 +47,14 @@ static void sections_in_guide_order(void **state)
 	assert_int_equal(pg_section_of("zzz.new"), pg_section_count() - 1);
 }
 
-static struct pg_rres res(const char *bench, const char *params, double med, double lo, double hi)
+static struct pg_record res(const char *bench, const char *params, double med, double lo, double hi)
 {
-	struct pg_rres x = { 0 };
+	struct pg_record x = { 0 };
 	x.bench = (char *)bench;
 	x.params = (char *)params;
 	x.metric = (char *)"bandwidth";
 	x.unit = (char *)"MB/s";
-	x.status = PG_R_OK;
+	x.status = PG_OK;
 	x.median = med;
 	x.min = lo;
 	x.max = hi;
@@ -64,10 +64,10 @@ static struct pg_rres res(const char *bench, const char *params, double med, dou
 static void columns_merge_runs_of_a_board(void **state)
 {
 	(void)state;
-	struct pg_rres a1[] = { res("mem.bw.rd", "{\"size\":1}", 100, 90, 110), res("crypto.x", "{}", 1, 1, 1) };
-	struct pg_rres a2[] = { res("mem.bw.rd", "{\"size\":1}", 200, 150, 210) };
-	struct pg_rres a3[] = { res("mem.bw.rd", "{\"size\":1}", 120, 119, 300) };
-	struct pg_rres b1[] = { res("mem.bw.rd", "{\"size\":2}", 7, 7, 7) };
+	struct pg_record a1[] = { res("mem.bw.rd", "{\"size\":1}", 100, 90, 110), res("crypto.x", "{}", 1, 1, 1) };
+	struct pg_record a2[] = { res("mem.bw.rd", "{\"size\":1}", 200, 150, 210) };
+	struct pg_record a3[] = { res("mem.bw.rd", "{\"size\":1}", 120, 119, 300) };
+	struct pg_record b1[] = { res("mem.bw.rd", "{\"size\":2}", 7, 7, 7) };
 	struct pg_rrun runs[] = {
 		{ .id = (char *)"a1", .board = (char *)"A", .res = a1, .nres = 2 },
 		{ .id = (char *)"b1", .board = (char *)"B", .res = b1, .nres = 1 },
