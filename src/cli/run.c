@@ -403,6 +403,13 @@ int pg_cmd_run(int argc, char **argv)
 		.cpus = ncpus ? cpus : NULL, .ncpus = ncpus,
 	};
 	snprintf(ri.id, sizeof(ri.id), "%s", run_id);
+	const struct pg_section *secs[64];
+	const struct pg_bench **ran = malloc(sizeof(*ran) * (size_t)nplan);
+	for (int i = 0; ran && i < nplan; i++)
+		ran[i] = plan[i].bench;
+	ri.nsections = ran ? pg_sections_of(ran, nplan, secs, 64) : 0;
+	ri.sections = secs;
+	free(ran);
 	pg_results_run(&res, &ri);
 #ifdef PG_HAVE_STORE
 	pg_follow_sync(follow);

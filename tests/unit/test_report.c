@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/registry.h"
 #include "report/guide.h"
 
 static void cell_text(void **state)
@@ -28,23 +29,6 @@ static void cell_text(void **state)
 	c = (struct pg_gcell){ 0 };
 	pg_cell_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "");
-}
-
-static void sections_in_guide_order(void **state)
-{
-	(void)state;
-	int lm = pg_section_of("mem.bw.fcp");
-	assert_int_equal(pg_section_of("mem.lat.rd"), lm);
-	assert_int_equal(pg_section_of("os.ctx"), lm);
-	assert_string_equal(pg_section(lm)->title, "LMBench");
-	assert_true(pg_section_of("cpu.dhrystone") > lm);
-	assert_true(pg_section_of("mem.stream.triad") > pg_section_of("cpu.dhrystone"));
-	assert_true(pg_section_of("net.tcp.stream") > pg_section_of("mem.stream.triad"));
-	assert_true(pg_section_of("storage.seq.write") > pg_section_of("net.tcp.stream"));
-	assert_true(pg_section_of("crypto.aes-128-cbc") > pg_section_of("storage.seq.write"));
-	assert_true(pg_section_of("msg.rpmsg.echo") > pg_section_of("crypto.aes-128-cbc"));
-	/* an id no line knows still gets a section, the last */
-	assert_int_equal(pg_section_of("zzz.new"), pg_section_count() - 1);
 }
 
 static struct pg_record res(const char *bench, const char *params, double med, double lo, double hi)
@@ -102,11 +86,75 @@ static void columns_merge_runs_of_a_board(void **state)
 	pg_guide_free(&g);
 }
 
+/* Every benchmark says which table of the guide it is in. */
+static void every_benchmark_has_a_section(const struct pg_bench *b, void *arg)
+{
+	(void)arg;
+	if (!b->section || !b->section->title || !b->section->title[0] || b->section->order <= 0)
+		fail_msg("%s declares no section", b->id);
+}
+
+static void registry_declares_sections(void **state)
+{
+	(void)state;
+	pg_registry_each(every_benchmark_has_a_section, NULL);
+	/* declarations with one title are one table, and agree */
+	const struct pg_section *lm = pg_registry_find("mem.bw.fcp")->section;
+	assert_string_equal(lm->title, "LMBench");
+	assert_string_equal(pg_registry_find("os.ctx")->section->title, "LMBench");
+	assert_string_equal(pg_registry_find("cpu.ops.int")->section->intro, lm->intro);
+	assert_int_equal(pg_registry_section("LMBench")->order, lm->order);
+	assert_null(pg_registry_section("no such table"));
+}
+
+/* Sections come from the results, then the registry, then "Other"; ordered
+ * by the order they declare. */
+static void sections_from_results(void **state)
+{
+	(void)state;
+	struct pg_record x[] = {
+		res("zzz.new", "{}", 1, 1, 1),
+		res("crypto.aes-128-cbc", "{}", 1, 1, 1),
+		res("t.storage", "{}", 1, 1, 1),
+		res("t.msg", "{}", 1, 1, 1),
+		res("net.tcp.stream", "{}", 1, 1, 1),
+		res("mem.stream.triad", "{}", 1, 1, 1),
+		res("cpu.dhrystone", "{}", 1, 1, 1),
+		res("mem.bw.rd", "{}", 1, 1, 1),
+		res("os.boot.kernel", "{}", 1, 1, 1),
+		res("os.lmbench", "{}", 1, 1, 1),
+	};
+	x[2].section = (char *)"Storage";
+	x[3].section = (char *)"Messaging";
+	x[9].section = (char *)"LMBench";
+	struct pg_rrun run = { .id = (char *)"r", .board = (char *)"A", .res = x, .nres = 10,
+			       .sections = (char *)"[{\"title\":\"Storage\",\"order\":110,\"cpu_load\":true,"
+						   "\"intro\":\"Disks.\",\"rows_by\":\"size\"}]" };
+	const struct pg_rrun *p = &run;
+	struct pg_guide g;
+	assert_int_equal(pg_guide_build(&g, &p, 1), 0);
+	const char *want[] = { "LMBench", "Dhrystone", "Stream", "Boot time", "Ethernet", "Storage", "Crypto",
+			       "Messaging", "Other benchmarks" };
+	assert_int_equal(g.nsections, 9);
+	for (int i = 0; i < 9; i++)
+		assert_string_equal(g.sections[i].title, want[i]);
+	assert_true(g.sections[4].cpu_load);
+	assert_string_equal(g.sections[5].intro, "Disks.");
+	assert_string_equal(g.sections[5].rows_by, "size");
+	assert_null(g.sections[7].intro);
+	/* os.lmbench is no benchmark of this perfguide: its own section says where */
+	assert_string_equal(g.sections[g.rows[1].section].title, "LMBench");
+	assert_string_equal(g.rows[1].bench, "os.lmbench");
+	assert_string_equal(g.rows[g.nrows - 1].bench, "zzz.new");
+	pg_guide_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cell_text),
-		cmocka_unit_test(sections_in_guide_order),
+		cmocka_unit_test(registry_declares_sections),
+		cmocka_unit_test(sections_from_results),
 		cmocka_unit_test(columns_merge_runs_of_a_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

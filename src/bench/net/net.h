@@ -122,4 +122,6 @@ extern const struct pg_bench pg_net_tcp_stream, pg_net_tcp_maerts, pg_net_tcp_bi
 extern const struct pg_bench pg_net_tcp_rr, pg_net_tcp_crr, pg_net_udp_rr;
 extern const struct pg_bench pg_net_udp_stream, pg_net_udp_zeroloss;
 
+extern const struct pg_section pg_net_sec_ethernet;
+
 #endif

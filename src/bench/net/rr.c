@@ -239,11 +239,14 @@ static const struct pg_metric rr_metrics[] = {
 
 const struct pg_bench pg_net_tcp_rr = {
 	.id = "net.tcp.rr", .title = "TCP request/response (netperf TCP_RR)", RR_BENCH("tcp_rr"),
+	.section = &pg_net_sec_ethernet,
 };
 const struct pg_bench pg_net_tcp_crr = {
 	.id = "net.tcp.crr", .title = "TCP connect/request/response/close (netperf TCP_CRR)",
+	.section = &pg_net_sec_ethernet,
 	RR_BENCH("tcp_crr"),
 };
 const struct pg_bench pg_net_udp_rr = {
 	.id = "net.udp.rr", .title = "UDP request/response (netperf UDP_RR)", RR_BENCH("udp_rr"),
+	.section = &pg_net_sec_ethernet,
 };

@@ -212,6 +212,7 @@ static const struct pg_metric udp_metrics[] = {
 
 const struct pg_bench pg_net_udp_stream = {
 	.id = "net.udp.stream", .title = "UDP throughput, offered and received (netperf UDP_STREAM)",
+	.section = &pg_net_sec_ethernet,
 	.params = udp_params, .metrics = udp_metrics, .trial = 1, .min_suite = PG_IN_STANDARD,
 	.check = udp_check, .setup = udp_setup, .step = udp_step, .teardown = udp_teardown,
 	.label = udp_label,

@@ -160,6 +160,7 @@ static const struct pg_metric zl_metrics[] = {
 
 const struct pg_bench pg_net_udp_zeroloss = {
 	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1 search)",
+	.section = &pg_net_sec_ethernet,
 	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = net_udp_dir_check,
 	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .label = zl_label,
 };
