@@ -16,22 +16,25 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:1em 0;font-size:13px}"
 	"th,td{border:1px solid #bbb;padding:3px 6px;text-align:right}"
 	"th:first-child,td:first-child{text-align:left}"
-	"th{background:#eee}.cpu{color:#666}"
+	"th{background:#eee}.cpu{color:#666}.same{color:#999}"
 	".charts{display:flex;flex-wrap:wrap;gap:12px}"
 	"svg{background:#fff;border:1px solid #ddd}"
 	"svg text{font-family:sans-serif;font-size:11px;fill:#222}"
 	".notes{font-size:12px;color:#444}";
 
-static const char *kind_class(enum pg_tkind k)
+/* A ratio whose two boards overlap is greyed: it may be noise. */
+static const char *cell_class(const struct pg_tcell *tc)
 {
-	return k == PG_T_CPU ? " class=\"cpu\"" : k == PG_T_RATIO ? " class=\"ratio\"" : "";
+	if (tc->kind == PG_T_RATIO)
+		return tc->cell && tc->cell->have_ratio && tc->cell->overlap ? " class=\"ratio same\"" : " class=\"ratio\"";
+	return tc->kind == PG_T_CPU ? " class=\"cpu\"" : "";
 }
 
 static void html_table(FILE *out, const struct pg_table *t)
 {
 	fputs("<table>\n<tr>", out);
 	for (int c = 0; c < t->ncols; c++) {
-		fprintf(out, "<th%s>", kind_class(t->head[c].kind));
+		fprintf(out, "<th%s>", t->head[c].kind == PG_T_CPU ? " class=\"cpu\"" : "");
 		pg_html_esc(out, t->head[c].text);
 		fputs("</th>", out);
 	}
@@ -40,7 +43,7 @@ static void html_table(FILE *out, const struct pg_table *t)
 		fputs("<tr>", out);
 		for (int c = 0; c < t->ncols; c++) {
 			const struct pg_tcell *tc = pg_table_cell(t, r, c);
-			fprintf(out, "<td%s>", kind_class(tc->kind));
+			fprintf(out, "<td%s>", cell_class(tc));
 			pg_html_esc(out, tc->text);
 			if (tc->note)
 				fprintf(out, " <sup>%d</sup>", tc->note);

@@ -3,11 +3,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "core/registry.h"
 #include "report/guide.h"
+#include "report/table.h"
 
 static void cell_text(void **state)
 {
@@ -149,12 +151,89 @@ static void sections_from_results(void **state)
 	pg_guide_free(&g);
 }
 
+/* B against A: 200/100 = 2 (higher is better), 10/20 = 0.5 (lower is
+ * better: B is slower), 4/1 = 4; their geometric mean is 4^(1/3). */
+static void baseline_ratios(void **state)
+{
+	(void)state;
+	struct pg_record a[] = { res("t.x", "{}", 100, 90, 110), res("t.y", "{}", 10, 10, 10), res("t.z", "{}", 1, 1, 1),
+				 res("t.w", "{}", 5, 5, 5) };
+	struct pg_record b[] = { res("t.x", "{}", 200, 105, 300), res("t.y", "{}", 20, 20, 20), res("t.z", "{}", 4, 4, 4) };
+	a[1].higher = b[1].higher = 0;
+	for (int i = 0; i < 4; i++)
+		a[i].higher = i != 1;
+	b[0].higher = b[2].higher = 1;
+	struct pg_rrun runs[] = {
+		{ .id = (char *)"a", .board = (char *)"A", .res = a, .nres = 4 },
+		{ .id = (char *)"b", .board = (char *)"B", .res = b, .nres = 3 },
+	};
+	const struct pg_rrun *p[] = { &runs[0], &runs[1] };
+	struct pg_guide g;
+	assert_int_equal(pg_guide_build(&g, p, 2), 0);
+	assert_int_equal(pg_guide_baseline(&g, "nobody"), -1);
+	assert_int_equal(pg_guide_baseline(&g, "A"), 0);
+	assert_int_equal(g.baseline, 0);
+	const struct pg_gcell *x = &g.rows[0].cells[1], *y = &g.rows[1].cells[1], *z = &g.rows[2].cells[1];
+	assert_true(x->have_ratio && fabs(x->ratio - 2) < 1e-12 && x->overlap);	/* 90..110 and 105..300 */
+	assert_true(y->have_ratio && fabs(y->ratio - 0.5) < 1e-12 && !y->overlap);
+	assert_true(z->have_ratio && fabs(z->ratio - 4) < 1e-12 && !z->overlap);
+	assert_false(g.rows[3].cells[1].have_ratio);	/* B has no t.w */
+	assert_true(g.rows[0].cells[0].have_ratio && g.rows[0].cells[0].ratio == 1);
+	assert_int_equal(g.ngeo[1], 3);
+	assert_true(fabs(g.geomean[1] - cbrt(4)) < 1e-12);
+	pg_guide_free(&g);
+}
+
+/* A section with rows_by: a row per size (in size order, though 64k came
+ * first), per board a column per (benchmark, other parameters), each with
+ * its CPU load; a key a board lacks is an empty cell. */
+static void pivot_table(void **state)
+{
+	(void)state;
+	struct pg_record a[] = { res("t.wr", "{\"ch\":1,\"size\":65536}", 64, 64, 64),
+				 res("t.wr", "{\"ch\":1,\"size\":4096}", 4, 4, 4),
+				 res("t.rd", "{\"ch\":1,\"size\":4096}", 5, 5, 5) };
+	for (int i = 0; i < 3; i++) {
+		a[i].section = (char *)"Disks";
+		a[i].have_busy = 1;
+		a[i].busy_pct = 10 + i;
+		a[i].label = (char *)(i < 2 ? "Write EXT4" : "Read EXT4");
+	}
+	struct pg_rrun run = { .id = (char *)"a", .board = (char *)"A", .res = a, .nres = 3,
+			       .sections = (char *)"[{\"title\":\"Disks\",\"order\":110,\"cpu_load\":true,"
+						   "\"rows_by\":\"size\",\"rows_title\":\"Buffer size (bytes)\"}]" };
+	const struct pg_rrun *p = &run;
+	struct pg_guide g;
+	struct pg_table t;
+	assert_int_equal(pg_guide_build(&g, &p, 1), 0);
+	assert_int_equal(pg_table_section(&g, 0, 0, &t), 0);
+	const char *head[] = { "Buffer size (bytes)", "A: Write EXT4 (MB/s)", "A: Write EXT4 CPU Load (%)",
+			       "A: Read EXT4 (MB/s)", "A: Read EXT4 CPU Load (%)" };
+	assert_int_equal(t.ncols, 5);
+	for (int c = 0; c < 5; c++)
+		assert_string_equal(t.head[c].text, head[c]);
+	assert_int_equal(t.nrows, 2);
+	const char *cells[2][5] = { { "4k", "4.00", "11.0", "5.00", "12.0" }, { "64k", "64.00", "10.0", "", "" } };
+	for (int r = 0; r < 2; r++)
+		for (int c = 0; c < 5; c++)
+			assert_string_equal(pg_table_cell(&t, r, c)->text, cells[r][c]);
+	pg_table_free(&t);
+	/* flat for csv and json: a row per key */
+	assert_int_equal(pg_table_section(&g, 0, PG_TABLE_FLAT, &t), 0);
+	assert_int_equal(t.nrows, 3);
+	assert_string_equal(t.head[2].text, "A CPU Load %");
+	pg_table_free(&t);
+	pg_guide_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cell_text),
 		cmocka_unit_test(registry_declares_sections),
 		cmocka_unit_test(sections_from_results),
+		cmocka_unit_test(baseline_ratios),
+		cmocka_unit_test(pivot_table),
 		cmocka_unit_test(columns_merge_runs_of_a_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
