@@ -35,12 +35,16 @@ struct pg_param {
 	/* PG_P_SIZE: the benchmark allocates this many times the value (per
 	 * copy), so it must fit in what the machine has free; 0: not memory. */
 	int mem_factor;
+	/* An input, not a condition of the measurement (the path of a key
+	 * file): the benchmark gets it, the results, their key and the console
+	 * do not. */
+	int not_recorded;
 };
 
 struct pg_value {
 	const struct pg_param *param;
 	int64_t num;		/* PG_P_SIZE and PG_P_INT */
-	char text[48];		/* as given (PG_P_STR: the value) */
+	char text[256];		/* as given (PG_P_STR: the value; a path fits) */
 };
 
 struct pg_args {

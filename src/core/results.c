@@ -122,6 +122,8 @@ static json_t *params_json(const struct pg_args *a)
 	json_t *o = json_object();
 	for (int i = 0; i < a->n; i++) {
 		const struct pg_value *v = &a->v[i];
+		if (v->param->not_recorded)
+			continue;
 		json_object_set_new(o, v->param->name, v->param->type == PG_P_STR
 					? json_string(v->text) : json_integer(v->num));
 	}
@@ -153,7 +155,8 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	json_object_set_new(cfg, "selectors", sel);
 	json_t *ov = json_object();
 	for (int i = 0; i < ri->noverrides; i++)
-		json_object_set_new(ov, ri->overrides[i].name, json_string(ri->overrides[i].values));
+		if (!ri->overrides[i].not_recorded)
+			json_object_set_new(ov, ri->overrides[i].name, json_string(ri->overrides[i].values));
 	json_object_set_new(cfg, "params", ov);
 	if (ri->ncpus) {
 		json_t *c = json_array();

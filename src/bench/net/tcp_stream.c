@@ -236,7 +236,7 @@ static void bidir_label(const struct pg_bench *b, const struct pg_args *a, const
 }
 
 #define STREAM_PARAMS(quick_time)							\
-	NET_PEER_PARAM,									\
+	NET_PEER_PARAMS,									\
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,	\
 	  .help = "seconds each sample sends for (netperf -l)",				\
 	  .quick = quick_time, .standard = "10" },					\

@@ -187,7 +187,7 @@ static void udp_label(const struct pg_bench *b, const struct pg_args *a, const c
 }
 
 static const struct pg_param udp_params[] = {
-	NET_PEER_PARAM,
+	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
 	  .help = "seconds each sample sends for (netperf -l)", .standard = "10" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1472", .min = 1, .max = 65507,

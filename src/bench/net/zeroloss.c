@@ -140,7 +140,7 @@ static void zl_label(const struct pg_bench *b, const struct pg_args *a, const ch
 }
 
 static const struct pg_param zl_params[] = {
-	NET_PEER_PARAM,
+	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
 	  .help = "seconds of the trial that confirms the rate (the search's are a tenth, 0.5 to 2 s)",
 	  .quick = "2", .standard = "60" },
