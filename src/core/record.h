@@ -83,9 +83,6 @@ extern const struct pg_field pg_record_fields[];	/* ends with a NULL name */
 extern const struct pg_field pg_section_fields[];
 
 void pg_record_free(struct pg_record *x);
-/* Sets have_busy and busy_pct from the cpu object. */
-void pg_record_derive(struct pg_record *x);
-
 /* A section whose strings were malloc'd (read back from a results file). */
 void pg_section_free(struct pg_section *s);
 

@@ -165,6 +165,16 @@ static int check(const struct pg_record *x, json_t *o, char *err, size_t len)
 	return 0;
 }
 
+/* have_busy and busy_pct from the cpu object: the load the guide prints. */
+static void pg_record_derive(struct pg_record *x)
+{
+	json_t *cpu = x->cpu ? json_loads(x->cpu, 0, NULL) : NULL;
+	json_t *b = json_object_get(cpu, "busy_pct");
+	x->have_busy = json_is_number(b) && isfinite(json_number_value(b));
+	x->busy_pct = x->have_busy ? json_number_value(b) : 0;
+	json_decref(cpu);
+}
+
 int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len)
 {
 	char msg[200];
@@ -207,14 +217,6 @@ int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len)
 	return 0;
 }
 
-void pg_record_derive(struct pg_record *x)
-{
-	json_t *cpu = x->cpu ? json_loads(x->cpu, 0, NULL) : NULL;
-	json_t *b = json_object_get(cpu, "busy_pct");
-	x->have_busy = json_is_number(b) && isfinite(json_number_value(b));
-	x->busy_pct = x->have_busy ? json_number_value(b) : 0;
-	json_decref(cpu);
-}
 
 json_t *pg_section_to_json(const struct pg_section *s)
 {

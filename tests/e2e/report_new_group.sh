@@ -39,7 +39,7 @@ def section(path, title):
     # was long enough to measure it): look at the values
     keep = [i for i, h in enumerate(rows[0]) if not h.endswith(" CPU Load (%)")]
     cpu = [h for h in rows[0] if h.endswith(" CPU Load (%)")]
-    assert not cpu or cpu[0] == rows[0][2][:-len(" (KiB x ch)")] + " CPU Load (%)", rows[0]
+    assert not cpu or cpu[0] == rows[0][1][:-len(" (KiB x ch)")] + " CPU Load (%)", rows[0]
     pick = lambda r: [r[i] for i in keep]
     return text, pick(rows[0]), [pick(r) for r in rows[2:]]
 
