@@ -3,22 +3,54 @@
 # the missing ones when run as root, otherwise prints the exact apt-get line
 # and fails. On a system without dpkg it only names what it would want.
 #
+# Besides the lists below, every benchmark group may name what it needs in
+# src/bench/<group>/deps, lines of the form
+#     build: PKG...      headers of its optional libraries (every profile that builds)
+#     check: PKG...      what its tests use (peer tools, a renderer)
+#     check-vm: PKG...   what its VM tests use
+# so a new group adds its file and nothing here changes.
+#
 # usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf
 set -eu
 
 profile=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+
 build="cmake make gcc libc6-dev pkg-config libjansson-dev libsqlite3-dev libssl-dev"
+cross_arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
+cross_armhf="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user"
+# The static cross builds link these from Debian's multiarch packages.
+multi_libs="libjansson-dev libsqlite3-dev"
+
+# group_deps KEY: the packages every group's deps file lists under KEY.
+group_deps() {
+	for f in "$top"/src/bench/*/deps; do
+		[ -f "$f" ] || continue
+		sed -n "s/^$1:[[:space:]]*//p" "$f"
+	done | tr '\n' ' '
+}
+
+arches=""
 case "$profile" in
-build) pkgs="$build" ;;
-check) pkgs="$build clang libcmocka-dev python3 file qemu-user chromium gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross iproute2 nftables" ;;
-check-vm) pkgs="$build binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd" ;;
-cross-aarch64) pkgs="cmake make gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
-cross-armhf) pkgs="cmake make gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user" ;;
+build) pkgs="$build $(group_deps build)" ;;
+check)
+	pkgs="$build $(group_deps build) clang libcmocka-dev python3 file chromium iproute2 nftables
+	      $cross_arm64 $cross_armhf $(group_deps check)"
+	arches="arm64 armhf" ;;
+check-vm) pkgs="$build $(group_deps build) binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd
+	      $(group_deps check-vm)" ;;
+cross-aarch64) pkgs="cmake make $cross_arm64"; arches="arm64" ;;
+cross-armhf) pkgs="cmake make $cross_armhf"; arches="armhf" ;;
 *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
 esac
+for a in $arches; do
+	for l in $multi_libs; do
+		pkgs="$pkgs $l:$a"
+	done
+done
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-	echo "deps.sh: not a Debian system; make sure these (or your distribution's equivalents) are installed: $pkgs" >&2
+	echo "deps.sh: not a Debian system; make sure these (or your distribution's equivalents) are installed: $(echo $pkgs)" >&2
 	exit 0
 fi
 
@@ -30,45 +62,40 @@ for p in $pkgs; do
 	*) missing="$missing $p" ;;
 	esac
 done
+[ -n "$missing" ] || exit 0
 
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "perfguide needs these packages; install them with:" >&2
-		echo "  sudo apt-get install -y$missing" >&2
-		exit 1
-	fi
-	echo "deps.sh: installing$missing" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+need_arches=""
+for a in $arches; do
+	case "$missing" in
+	*":$a"*) dpkg --print-foreign-architectures | grep -qx "$a" || need_arches="$need_arches $a" ;;
+	esac
+done
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "perfguide needs these packages; install them with:" >&2
+	for a in $need_arches; do
+		echo "  sudo dpkg --add-architecture $a" >&2
+	done
+	[ -n "$need_arches" ] && echo "  sudo apt-get update" >&2
+	echo "  sudo apt-get install -y$missing" >&2
+	exit 1
 fi
 
-# A static cross build links jansson only when the target's own copy is
-# there (Debian multiarch). Without it the binary is built with libc alone:
-# the results are shown but not written as JSON.
-case "$profile" in
-cross-aarch64|cross-armhf)
-	arch=arm64
-	[ "$profile" = cross-armhf ] && arch=armhf
-	st=$(dpkg-query -W -f '${db:Status-Abbrev}' "libjansson-dev:$arch" 2>/dev/null || true)
-	case "$st" in
-	ii*) ;;
-	*)
-		if [ "$(id -u)" -eq 0 ]; then
-			echo "deps.sh: adding Debian architecture $arch for libjansson-dev:$arch" >&2
-			dpkg --add-architecture "$arch"
-			if apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-				apt-get install -y -qq --no-install-recommends "libjansson-dev:$arch" >/dev/null; then
-				:
-			else
-				echo "deps.sh: libjansson-dev:$arch not installable; the $arch build will have no JSON output" >&2
-			fi
-		else
-			echo "deps.sh: for JSON results in the $arch build: sudo dpkg --add-architecture $arch && sudo apt-get update && sudo apt-get install libjansson-dev:$arch" >&2
-		fi
-		;;
-	esac
-	;;
-esac
+echo "deps.sh: installing$missing" >&2
+for a in $need_arches; do
+	dpkg --add-architecture "$a"
+done
+export DEBIAN_FRONTEND=noninteractive
+# Another apt (an unattended upgrade, a second make) may hold the dpkg lock:
+# wait for it rather than fail half-installed.
+apt="apt-get -o DPkg::Lock::Timeout=600 -q"
+log=$(mktemp)
+# shellcheck disable=SC2086
+if ! { $apt update && $apt install -y --no-install-recommends $missing; } >"$log" 2>&1; then
+	tail -n 15 "$log" >&2
+	rm -f "$log"
+	echo "deps.sh: could not install$missing (the apt-get output is above); nothing was built" >&2
+	exit 1
+fi
+rm -f "$log"
 exit 0

@@ -61,6 +61,11 @@ enum pg_metric_kind {
 	PG_TIME_PER,	/* seconds / count * scale: ns per load, us per call */
 	PG_VALUE,	/* count itself: a search result, a fact of the machine */
 	PG_RATIO,	/* count / the primary metric's count * scale: CPU us per op */
+	/* From the latencies the step recorded in ctx->hist (ns), times scale
+	 * (1e-3 for us): their mean, or the quantile q (0.5, 0.99; 1 is the
+	 * maximum). The metric's count slot is unused. */
+	PG_HIST_MEAN,
+	PG_HIST_Q,
 };
 
 struct pg_metric {
@@ -69,10 +74,12 @@ struct pg_metric {
 	enum pg_metric_kind kind;
 	double scale;
 	int higher_is_better;
+	double q;		/* PG_HIST_Q: the quantile */
 };
 
 struct pg_bench;
 struct pg_run_opts;
+struct pg_hist;
 
 /* One copy of a running benchmark. priv is the benchmark's own state. */
 struct pg_ctx {
@@ -96,6 +103,10 @@ struct pg_ctx {
 	 * made of others runs them through pg_run_bench with these, so the
 	 * runner times them as it times everything. */
 	const struct pg_run_opts *run;
+	/* Where the step records each operation's latency (pg_hist_add, in
+	 * ns; core/hist.h) when the benchmark has PG_HIST_* metrics; the
+	 * runner clears it before every timed step. NULL otherwise. */
+	struct pg_hist *hist;
 };
 
 enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };

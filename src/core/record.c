@@ -44,6 +44,7 @@ const struct pg_field pg_record_fields[] = {
 	F("metric", PG_F_TEXT, metric, PG_F_KEY, 1),
 	F("unit", PG_F_TEXT, unit, 0, 1),
 	F("better", PG_F_BETTER, higher, 0, 1),
+	F("hist", PG_F_JSON, hist, PG_F_OK, 3),
 	FN("samples", samples, nsamples, PG_F_OK | PG_F_SAMPLES, 1),
 	F("median", PG_F_REAL, median, PG_F_OK, 1),
 	F("min", PG_F_REAL, min, PG_F_OK, 1),

@@ -28,6 +28,9 @@ struct pg_record {
 	char *metric;
 	char *unit;
 	int higher;		/* 1: higher is better */
+	/* The run's latency histogram (core/hist.h: unit, count, min, max,
+	 * sum, buckets), on the first latency metric's record; NULL: none. */
+	char *hist;
 	double *samples;
 	int nsamples;
 	double median, min, max, mean, stddev, cv;

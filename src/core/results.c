@@ -1,5 +1,6 @@
 #include "results.h"
 
+#include "hist.h"
 #include "record_json.h"
 #include "timer.h"
 
@@ -172,6 +173,43 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	emit(w, o);
 }
 
+/* Sparse: [lowest ns of the bucket, values in it] for each bucket in use,
+ * with the exact count, min, max and sum. */
+static json_t *hist_json(const struct pg_hist *h)
+{
+	json_t *o = json_object(), *b = json_array();
+	json_object_set_new(o, "unit", json_string("ns"));
+	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
+	json_object_set_new(o, "min", json_integer((json_int_t)h->min));
+	json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+	json_object_set_new(o, "sum", json_real(h->sum));
+	for (int i = 0; i < PG_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		uint64_t lo, width;
+		pg_hist_bucket_range(i, &lo, &width);
+		json_t *pair = json_array();
+		json_array_append_new(pair, json_integer((json_int_t)lo));
+		json_array_append_new(pair, json_integer((json_int_t)h->bucket[i]));
+		json_array_append_new(b, pair);
+	}
+	json_object_set_new(o, "buckets", b);
+	return o;
+}
+
+static int is_hist_metric(const struct pg_metric *m)
+{
+	return m->kind == PG_HIST_MEAN || m->kind == PG_HIST_Q;
+}
+
+/* JSON text in the order it was built (the writer's output keeps it). */
+static char *dump_ordered(json_t *o)
+{
+	char *t = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	return t;
+}
+
 /* The record of metric m of r; the caller frees it. */
 static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 {
@@ -211,8 +249,7 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 	json_object_set_new(cpu, "self_sys_s", json_real(r->cpu.self_sys_s));
 	if (r->cpu.have_remote)
 		json_object_set_new(cpu, "remote_busy_pct", json_real(r->cpu.remote_busy_pct));
-	x->cpu = json_dumps(cpu, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_decref(cpu);
+	x->cpu = dump_ordered(cpu);
 	if (b->label) {
 		char label[128] = "";
 		b->label(b, r->args, b->metrics[m].name, label, sizeof(label));
@@ -225,10 +262,15 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 void pg_results_result(struct pg_results *w, const struct pg_result *r)
 {
 	/* A skipped or failed benchmark is one record, under its primary metric. */
-	int n = r->status == PG_OK ? r->nmetrics : 1;
+	int n = r->status == PG_OK ? r->nmetrics : 1, hist_done = 0;
 	for (int m = 0; m < n; m++) {
 		struct pg_record x;
 		to_record(r, m, &x);
+		/* The histogram once per benchmark, on its first latency metric. */
+		if (r->status == PG_OK && r->hist && !hist_done && is_hist_metric(&r->bench->metrics[m])) {
+			x.hist = dump_ordered(hist_json(r->hist));
+			hist_done = 1;
+		}
 		emit(w, pg_record_to_json(&x));
 		/* the samples are the runner's */
 		x.samples = x.sample_s = NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hist.h"
 #include "timer.h"
 
 volatile sig_atomic_t pg_interrupted;
@@ -45,6 +46,7 @@ struct team {
 	enum cmd cmd;
 	uint64_t iters;
 	int n;				/* threads started */
+	int cap;			/* workers allocated */
 	struct worker *w;
 	double (*clock)(void);
 };
@@ -67,6 +69,8 @@ double pg_metric_value(const struct pg_metric *m, double elapsed, double count, 
 	case PG_VALUE:
 		return count * m->scale;
 	case PG_RATIO:	/* handled by pg_ratio_value: needs the primary count */
+	case PG_HIST_MEAN:	/* from the sample's histogram: sample_value */
+	case PG_HIST_Q:
 		break;
 	}
 	return 0;
@@ -91,6 +95,8 @@ static void do_cmd(struct worker *w)
 		break;
 	case CMD_STEP:
 		memset(w->counts, 0, sizeof(w->counts));
+		if (w->ctx.hist)
+			pg_hist_reset(w->ctx.hist);
 		w->rc = b->step(&w->ctx, t->iters, w->counts);
 		break;
 	case CMD_VERIFY:
@@ -183,10 +189,20 @@ static void team_join(struct team *t)
 	team_do(t, CMD_EXIT, 0);
 	for (int i = 0; i < t->n; i++)
 		pthread_join(t->w[i].thread, NULL);
+	for (int i = 0; i < t->cap; i++)
+		free(t->w[i].ctx.hist);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->posted);
 	pthread_cond_destroy(&t->finished);
 	free(t->w);
+}
+
+static int has_hist(const struct pg_bench *b)
+{
+	for (int m = 0; m < pg_metric_count(b); m++)
+		if (b->metrics[m].kind == PG_HIST_MEAN || b->metrics[m].kind == PG_HIST_Q)
+			return 1;
+	return 0;
 }
 
 static int team_start(struct team *t, int n, const struct pg_bench *b,
@@ -196,6 +212,16 @@ static int team_start(struct team *t, int n, const struct pg_bench *b,
 	t->w = calloc((size_t)n, sizeof(*t->w));
 	if (!t->w)
 		return -1;
+	t->cap = n;
+	if (has_hist(b)) {
+		for (int i = 0; i < n; i++)
+			if (!(t->w[i].ctx.hist = calloc(1, sizeof(struct pg_hist)))) {
+				for (int k = 0; k < i; k++)
+					free(t->w[k].ctx.hist);
+				free(t->w);
+				return -1;
+			}
+	}
 	t->clock = o->clock ? o->clock : pg_now;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->posted, NULL);
@@ -281,9 +307,20 @@ static int calibrate(struct team *t, double min_time, uint64_t *iters_out, struc
 	return PG_OK;
 }
 
-int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
-		 const struct pg_run_opts *o, struct pg_result *r)
+static double hist_value(const struct pg_metric *m, const struct pg_hist *h)
 {
+	double ns = m->kind == PG_HIST_MEAN ? pg_hist_mean(h) : pg_hist_quantile(h, m->q);
+	return ns * m->scale;
+}
+
+/* How often a benchmark is set up again when setup's overhead measurement
+ * turns out larger than a sample (a busy moment during setup). */
+#define BUSY_SETUP_TRIES 3
+
+static int run_once(const struct pg_bench *b, const struct pg_args *a,
+		    const struct pg_run_opts *o, struct pg_result *r, int *busy_setup)
+{
+	struct pg_hist *sample_hist = NULL;
 	memset(r, 0, sizeof(*r));
 	r->bench = b;
 	r->args = a;
@@ -332,6 +369,13 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		goto out;
 	}
 	r->iters = iters;
+	/* One sample's latencies, and all samples' together (what the guide
+	 * plots). */
+	if (t.w[0].ctx.hist && (!(r->hist = calloc(1, sizeof(*r->hist))) ||
+				!(sample_hist = malloc(sizeof(*sample_hist))))) {
+		fail(r, PG_ERROR, "out of memory for the latency histogram");
+		goto out;
+	}
 	r->elapsed = calloc((size_t)runs, sizeof(double));
 	for (int m = 0; m < r->nmetrics; m++)
 		r->values[m] = calloc((size_t)runs, sizeof(double));
@@ -355,6 +399,12 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 			remote_sum += t.w[0].ctx.remote_busy_pct * el;
 			remote_s += el;
 		}
+		if (r->hist) {
+			pg_hist_reset(sample_hist);
+			for (int i = 0; i < t.n; i++)
+				pg_hist_merge(sample_hist, t.w[i].ctx.hist);
+			pg_hist_merge(r->hist, sample_hist);
+		}
 		for (int m = 0; m < r->nmetrics; m++) {
 			double sum = 0, over = 0;
 			for (int i = 0; i < t.n; i++) {
@@ -374,10 +424,13 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 						 "machine was too busy, run again when it is quiet",
 						 over / copies, el);
 					fail(r, PG_ERROR, why);
+					*busy_setup = 1;
 					goto out;
 				}
 			}
-			if (b->metrics[m].kind == PG_RATIO) {
+			if (b->metrics[m].kind == PG_HIST_MEAN || b->metrics[m].kind == PG_HIST_Q) {
+				r->values[m][s] = hist_value(&b->metrics[m], sample_hist);
+			} else if (b->metrics[m].kind == PG_RATIO) {
 				double primary = 0;
 				for (int i = 0; i < t.n; i++)
 					primary += t.w[i].counts[0];
@@ -404,13 +457,30 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		pg_stats_compute(r->values[m], (size_t)r->nsamples, &r->stats[m]);
 	snprintf(r->note, sizeof(r->note), "%s", t.w[0].ctx.note);
 out:
+	free(sample_hist);
 	team_stop(&t);
 	r->finished = pg_wall_time();
 	return r->status;
 }
 
+int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
+		 const struct pg_run_opts *o, struct pg_result *r)
+{
+	/* An overhead measured while the machine was busy would void every
+	 * sample: set the benchmark up again, which measures it again. */
+	for (int k = 1;; k++) {
+		int busy_setup = 0;
+		int st = run_once(b, a, o, r, &busy_setup);
+		if (!busy_setup || k == BUSY_SETUP_TRIES || pg_interrupted)
+			return st;
+		pg_result_free(r);
+	}
+}
+
 void pg_result_free(struct pg_result *r)
 {
+	free(r->hist);
+	r->hist = NULL;
 	free(r->elapsed);
 	r->elapsed = NULL;
 	for (int m = 0; m < PG_MAX_METRICS; m++) {

@@ -41,6 +41,9 @@ struct pg_result {
 	double *values[PG_MAX_METRICS];	/* each metric's value per sample */
 	struct pg_stats stats[PG_MAX_METRICS];
 	struct pg_cpu_load cpu;
+	/* Every latency the samples recorded (PG_HIST_* metrics); NULL when
+	 * the benchmark records none. */
+	struct pg_hist *hist;
 	double started, finished;	/* CLOCK_REALTIME seconds */
 };
 

@@ -20,7 +20,7 @@ for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
 	"$q" "$b/perfguide" list >"$T/list" || fail "$triple: list failed under $q"
 	grep -q '^mem.bw.rd ' "$T/list" || fail "$triple: list lacks mem.bw.rd"
 	out=""
-	grep -q 'jansson:' "$T/cfg.log" && out="--out $T/$triple.jsonl"
+	grep -q "^-- jansson: /" "$T/cfg.log" && out="--out $T/$triple.jsonl"
 	# shellcheck disable=SC2086
 	"$q" "$b/perfguide" run mem.bw.rd -p size=64k --runs 2 --min-time 0.02 $out >"$T/run" 2>&1 \
 		|| fail "$triple: run failed under $q: $(cat "$T/run")"

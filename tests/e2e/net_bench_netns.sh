@@ -33,6 +33,9 @@ cleanup() {
 trap cleanup EXIT
 ip netns add "$A" 2>"$T/nserr" || skip "cannot create a network namespace here: $(cat "$T/nserr")"
 ip netns add "$B" 2>"$T/nserr" || skip "cannot create a network namespace here: $(cat "$T/nserr")"
+# In a chroot or an unprivileged container the namespace is made but cannot
+# be entered (ip netns exec remounts /: "mount --make-rslave /: Invalid argument").
+ip netns exec "$A" true 2>"$T/nserr" || skip "cannot enter a network namespace here: $(head -n 1 "$T/nserr")"
 ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B" 2>"$T/nserr" \
 	|| skip "cannot create a veth pair here: $(cat "$T/nserr")"
 ip -n "$A" addr add "$SRV/30" dev "$VA"
@@ -55,7 +58,7 @@ done
 run_b() {
 	out=$1; shift
 	ip netns exec "$B" "$PGC" run "$@" --peer "$SRV" --no-db --out "$T/$out" >>"$T/table" 2>>"$T/err" \
-		|| fail "run $* failed: $(cat "$T/err")"
+		|| fail "run $* failed: $(tail -n 3 "$T/table") $(tail -n 2 "$T/err")"
 }
 
 run_b plain.jsonl net.tcp.stream net.udp.stream -p time=1 -p rate=20 --runs 2
@@ -106,9 +109,10 @@ check(all(s == 0 for s in l["samples"]), "loss over a plain veth at 20 Mbit/s: %
 
 s = load("tbf.jsonl")
 t = one(s, "net.tcp.stream", "throughput")["median"]
-z = one(s, "net.udp.zeroloss", "throughput")["median"]
+zr = one(s, "net.udp.zeroloss", "throughput")
+z = zr["median"]
 check(90 <= t <= 100, "tcp.stream through tbf 100mbit: %.1f Mbit/s" % t)
-check(90 <= z <= 100, "udp.zeroloss through tbf 100mbit: %.1f Mbit/s" % z)
+check(90 <= z <= 100, "udp.zeroloss through tbf 100mbit: %.1f Mbit/s (%s)" % (z, zr.get("note")))
 
 i = load("tbfin.jsonl")
 o = one(i, "net.udp.stream", "offered")["median"]
@@ -119,7 +123,7 @@ check(85 <= r <= 100, "ingress through tbf 100mbit: received %.1f Mbit/s" % r)
 check(40 <= l <= 60, "ingress at 200 Mbit/s through tbf 100mbit: loss %.1f%%" % l)
 zi = one(load("tbfinz.jsonl"), "net.udp.zeroloss", "throughput")
 check(zi["label"] == "UDP Throughput 0% loss, ingress, 1518-byte frames: THROUGHPUT", "label %r" % zi.get("label"))
-check(90 <= zi["median"] <= 100, "ingress udp.zeroloss through tbf 100mbit: %.1f Mbit/s" % zi["median"])
+check(90 <= zi["median"] <= 100, "ingress udp.zeroloss through tbf 100mbit: %.1f Mbit/s (%s)" % (zi["median"], zi.get("note")))
 print("ingress through tbf 100mbit: 200 offered, %.1f received, %.1f%% lost; zero loss at %.1f Mbit/s"
       % (r, l, zi["median"]))
 

@@ -62,8 +62,8 @@ static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 
 static const struct pg_param no_params[] = { { 0 } };
 static const struct pg_metric metrics[] = {
-	{ "rate", "op/s", PG_RATE, 1, 1 },
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "rate", "op/s", PG_RATE, 1, 1, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 

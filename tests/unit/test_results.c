@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/hist.h"
 #include "core/params.h"
 #include "core/results.h"
 
@@ -18,8 +19,8 @@ static const struct pg_param params[] = {
 	{ 0 },
 };
 static const struct pg_metric metrics[] = {
-	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
-	{ "latency", "ns", PG_TIME_PER, 1e9, 0 },
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
+	{ "latency", "ns", PG_TIME_PER, 1e9, 0, 0 },
 	{ 0 },
 };
 static void label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
@@ -111,6 +112,58 @@ static void result_records_round_trip(void **state)
 	assert_string_equal(json_string_value(json_object_get(o, "label")), "t.bench-8m-latency");
 	json_decref(rec[0]);
 	json_decref(rec[1]);
+	fclose(f);
+}
+
+/* The run's latency histogram rides on the first latency metric's record:
+ * buckets in use as [lowest ns, count], exact count, min, max and sum. */
+static const struct pg_metric lat_metrics[] = {
+	{ "ops", "ops/s", PG_RATE, 1, 1, 0 },
+	{ "lat_p50", "us", PG_HIST_Q, 1e-3, 0, 0.5 },
+	{ "lat_p99", "us", PG_HIST_Q, 1e-3, 0, 0.99 },
+	{ 0 },
+};
+static const struct pg_bench lat_bench = {
+	.id = "t.lat", .title = "Latency", .params = params, .metrics = lat_metrics,
+};
+
+static void histogram_written_once(void **state)
+{
+	(void)state;
+	FILE *f = tmpfile();
+	struct pg_results w = { .sink = { f }, .nsinks = 1 };
+	struct pg_args a = make_args();
+	double v[] = { 1 }, el[] = { 1 };
+	struct pg_hist *h = calloc(1, sizeof(*h));
+	pg_hist_add(h, 5);
+	pg_hist_add(h, 5);
+	pg_hist_add(h, 1000);	/* bucket [1000, 1008) */
+	struct pg_result r = { .bench = &lat_bench, .args = &a, .status = PG_OK, .copies = 1,
+			       .nmetrics = 3, .nsamples = 1, .iters = 1, .elapsed = el,
+			       .values = { v, v, v }, .hist = h };
+	for (int m = 0; m < 3; m++)
+		pg_stats_compute(v, 1, &r.stats[m]);
+	pg_results_result(&w, &r);
+	json_t *rec[4];
+	assert_int_equal(read_lines(f, rec, 4), 3);
+	assert_null(json_object_get(rec[0], "hist"));
+	assert_null(json_object_get(rec[2], "hist"));
+	json_t *hj = json_object_get(rec[1], "hist");
+	assert_non_null(hj);
+	assert_string_equal(json_string_value(json_object_get(hj, "unit")), "ns");
+	assert_int_equal(json_integer_value(json_object_get(hj, "count")), 3);
+	assert_int_equal(json_integer_value(json_object_get(hj, "min")), 5);
+	assert_int_equal(json_integer_value(json_object_get(hj, "max")), 1000);
+	assert_float_equal(json_real_value(json_object_get(hj, "sum")), 1010, 0);
+	json_t *b = json_object_get(hj, "buckets");
+	assert_int_equal(json_array_size(b), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(b, 0), 0)), 5);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(b, 0), 1)), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(b, 1), 0)), 1000);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(b, 1), 1)), 1);
+	for (int i = 0; i < 3; i++)
+		json_decref(rec[i]);
+	free(h);
 	fclose(f);
 }
 
@@ -206,6 +259,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(result_records_round_trip),
+		cmocka_unit_test(histogram_written_once),
 		cmocka_unit_test(skipped_record_says_why),
 		cmocka_unit_test(run_and_end_records),
 		cmocka_unit_test(every_sink_gets_every_record),

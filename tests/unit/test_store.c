@@ -36,7 +36,8 @@ static void make_run(struct pg_rrun *r, const char *id, int with_end)
 		"{\"type\":\"result\",\"bench\":\"mem.bw.rd\",\"params\":{\"threads\":1,\"size\":8388608},"
 		"\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"samples\":[1.5,2.5,3.25],"
 		"\"median\":2.5,\"min\":1.5,\"max\":3.25,\"cpu\":{\"busy_pct\":51.5},\"label\":\"bw_mem-rd-8mb\",\"status\":\"ok\","
-		"\"iterations\":1099511627776,\"copies\":2,\"sample_s\":[0.5,0.25,0.125],\"section\":\"LMBench\"}",
+		"\"iterations\":1099511627776,\"copies\":2,\"sample_s\":[0.5,0.25,0.125],\"section\":\"LMBench\","
+		"\"hist\":{\"unit\":\"ns\",\"count\":3,\"buckets\":[[5,2],[1000,1]]}}",
 		err, sizeof(err)), 0);
 	assert_int_equal(pg_rrun_add_line(r,
 		"{\"type\":\"result\",\"bench\":\"crypto.x\",\"params\":{},\"metric\":\"t\",\"status\":\"skipped\","
@@ -74,6 +75,9 @@ static void round_trip(void **state)
 	assert_int_equal(back.res[0].nsample_s, 3);
 	assert_true(back.res[0].sample_s[2] == 0.125);
 	assert_null(back.res[1].section);
+	/* a nested field is kept as its JSON */
+	assert_string_equal(back.res[0].hist, "{\"buckets\":[[5,2],[1000,1]],\"count\":3,\"unit\":\"ns\"}");
+	assert_null(back.res[1].hist);
 	assert_int_equal(back.res[1].status, PG_SKIP);
 	assert_string_equal(back.res[1].reason, "no engine");
 	{ struct pg_rrun none; assert_int_equal(s->ops->load_run(s, "nope", &none, err, sizeof(err)), 0); }

@@ -44,7 +44,9 @@ usage: tests/vm/run-in-vm.sh --script FILE [options]
 
 Exit status: the guest script's; 125 when the machine could not be built,
 booted or read back (one line says why); 2 for bad usage.
-Environment: PG_VM_BUILD (build and cache directory, default build-vm).
+Environment: PG_VM_BUILD (build and cache directory, default build-vm);
+PG_VM_ACCEL (auto: KVM when /dev/kvm is usable, else TCG; kvm; tcg). When KVM
+cannot start the guest, it runs again under TCG, and one line says so.
 EOF
 }
 
@@ -327,27 +329,49 @@ initrd=$run/initrd.gz
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd" || die "cannot write the initramfs"
 
 # --- boot ---
-accel="-accel tcg -cpu max"
-[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel="-accel kvm -cpu host"
 console=$run/console.log
 results=$run/results.raw
 # quiet: only the init's and the script's lines on the console, unless -v.
 kargs="console=ttyS0 panic=-1 rdinit=/init quiet loglevel=3"
 [ $verbose -eq 1 ] && kargs="console=ttyS0 panic=-1 rdinit=/init"
-echo "$me: booting $kpkg ($kver, ${accel#-accel }), $(du -k "$initrd" | cut -f1) KB initramfs, timeout ${tmo}s" >&2
+# boot ACCEL...: one run of the guest; qemu's status in $run/qemu.rc.
+boot() {
+	: >"$results"
+	# shellcheck disable=SC2086
+	{
+		timeout -k 10 "$tmo" qemu-system-x86_64 "$@" -m "$mem" -smp "$smp" \
+			-nodefaults -no-reboot -nographic -monitor none \
+			-kernel "$kimage" -initrd "$initrd" -append "$kargs$append" \
+			-serial stdio -serial "file:$results" $qargs </dev/null && echo 0 >"$run/qemu.rc" || echo $? >"$run/qemu.rc"
+	} 2>&1 | tee "$console" | tr -d '\r' | awk -v all=$verbose '
+		# The firmware clears the screen with escape sequences: drop them.
+		{ gsub(/\033\[[0-9;?]*[A-Za-z]/, ""); gsub(/\033c/, "") }
+		!all && !on { i = index($0, "pg-vm: "); if (i == 0) next; on = 1; $0 = substr($0, i) }
+		/reboot: Power down/ { next }
+		{ print; fflush() }'
+}
+accel=${PG_VM_ACCEL:-auto}
+case "$accel" in
+auto) accel=tcg; [ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm ;;
+kvm|tcg) ;;
+*) bad "PG_VM_ACCEL is auto, kvm or tcg, not '$accel'" ;;
+esac
+echo "$me: booting $kpkg ($kver, $accel), $(du -k "$initrd" | cut -f1) KB initramfs, timeout ${tmo}s" >&2
 t0=$(date +%s)
-# shellcheck disable=SC2086
-{
-	timeout -k 10 "$tmo" qemu-system-x86_64 $accel -m "$mem" -smp "$smp" \
-		-nodefaults -no-reboot -nographic -monitor none \
-		-kernel "$kimage" -initrd "$initrd" -append "$kargs$append" \
-		-serial stdio -serial "file:$results" $qargs </dev/null && echo 0 >"$run/qemu.rc" || echo $? >"$run/qemu.rc"
-} 2>&1 | tee "$console" | tr -d '\r' | awk -v all=$verbose '
-	# The firmware clears the screen with escape sequences: drop them.
-	{ gsub(/\033\[[0-9;?]*[A-Za-z]/, ""); gsub(/\033c/, "") }
-	!all && !on { i = index($0, "pg-vm: "); if (i == 0) next; on = 1; $0 = substr($0, i) }
-	/reboot: Power down/ { next }
-	{ print; fflush() }'
+if [ $accel = kvm ]; then
+	boot -accel kvm -cpu host
+	qrc=$(cat "$run/qemu.rc" 2>/dev/null || echo 1)
+	# /dev/kvm can be there while KVM cannot run this guest (nested
+	# virtualisation that qemu aborts on): the guest never started, so run
+	# it again under TCG rather than fail.
+	if [ "$qrc" -ne 0 ] && [ "$qrc" -ne 124 ] && [ "$qrc" -ne 137 ] && ! grep -q 'pg-vm: ' "$console"; then
+		why=$(tr -d '\r' <"$console" | grep -v '^$' | tail -n 1 | cut -c1-160)
+		echo "$me: KVM could not start the guest (qemu status $qrc: $why); falling back to TCG" >&2
+		accel=tcg
+		t0=$(date +%s)
+	fi
+fi
+[ $accel = tcg ] && boot -accel tcg -cpu max
 t1=$(date +%s)
 qrc=$(cat "$run/qemu.rc" 2>/dev/null || echo 1)
 keep() { mkdir -p "$out" && cp "$console" "$out/console.log"; }

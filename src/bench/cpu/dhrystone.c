@@ -137,11 +137,11 @@ static const struct pg_param dhry_params[] = {
 };
 
 static const struct pg_metric dhry_metrics[] = {
-	{ "dhrystones", "Dhrystones/s", PG_RATE, 1.0, 1 },
-	{ "dmips", "DMIPS", PG_RATE, 1.0 / VAX_DHRYSTONES, 1 },
+	{ "dhrystones", "Dhrystones/s", PG_RATE, 1.0, 1, 0 },
+	{ "dmips", "DMIPS", PG_RATE, 1.0 / VAX_DHRYSTONES, 1, 0 },
 	/* counted as passes / MHz, so the rate is DMIPS per MHz */
-	{ "dmips_per_mhz", "DMIPS/MHz", PG_RATE, 1.0 / VAX_DHRYSTONES, 1 },
-	{ "cpu_clock", "MHz", PG_VALUE, 1.0, 1 },
+	{ "dmips_per_mhz", "DMIPS/MHz", PG_RATE, 1.0 / VAX_DHRYSTONES, 1, 0 },
+	{ "cpu_clock", "MHz", PG_VALUE, 1.0, 1, 0 },
 	{ 0 },
 };
 

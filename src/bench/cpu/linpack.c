@@ -308,7 +308,7 @@ static const struct pg_param lp_params[] = {
 };
 
 static const struct pg_metric lp_metrics[] = {
-	{ "kflops", "KFLOPS", PG_RATE, 1e-3, 1 },
+	{ "kflops", "KFLOPS", PG_RATE, 1e-3, 1, 0 },
 	{ 0 },
 };
 

@@ -244,7 +244,7 @@ static const struct pg_param assign_params[] = {
 };
 
 static const struct pg_metric assign_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

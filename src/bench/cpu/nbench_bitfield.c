@@ -149,7 +149,7 @@ static const struct pg_param bitfield_params[] = {
 };
 
 static const struct pg_metric bitfield_metrics[] = {
-	{ "iterations", "bitops/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "bitops/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

@@ -151,7 +151,7 @@ static const struct pg_param fourier_params[] = {
 };
 
 static const struct pg_metric fourier_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

@@ -473,7 +473,7 @@ static const struct pg_param fpemu_params[] = {
 };
 
 static const struct pg_metric fpemu_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

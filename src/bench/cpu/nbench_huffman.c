@@ -239,7 +239,7 @@ static const struct pg_param huffman_params[] = {
 };
 
 static const struct pg_metric huffman_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

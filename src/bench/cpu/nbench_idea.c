@@ -201,7 +201,7 @@ static const struct pg_param idea_params[] = {
 };
 
 static const struct pg_metric idea_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

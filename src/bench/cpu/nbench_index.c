@@ -85,9 +85,9 @@ static const struct pg_param index_params[] = {
 };
 
 static const struct pg_metric index_metrics[] = {
-	{ "mem_index", "index", PG_VALUE, 1.0, 1 },
-	{ "int_index", "index", PG_VALUE, 1.0, 1 },
-	{ "fp_index", "index", PG_VALUE, 1.0, 1 },
+	{ "mem_index", "index", PG_VALUE, 1.0, 1, 0 },
+	{ "int_index", "index", PG_VALUE, 1.0, 1, 0 },
+	{ "fp_index", "index", PG_VALUE, 1.0, 1, 0 },
 	{ 0 },
 };
 

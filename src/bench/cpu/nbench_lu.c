@@ -170,7 +170,7 @@ static const struct pg_param lu_params[] = {
 };
 
 static const struct pg_metric lu_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

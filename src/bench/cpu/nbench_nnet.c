@@ -264,7 +264,7 @@ static const struct pg_param nnet_params[] = {
 };
 
 static const struct pg_metric nnet_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

@@ -132,7 +132,7 @@ static const struct pg_param numsort_params[] = {
 };
 
 static const struct pg_metric numsort_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

@@ -203,7 +203,7 @@ static const struct pg_param strsort_params[] = {
 };
 
 static const struct pg_metric strsort_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

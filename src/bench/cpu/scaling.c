@@ -80,8 +80,8 @@ static const struct pg_param scaling_params[] = {
 };
 
 static const struct pg_metric scaling_metrics[] = {
-	{ "efficiency", "%", PG_VALUE, 1.0, 1 },
-	{ "speedup", "x", PG_VALUE, 1.0, 1 },
+	{ "efficiency", "%", PG_VALUE, 1.0, 1, 0 },
+	{ "speedup", "x", PG_VALUE, 1.0, 1, 0 },
 	{ 0 },
 };
 

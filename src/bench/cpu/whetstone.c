@@ -259,7 +259,7 @@ static const struct pg_param whet_params[] = {
 };
 
 static const struct pg_metric whet_metrics[] = {
-	{ "mwips", "MWIPS", PG_RATE, 1.0, 1 },
+	{ "mwips", "MWIPS", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

@@ -12,7 +12,7 @@ const struct pg_param pg_work_params[] = {
 };
 
 const struct pg_metric pg_work_metrics[] = {
-	{ "iterations", "iter/s", PG_RATE, 1.0, 1 },
+	{ "iterations", "iter/s", PG_RATE, 1.0, 1, 0 },
 	{ 0 },
 };
 

@@ -53,7 +53,7 @@ static int score_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 }
 
 static const struct pg_metric score_metrics[] = {
-	{ "score", "iter/s", PG_VALUE, 1.0, 1 },
+	{ "score", "iter/s", PG_VALUE, 1.0, 1, 0 },
 	{ 0 },
 };
 

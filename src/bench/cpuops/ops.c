@@ -249,7 +249,7 @@ static const struct pg_param fp_params[] = {
 	{ 0 },
 };
 static const struct pg_metric ns_per_op[] = {
-	{ "latency", "ns", PG_TIME_PER, 1e9, 0 },
+	{ "latency", "ns", PG_TIME_PER, 1e9, 0, 0 },
 	{ 0 },
 };
 

@@ -41,7 +41,7 @@ static void call_label(const struct pg_bench *b, const struct pg_args *a, const 
 
 static const struct pg_param no_params[] = { { 0 } };
 static const struct pg_metric ns_per_call[] = {
-	{ "latency", "ns", PG_TIME_PER, 1e9, 0 },
+	{ "latency", "ns", PG_TIME_PER, 1e9, 0, 0 },
 	{ 0 },
 };
 

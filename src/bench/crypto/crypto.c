@@ -247,12 +247,12 @@ static const struct pg_param hash_params[] = {
 };
 
 static const struct pg_metric crypto_metrics[] = {
-	[M_KBPS] = { "throughput", "KBytes/Sec", PG_RATE, 1e-3, 1 },
-	[M_MBPS] = { "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
-	[M_LOAD] = { "cpu_load", "%", PG_RATE, 100, 0 },
-	[M_ELAPSED] = { "elapsed_per_op", "us", PG_TIME_PER, 1e6, 0 },
-	[M_SELF] = { "process_cpu_per_op", "us", PG_RATIO, 1e6, 0 },
-	[M_THREAD] = { "thread_cpu_per_op", "us", PG_RATIO, 1e6, 0 },
+	[M_KBPS] = { "throughput", "KBytes/Sec", PG_RATE, 1e-3, 1, 0 },
+	[M_MBPS] = { "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
+	[M_LOAD] = { "cpu_load", "%", PG_RATE, 100, 0, 0 },
+	[M_ELAPSED] = { "elapsed_per_op", "us", PG_TIME_PER, 1e6, 0, 0 },
+	[M_SELF] = { "process_cpu_per_op", "us", PG_RATIO, 1e6, 0, 0 },
+	[M_THREAD] = { "thread_cpu_per_op", "us", PG_RATIO, 1e6, 0, 0 },
 	{ 0 },
 };
 

@@ -200,7 +200,7 @@ static const struct pg_param bw_params[] = {
 };
 
 static const struct pg_metric bw_metrics[] = {
-	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
 	{ 0 },
 };
 

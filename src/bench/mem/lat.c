@@ -286,7 +286,7 @@ static const struct pg_param rand_params[] = {
 };
 
 static const struct pg_metric lat_metrics[] = {
-	{ "latency", "ns", PG_TIME_PER, 1e9, 0 },
+	{ "latency", "ns", PG_TIME_PER, 1e9, 0, 0 },
 	{ 0 },
 };
 

@@ -177,7 +177,7 @@ static const struct pg_param stream_params[] = {
 };
 
 static const struct pg_metric stream_metrics[] = {
-	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
 	{ 0 },
 };
 

@@ -224,11 +224,11 @@ static const struct pg_param rr_params[] = {
 	{ 0 },
 };
 static const struct pg_metric rr_metrics[] = {
-	{ "transactions", "trans/s", PG_RATE, 1, 1 },
-	{ "p50", "us", PG_VALUE, 1, 0 },
-	{ "p90", "us", PG_VALUE, 1, 0 },
-	{ "p99", "us", PG_VALUE, 1, 0 },
-	{ "max", "us", PG_VALUE, 1, 0 },
+	{ "transactions", "trans/s", PG_RATE, 1, 1, 0 },
+	{ "p50", "us", PG_VALUE, 1, 0, 0 },
+	{ "p90", "us", PG_VALUE, 1, 0, 0 },
+	{ "p99", "us", PG_VALUE, 1, 0, 0 },
+	{ "max", "us", PG_VALUE, 1, 0, 0 },
 	{ 0 },
 };
 

@@ -256,17 +256,17 @@ static const struct pg_param quick_params[] = { STREAM_PARAMS("1") };
 static const struct pg_param stream_params[] = { STREAM_PARAMS(NULL) };
 
 static const struct pg_metric one_way[] = {
-	{ "throughput", "Mbit/s", PG_RATE, 8e-6, 1 },
-	{ "sd_local", "us/KB", PG_RATIO, 1.024e9, 0 },
-	{ "sd_remote", "us/KB", PG_RATIO, 1.024e9, 0 },
+	{ "throughput", "Mbit/s", PG_RATE, 8e-6, 1, 0 },
+	{ "sd_local", "us/KB", PG_RATIO, 1.024e9, 0, 0 },
+	{ "sd_remote", "us/KB", PG_RATIO, 1.024e9, 0, 0 },
 	{ 0 },
 };
 static const struct pg_metric both_ways[] = {
-	{ "throughput", "Mbit/s", PG_RATE, 8e-6, 1 },
-	{ "tx", "Mbit/s", PG_RATE, 8e-6, 1 },
-	{ "rx", "Mbit/s", PG_RATE, 8e-6, 1 },
-	{ "sd_local", "us/KB", PG_RATIO, 1.024e9, 0 },
-	{ "sd_remote", "us/KB", PG_RATIO, 1.024e9, 0 },
+	{ "throughput", "Mbit/s", PG_RATE, 8e-6, 1, 0 },
+	{ "tx", "Mbit/s", PG_RATE, 8e-6, 1, 0 },
+	{ "rx", "Mbit/s", PG_RATE, 8e-6, 1, 0 },
+	{ "sd_local", "us/KB", PG_RATIO, 1.024e9, 0, 0 },
+	{ "sd_remote", "us/KB", PG_RATIO, 1.024e9, 0, 0 },
 	{ 0 },
 };
 

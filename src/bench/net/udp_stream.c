@@ -201,12 +201,12 @@ static const struct pg_param udp_params[] = {
 	{ 0 },
 };
 static const struct pg_metric udp_metrics[] = {
-	{ "throughput", "Mbit/s", PG_VALUE, 1, 1 },
-	{ "offered", "Mbit/s", PG_VALUE, 1, 1 },
-	{ "kpps", "kpps", PG_VALUE, 1, 1 },
-	{ "loss", "%", PG_VALUE, 1, 0 },
-	{ "offered_kpps", "kpps", PG_VALUE, 1, 1 },
-	{ "datagrams", "sent", PG_VALUE, 1, 1 },
+	{ "throughput", "Mbit/s", PG_VALUE, 1, 1, 0 },
+	{ "offered", "Mbit/s", PG_VALUE, 1, 1, 0 },
+	{ "kpps", "kpps", PG_VALUE, 1, 1, 0 },
+	{ "loss", "%", PG_VALUE, 1, 0, 0 },
+	{ "offered_kpps", "kpps", PG_VALUE, 1, 1, 0 },
+	{ "datagrams", "sent", PG_VALUE, 1, 1, 0 },
 	{ 0 },
 };
 

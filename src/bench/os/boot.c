@@ -146,7 +146,7 @@ static int boot_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 
 static const struct pg_param no_params[] = { { 0 } };
 static const struct pg_metric seconds[] = {
-	{ "time", "s", PG_VALUE, 1, 0 },
+	{ "time", "s", PG_VALUE, 1, 0, 0 },
 	{ 0 },
 };
 static const int userspace = 1;

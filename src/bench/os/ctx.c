@@ -188,7 +188,7 @@ static const struct pg_param ctx_params[] = {
 	{ 0 },
 };
 static const struct pg_metric us_per_switch[] = {
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 

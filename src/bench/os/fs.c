@@ -337,11 +337,11 @@ static const struct pg_param mm_params[] = {
 };
 
 static const struct pg_metric files_per_s[] = {
-	{ "rate", "files/s", PG_RATE, 1, 1 },
+	{ "rate", "files/s", PG_RATE, 1, 1, 0 },
 	{ 0 },
 };
 static const struct pg_metric mb_per_s[] = {
-	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
 	{ 0 },
 };
 

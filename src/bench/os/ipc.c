@@ -269,11 +269,11 @@ static const struct pg_param bw_params[] = {
 static const struct pg_param no_params[] = { { 0 } };
 
 static const struct pg_metric lat_metrics[] = {
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 static const struct pg_metric bw_metrics[] = {
-	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1 },
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
 	{ 0 },
 };
 

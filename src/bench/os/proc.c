@@ -79,7 +79,7 @@ static const struct pg_param prog_params[] = {
 	{ 0 },
 };
 static const struct pg_metric us_per_proc[] = {
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 

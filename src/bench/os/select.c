@@ -122,7 +122,7 @@ static const struct pg_param sel_params[] = {
 	{ 0 },
 };
 static const struct pg_metric us_per_op[] = {
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 

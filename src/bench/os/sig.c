@@ -192,7 +192,7 @@ static void sig_label(const struct pg_bench *b, const struct pg_args *a, const c
 
 static const struct pg_param no_params[] = { { 0 } };
 static const struct pg_metric us_per_op[] = {
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 

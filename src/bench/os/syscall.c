@@ -127,7 +127,7 @@ static const struct pg_param file_params[] = {
 };
 
 static const struct pg_metric us_per_call[] = {
-	{ "latency", "us", PG_TIME_PER, 1e6, 0 },
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
 	{ 0 },
 };
 
