@@ -222,7 +222,7 @@ json_t *pg_section_to_json(const struct pg_section *s)
 {
 	json_t *o = json_object();
 	for (const struct pg_field *f = pg_section_fields; f->name; f++) {
-		const char *t = f->type == PG_F_TEXT ? *CAT(s, f, const char *) : NULL;
+		const char *t = f->type == PG_F_TEXT ? *CAT(s, f, char *) : NULL;
 		if (t && t[0])
 			json_object_set_new(o, f->name, json_string(t));
 		else if (f->type == PG_F_INT32)

@@ -169,7 +169,7 @@ static int flat_table(const struct pg_guide *g, int s, unsigned opts, struct pg_
 
 struct pivot {
 	const char *param;
-	char (*vals)[64];	/* the rows: the parameter's values, displayed */
+	char (*vals)[160];	/* the rows: the parameter's values, displayed */
 	double *num;		/* and as numbers, to sort them */
 	int nvals, numeric;
 	int *keys;		/* the columns: a model row that stands for each (bench, metric, rest) */
@@ -247,7 +247,7 @@ static void pivot_sort(struct pivot *pv, int n)
 			perm[j - 1] = x;
 		}
 	int *rank = malloc(sizeof(int) * (size_t)(pv->nvals + 1));
-	char (*vals)[64] = malloc(sizeof(*vals) * (size_t)(pv->nvals + 1));
+	char (*vals)[160] = malloc(sizeof(*vals) * (size_t)(pv->nvals + 1));
 	if (rank && vals) {
 		for (int i = 0; i < pv->nvals; i++) {
 			rank[perm[i]] = i;
@@ -274,7 +274,7 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	pv->param = g->sections[s].rows_by;
 	pv->numeric = 1;
 	for (int i = 0; rc == 0 && i < n; i++) {
-		char val[64];
+		char val[160];
 		double num;
 		split_params(&g->rows[first + i], pv->param, val, sizeof(val), &num, &rests[i]);
 		if (!rests[i])
@@ -315,7 +315,7 @@ static void key_name(const struct pg_guide *g, const struct pivot *pv, int k, in
 		snprintf(buf, len, "%s", row->label);
 		return;
 	}
-	char rest[160], val[64], *p = NULL;
+	char rest[160], val[160], *p = NULL;
 	double num;
 	split_params(row, pv->param, val, sizeof(val), &num, &p);
 	pg_params_display(row->bench, p ? p : "{}", rest, sizeof(rest));
