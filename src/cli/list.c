@@ -75,6 +75,21 @@ static void add_json(const struct pg_bench *b, void *arg)
 		json_object_set_new(o, "copies_param", json_string(b->copies_param));
 	json_array_append_new((json_t *)arg, o);
 }
+
+static int print_json(void)
+{
+	json_t *all = json_array();
+	pg_registry_each(add_json, all);
+	json_dumpf(all, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(all);
+	return PG_EXIT_OK;
+}
+#else
+static int print_json(void)
+{
+	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev and rebuild)");
+}
 #endif
 
 int pg_cmd_list(int argc, char **argv)
@@ -95,18 +110,8 @@ int pg_cmd_list(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pg_usage_error("list: unexpected argument '%s'", argv[optind]);
-	if (!json) {
-		pg_registry_each(print_text, NULL);
-		return PG_EXIT_OK;
-	}
-#ifdef PG_HAVE_JANSSON
-	json_t *all = json_array();
-	pg_registry_each(add_json, all);
-	json_dumpf(all, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
-	json_decref(all);
+	if (json)
+		return print_json();
+	pg_registry_each(print_text, NULL);
 	return PG_EXIT_OK;
-#else
-	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev and rebuild)");
-#endif
 }
