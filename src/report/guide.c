@@ -148,15 +148,16 @@ static int add_rows(struct pg_guide *g, const struct pg_rrun *run, int *cap, int
 	return rc;
 }
 
-static const struct pg_guide *sort_guide;
+struct by_order {
+	int order, first;	/* the section's order, then its first appearance */
+};
 
 static int cmp_section(const void *a, const void *b)
 {
-	const struct pg_section *x = &sort_guide->sections[*(const int *)a];
-	const struct pg_section *y = &sort_guide->sections[*(const int *)b];
+	const struct by_order *x = a, *y = b;
 	if (x->order != y->order)
 		return x->order < y->order ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
+	return x->first - y->first;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -171,7 +172,8 @@ static int cmp_row(const void *a, const void *b)
 static int sort_sections(struct pg_guide *g)
 {
 	int n = g->nsections;
-	int *by = malloc(sizeof(int) * (size_t)(n + 1)), *rank = malloc(sizeof(int) * (size_t)(n + 1));
+	struct by_order *by = malloc(sizeof(*by) * (size_t)(n + 1));
+	int *rank = malloc(sizeof(int) * (size_t)(n + 1));
 	struct pg_section *sorted = malloc(sizeof(*sorted) * (size_t)(n + 1));
 	if (!by || !rank || !sorted) {
 		free(by);
@@ -180,12 +182,11 @@ static int sort_sections(struct pg_guide *g)
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		by[i] = i;
-	sort_guide = g;
-	qsort(by, (size_t)n, sizeof(int), cmp_section);
+		by[i] = (struct by_order){ g->sections[i].order, i };
+	qsort(by, (size_t)n, sizeof(*by), cmp_section);
 	for (int i = 0; i < n; i++) {
-		rank[by[i]] = i;
-		sorted[i] = g->sections[by[i]];
+		rank[by[i].first] = i;
+		sorted[i] = g->sections[by[i].first];
 	}
 	for (int r = 0; r < g->nrows; r++)
 		g->rows[r].section = rank[g->rows[r].section];
