@@ -138,6 +138,7 @@ static int add_rows(struct pg_guide *g, const struct pg_rrun *run, int *cap, int
 		row->metric = x->metric;
 		row->unit = x->unit;
 		row->label = x->label && x->label[0] ? x->label : NULL;
+		row->title = x->title && x->title[0] ? x->title : NULL;
 		row->higher = x->higher;
 		row->order = (*order)++;
 		row->section = section_index(g, section_title(x), secs);

@@ -30,6 +30,7 @@ struct pg_gcell {
 
 struct pg_grow {
 	const char *bench, *params, *metric, *unit, *label;
+	const char *title;		/* the benchmark's, as its results say */
 	int higher;
 	int section;			/* index into pg_guide.sections */
 	int order;			/* first appearance */

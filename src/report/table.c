@@ -301,26 +301,71 @@ static void pivot_free(struct pivot *pv)
 	free(pv->key_of);
 }
 
-/* A column's name: the label its rows share (one that does not change with
- * the pivot's parameter), else the benchmark, its other parameters and the
- * metric. */
-static void key_name(const struct pg_guide *g, const struct pivot *pv, int k, int first, int n, char *buf, size_t len)
+/* A row's parameters without the pivot's, as JSON. */
+static json_t *rest_json(const struct pg_grow *row, const char *param)
+{
+	json_t *p = json_loads(row->params, 0, NULL);
+	json_object_del(p, param);
+	return p;
+}
+
+/* The parameters of column k that tell it from the other columns of its
+ * benchmark and metric ("channels=8"), displayed. */
+static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int k, char *buf, size_t len)
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
-	int same = row->label != NULL;
-	for (int i = 0; i < n && same; i++)
-		if (pv->key_of[i] == k)
-			same = g->rows[first + i].label && strcmp(g->rows[first + i].label, row->label) == 0;
-	if (same) {
+	json_t *mine = rest_json(row, pv->param), *keep = json_object(), *v;
+	const char *name;
+	json_object_foreach(mine, name, v) {
+		int differs = 0;
+		for (int j = 0; j < pv->nkeys && !differs; j++) {
+			const struct pg_grow *o = &g->rows[pv->keys[j]];
+			if (j == k || strcmp(o->bench, row->bench) != 0 || strcmp(o->metric, row->metric) != 0)
+				continue;
+			json_t *theirs = rest_json(o, pv->param);
+			differs = !json_equal(json_object_get(theirs, name), v);
+			json_decref(theirs);
+		}
+		if (differs)
+			json_object_set(keep, name, v);
+	}
+	char *t = pg_json_text(keep);
+	pg_params_display(row->bench, t ? t : "{}", buf, len);
+	free(t);
+	json_decref(keep);
+	json_decref(mine);
+}
+
+/* Labels name the columns when each column's rows share one and no two
+ * columns share one (a label that changes with the pivot's parameter, a
+ * row name like "4k", does not). */
+static int labels_name_columns(const struct pg_guide *g, const struct pivot *pv, int first, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct pg_grow *row = &g->rows[first + i], *key = &g->rows[pv->keys[pv->key_of[i]]];
+		if (!row->label || !key->label || strcmp(row->label, key->label) != 0)
+			return 0;
+	}
+	for (int k = 0; k < pv->nkeys; k++)
+		for (int j = 0; j < k; j++)
+			if (strcmp(g->rows[pv->keys[k]].label, g->rows[pv->keys[j]].label) == 0)
+				return 0;
+	return 1;
+}
+
+/* A column's name: its label where labels name the columns, else the
+ * benchmark's title, the parameters that tell the column from its
+ * neighbours, and the metric. */
+static void key_name(const struct pg_guide *g, const struct pivot *pv, int k, int labels, char *buf, size_t len)
+{
+	const struct pg_grow *row = &g->rows[pv->keys[k]];
+	if (labels) {
 		snprintf(buf, len, "%s", row->label);
 		return;
 	}
-	char rest[160], val[160], *p = NULL;
-	double num;
-	split_params(row, pv->param, val, sizeof(val), &num, &p);
-	pg_params_display(row->bench, p ? p : "{}", rest, sizeof(rest));
-	snprintf(buf, len, "%s%s%s %s", row->bench, rest[0] ? " " : "", rest, row->metric);
-	free(p);
+	char dist[160];
+	distinguishing(g, pv, k, dist, sizeof(dist));
+	snprintf(buf, len, "%s%s%s %s", row->title ? row->title : row->bench, dist[0] ? " " : "", dist, row->metric);
 }
 
 static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const struct pivot *pv, int first, int n,
@@ -330,11 +375,12 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 	int rc = pg_table_set(&t->head[0], PG_T_NAME, -1, "%s", sec->rows_title ? sec->rows_title : sec->rows_by);
 	char name[300];
 	struct percol pc;
+	int labels = labels_name_columns(g, pv, first, n);
 	for (int c = 0, h = 1; c < g->ncols; c++) {
 		board_width(g, s, opts, c, &pc);
 		for (int k = 0; k < pv->nkeys; k++) {
 			const char *board = g->cols[c].board, *unit = g->rows[pv->keys[k]].unit;
-			key_name(g, pv, k, first, n, name, sizeof(name));
+			key_name(g, pv, k, labels, name, sizeof(name));
 			rc |= pg_table_set(&t->head[h++], PG_T_VALUE, c, "%s: %s%s%s%s", board, name,
 					   unit && unit[0] ? " (" : "", unit ? unit : "", unit && unit[0] ? ")" : "");
 			if (pc.cpu)

@@ -226,6 +226,36 @@ static void pivot_table(void **state)
 	pg_guide_free(&g);
 }
 
+/* Labels that change with the pivot's parameter do not name a column: the
+ * title does, with the parameters that tell the column from its neighbours
+ * (ch), not those all share (path). */
+static void pivot_column_names(void **state)
+{
+	(void)state;
+	struct pg_record a[] = { res("t.wr", "{\"ch\":1,\"path\":\".\",\"size\":4096}", 1, 1, 1),
+				 res("t.wr", "{\"ch\":8,\"path\":\".\",\"size\":4096}", 2, 2, 2),
+				 res("t.wr", "{\"ch\":1,\"path\":\".\",\"size\":8192}", 3, 3, 3) };
+	for (int i = 0; i < 3; i++) {
+		a[i].section = (char *)"Disks";
+		a[i].title = (char *)"Write";
+		a[i].label = (char *)(i < 2 ? "4k" : "8k");
+	}
+	struct pg_rrun run = { .id = (char *)"a", .board = (char *)"A", .res = a, .nres = 3,
+			       .sections = (char *)"[{\"title\":\"Disks\",\"order\":110,\"rows_by\":\"size\"}]" };
+	const struct pg_rrun *p = &run;
+	struct pg_guide g;
+	struct pg_table t;
+	assert_int_equal(pg_guide_build(&g, &p, 1), 0);
+	assert_int_equal(pg_table_section(&g, 0, 0, &t), 0);
+	assert_int_equal(t.ncols, 3);
+	assert_string_equal(t.head[0].text, "size");
+	assert_string_equal(t.head[1].text, "A: Write ch=1 bandwidth (MB/s)");
+	assert_string_equal(t.head[2].text, "A: Write ch=8 bandwidth (MB/s)");
+	assert_string_equal(pg_table_cell(&t, 1, 2)->text, "");	/* no 8k at 8 channels */
+	pg_table_free(&t);
+	pg_guide_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +264,7 @@ int main(void)
 		cmocka_unit_test(sections_from_results),
 		cmocka_unit_test(baseline_ratios),
 		cmocka_unit_test(pivot_table),
+		cmocka_unit_test(pivot_column_names),
 		cmocka_unit_test(columns_merge_runs_of_a_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
