@@ -118,7 +118,7 @@ static void sections_from_results(void **state)
 		res("zzz.new", "{}", 1, 1, 1),
 		res("crypto.aes-128-cbc", "{}", 1, 1, 1),
 		res("t.storage", "{}", 1, 1, 1),
-		res("t.msg", "{}", 1, 1, 1),
+		res("t.holo", "{}", 1, 1, 1),
 		res("net.tcp.stream", "{}", 1, 1, 1),
 		res("mem.stream.triad", "{}", 1, 1, 1),
 		res("cpu.dhrystone", "{}", 1, 1, 1),
@@ -127,7 +127,7 @@ static void sections_from_results(void **state)
 		res("os.lmbench", "{}", 1, 1, 1),
 	};
 	x[2].section = (char *)"Storage";
-	x[3].section = (char *)"Messaging";
+	x[3].section = (char *)"Holography";	/* declared by nothing */
 	x[9].section = (char *)"LMBench";
 	struct pg_rrun run = { .id = (char *)"r", .board = (char *)"A", .res = x, .nres = 10,
 			       .sections = (char *)"[{\"title\":\"Storage\",\"order\":110,\"cpu_load\":true,"
@@ -136,7 +136,7 @@ static void sections_from_results(void **state)
 	struct pg_guide g;
 	assert_int_equal(pg_guide_build(&g, &p, 1), 0);
 	const char *want[] = { "LMBench", "Dhrystone", "Stream", "Boot time", "Ethernet", "Storage", "Crypto",
-			       "Messaging", "Other benchmarks" };
+			       "Holography", "Other benchmarks" };
 	assert_int_equal(g.nsections, 9);
 	for (int i = 0; i < 9; i++)
 		assert_string_equal(g.sections[i].title, want[i]);
