@@ -78,13 +78,28 @@ static int open_sinks(struct run_sinks *s, const struct run_config *c, const cha
 	return 0;
 }
 
+/* Other programs' raw output (the ext group) goes beside the results file:
+ * board-time.jsonl keeps it in board-time.raw/. "": no results file. */
+static void raw_dir_of(const char *results, char *buf, size_t len)
+{
+	size_t n = strlen(results);
+	buf[0] = '\0';
+	if (!n)
+		return;
+	if (n > 6 && strcmp(results + n - 6, ".jsonl") == 0)
+		n -= 6;
+	if ((size_t)snprintf(buf, len, "%.*s.raw", (int)n, results) >= len)
+		buf[0] = '\0';
+}
+
 /* The runner's options for item i. The same for every item today; a time
  * budget for the whole run would share it out here. */
-static void item_opts(const struct run_config *c, int i, struct pg_run_opts *ro)
+static void item_opts(const struct run_config *c, const struct run_sinks *s, int i, struct pg_run_opts *ro)
 {
 	(void)i;
 	*ro = (struct pg_run_opts){ .runs = c->runs, .min_time = c->min_time, .iters = c->iters,
-				    .cpus = c->ncpus ? c->cpus : NULL, .ncpus = c->ncpus };
+				    .cpus = c->ncpus ? c->cpus : NULL, .ncpus = c->ncpus,
+				    .raw_dir = s->raw_dir[0] ? s->raw_dir : NULL };
 }
 
 static void run_plan(const struct run_config *c, const struct run_plan *p, struct run_sinks *s)
@@ -96,7 +111,7 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 		run_sinks_before(s, &p->items[i], i, p->n, left);
 		struct pg_run_opts ro;
 		struct pg_result r;
-		item_opts(c, i, &ro);
+		item_opts(c, s, i, &ro);
 		pg_run_bench(p->items[i].bench, &p->items[i].args, &ro, &r);
 		/* A benchmark stopped by Ctrl-C did not fail: it is left out. */
 		if (!(pg_interrupted && r.status == PG_ERROR))
@@ -130,6 +145,7 @@ int pg_cmd_run(int argc, char **argv)
 	make_run_id(ri.board, ri.started, run_id, sizeof(run_id));
 	snprintf(ri.id, sizeof(ri.id), "%s", run_id);
 	if ((rc = open_sinks(&sinks, &c, run_id, &failed)) == 0) {
+		raw_dir_of(sinks.path, sinks.raw_dir, sizeof(sinks.raw_dir));
 		run_sinks_begin(&sinks, &ri);
 		catch_signals();
 		run_plan(&c, &plan, &sinks);

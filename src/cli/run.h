@@ -81,6 +81,7 @@ struct run_sinks {
 	void *self[RUN_MAX_SINKS];
 	int n;
 	char path[512];		/* the results file, once chosen */
+	char raw_dir[520];	/* beside it, other programs' raw output */
 };
 
 int run_sinks_add(struct run_sinks *s, const struct run_sink_ops *ops, void *self);

@@ -23,21 +23,26 @@ static const char help[] =
 	"  --port N             control port (default 12867; 0: a free port)\n"
 	"  --psk-file F         clients must prove they know the key on F's first\n"
 	"                       line (HMAC-SHA256 challenge and response)\n"
-	"  --max-time S         longest test in seconds (default 300)\n"
+	"  --max-time S         longest test in seconds (default 60; 300 with --psk-file)\n"
 	"  --max-msg SIZE       largest send and request size (default 1m)\n"
 	"  --max-streams N      data connections per role and test (default 16)\n"
-	"  --max-rate MBIT      what the peer itself sends, Mbit/s per test (default: no cap)\n"
-	"  --max-tests N        sessions at once; more are answered busy (default 4)\n"
-	"  --max-conns N        control connections at once; more are closed (default 64)\n"
-	"  --idle-timeout S     drop a connection silent this long before its session\n"
-	"                       is set up (default 10)\n"
+	"  --max-rate MBIT      what the peer sends, Mbit/s in all tests together; 0: no\n"
+	"                       cap (default 1000; no cap with --psk-file)\n"
+	"  --max-tests N        sessions at once, counted once a client has proved the\n"
+	"                       key; more are answered busy (default 4)\n"
+	"  --max-conns N        control connections at once; more are refused\n"
+	"                       (default 64)\n"
+	"  --max-conns-per-addr N  of them from one source address (default 8)\n"
+	"  --idle-timeout S     from connecting to a session (HELLO, and the key with\n"
+	"                       --psk-file) in all; then it is dropped (default 3)\n"
 	"  --session-timeout S  drop a session that starts no test this long (default 120)\n"
 	"  --read-timeout S     drop one that sends half a message (default 5)\n"
 	"  --exit-with-parent   end when the process that started it ends\n"
 	"  -v, --verbose        one line on stderr per session event\n"
 	"\n"
 	"It prints \"listening on ADDR:PORT\" once it accepts connections, and\n"
-	"stops on SIGTERM or SIGINT.\n";
+	"stops on SIGTERM or SIGINT. Its limits and running it on a lab network\n"
+	"with a key: docs/security.md.\n";
 
 static int num(const char *opt, const char *s, double min, double max, double *out)
 {
@@ -52,7 +57,7 @@ static int num(const char *opt, const char *s, double min, double max, double *o
 }
 
 enum { O_BIND = 256, O_PORT, O_PSK, O_TIME, O_MSG, O_STREAMS, O_RATE, O_TESTS, O_CONNS,
-       O_IDLE, O_SESSION, O_READ, O_PARENT };
+       O_PER_ADDR, O_IDLE, O_SESSION, O_READ, O_PARENT };
 
 /* A whole number in [min, max] into *out; -1 to go on, else the exit status. */
 static int whole(const char *opt, const char *s, double min, double max, int *out)
@@ -90,6 +95,7 @@ static int one_option(int c, const char *arg, struct pg_serve_opts *o)
 	case O_RATE: return real("--max-rate", arg, 0, 1e7, &o->max_rate);
 	case O_TESTS: return whole("--max-tests", arg, 1, 1024, &o->max_tests);
 	case O_CONNS: return whole("--max-conns", arg, 1, 4096, &o->max_conns);
+	case O_PER_ADDR: return whole("--max-conns-per-addr", arg, 1, 4096, &o->max_conns_per_addr);
 	case O_IDLE: return real("--idle-timeout", arg, 0.01, 3600, &o->idle_timeout);
 	case O_SESSION: return real("--session-timeout", arg, 0.01, 86400, &o->session_timeout);
 	case O_READ: return real("--read-timeout", arg, 0.01, 3600, &o->read_timeout);
@@ -107,7 +113,9 @@ int pg_cmd_serve(int argc, char **argv)
 		{ "psk-file", required_argument, NULL, O_PSK }, { "max-time", required_argument, NULL, O_TIME },
 		{ "max-msg", required_argument, NULL, O_MSG }, { "max-streams", required_argument, NULL, O_STREAMS },
 		{ "max-rate", required_argument, NULL, O_RATE }, { "max-tests", required_argument, NULL, O_TESTS },
-		{ "max-conns", required_argument, NULL, O_CONNS }, { "idle-timeout", required_argument, NULL, O_IDLE },
+		{ "max-conns", required_argument, NULL, O_CONNS },
+		{ "max-conns-per-addr", required_argument, NULL, O_PER_ADDR },
+		{ "idle-timeout", required_argument, NULL, O_IDLE },
 		{ "session-timeout", required_argument, NULL, O_SESSION },
 		{ "read-timeout", required_argument, NULL, O_READ },
 		{ "exit-with-parent", no_argument, NULL, O_PARENT }, { "verbose", no_argument, NULL, 'v' },

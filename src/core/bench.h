@@ -39,6 +39,9 @@ struct pg_param {
 	 * file): the benchmark gets it, the results, their key and the console
 	 * do not. */
 	int not_recorded;
+	/* PG_P_STR: the value is taken whole, commas and all (ALSA's device
+	 * names: hw:0,0), so it is never a sweep. */
+	int whole;
 };
 
 struct pg_value {

@@ -199,19 +199,29 @@ static const char *suite_list(const struct pg_param *p, enum pg_suite s)
 static int parse_list(const struct pg_param *p, const char *list,
 		      struct pg_value *vals, int max, char *err, size_t errlen)
 {
-	char buf[256];
+	/* A default list may be longer than one -p value (MultiBench's 28
+	 * workloads): copied whole, never cut short. */
+	char *buf = strdup(list);
 	int n = 0;
-	snprintf(buf, sizeof(buf), "%s", list);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", p->name);
+		return -1;
+	}
 	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	const char *sep = p->whole ? "" : ",";
+	for (char *tok = strtok_r(buf, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
 		if (n == max) {
 			snprintf(err, errlen, "%s: too many values", p->name);
-			return -1;
+			n = -1;
+			break;
 		}
-		if (pg_value_parse(p, tok, &vals[n], err, errlen) < 0)
-			return -1;
+		if (pg_value_parse(p, tok, &vals[n], err, errlen) < 0) {
+			n = -1;
+			break;
+		}
 		n++;
 	}
+	free(buf);
 	if (n == 0) {
 		snprintf(err, errlen, "%s: no value given", p->name);
 		return -1;
