@@ -224,6 +224,13 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 	x->higher = b->metrics[m].higher_is_better;
 	x->status = r->status;
 	x->section = b->section ? pg_strdup0(b->section->title) : NULL;
+	/* what names the row in the guide, whatever the status */
+	if (b->label) {
+		char label[128] = "";
+		b->label(b, r->args, b->metrics[m].name, label, sizeof(label));
+		x->label = label[0] ? strdup(label) : NULL;
+	}
+	x->title = pg_strdup0(b->title);
 	if (r->status != PG_OK) {
 		x->reason = strdup(r->reason);
 		return;
@@ -250,12 +257,6 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 	if (r->cpu.have_remote)
 		json_object_set_new(cpu, "remote_busy_pct", json_real(r->cpu.remote_busy_pct));
 	x->cpu = dump_ordered(cpu);
-	if (b->label) {
-		char label[128] = "";
-		b->label(b, r->args, b->metrics[m].name, label, sizeof(label));
-		x->label = label[0] ? strdup(label) : NULL;
-	}
-	x->title = pg_strdup0(b->title);
 	x->note = r->note[0] ? strdup(r->note) : NULL;
 }
 
