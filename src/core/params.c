@@ -259,8 +259,10 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 		/* Its parameters still count as known to -p. */
 		for (const struct pg_param *p = b->params; p && p->name; p++)
 			for (int i = 0; i < nov; i++)
-				if (strcmp(ov[i].name, p->name) == 0)
+				if (strcmp(ov[i].name, p->name) == 0) {
 					ov[i].used = 1;
+					ov[i].not_recorded |= p->not_recorded;
+				}
 		*out = NULL;
 		*nout = 0;
 		return 0;
@@ -277,6 +279,7 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 			if (strcmp(ov[i].name, p->name) == 0) {
 				list = ov[i].values;
 				ov[i].used = 1;
+				ov[i].not_recorded |= p->not_recorded;
 				from_user[np] = 1;
 			}
 		}
@@ -347,7 +350,9 @@ void pg_args_format(const struct pg_args *a, char *buf, size_t len)
 	size_t off = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < a->n && off < len; i++) {
-		int w = snprintf(buf + off, len - off, "%s%s=%s", i ? " " : "",
+		if (a->v[i].param->not_recorded)
+			continue;
+		int w = snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "",
 				 a->v[i].param->name, a->v[i].text);
 		if (w < 0)
 			break;

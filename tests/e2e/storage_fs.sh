@@ -68,10 +68,12 @@ for path in sys.argv[1:]:
                 bad.append("%s: note lacks %s: %s" % (bench, want, note))
         if params["engine"] != "auto" and "engine=%s" % params["engine"] not in note:
             bad.append("%s: engine %s asked, note says %s" % (bench, params["engine"], note))
+        # The guide's column: medium, file system, what the job does.
         label = m["bandwidth"].get("label")
-        want = {"4k": "4k", "64k": "64k"}.get({4096: "4k", 65536: "64k"}.get(params["bs"]))
-        if bench in ("storage.write", "storage.read") and label != want:
-            bad.append("%s: label %r, the seed's row is %r" % (bench, label, want))
+        want = "LOOP EXT4 " + {"write": "Write", "read": "Read", "randread": "Random read",
+                               "randwrite": "Random write", "randrw": "Random read/write"}[bench[8:]]
+        if label != want or any(m[k].get("label") for k in m if k != "bandwidth"):
+            bad.append("%s: label %r, the guide's column is %r" % (bench, label, want))
         if bench == "storage.randrw":
             rd, wr = m["read_bandwidth"]["median"], m["write_bandwidth"]["median"]
             if abs(rd + wr - bw) > 1e-6 * bw or not 0.6 < rd / bw < 0.8:
@@ -82,6 +84,18 @@ for b in bad:
     print("storage_fs: " + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+
+# --- the guide: the seed's table, a row per buffer size, per board and medium
+# the write and read throughput, each with its CPU load ---
+"$PG" run storage.write storage.read -p path="$T/ext4" -p size=8m -p bs=64k,4k $Q --board B \
+	--out "$T/sweep.jsonl" >"$T/sweep.out" 2>&1 || fail "bs sweep on ext4: exit $? ($(cat "$T/sweep.out"))"
+"$PG" report "$T/sweep.jsonl" >"$T/guide.md" 2>"$T/report.err" || fail "report: exit $? ($(cat "$T/report.err"))"
+sed -n '/^## Storage/,/^## /p' "$T/guide.md" | grep '^|' | sed 's/ ([^)]*min[^)]*)//g' >"$T/table"
+head -n 1 "$T/table" | grep -qxF '| Buffer size (bytes) | B: LOOP EXT4 Write (MB/s) | B: LOOP EXT4 Write CPU Load (%) | B: LOOP EXT4 Read (MB/s) | B: LOOP EXT4 Read CPU Load (%) |' ||
+	fail "the guide's storage table is not the seed's: $(cat "$T/table")"
+[ "$(sed -n '3,$s/^| \([^ ]*\) .*/\1/p' "$T/table" | tr '\n' ' ')" = "4k 64k " ] ||
+	fail "the storage table's rows are not 4k, 64k: $(cat "$T/table")"
+grep -Eqx '\| 64k( \| [0-9.]+){4} \|' "$T/table" || fail "a storage row without its numbers: $(cat "$T/table")"
 
 # --- tmpfs: buffered I/O works; ramfs refuses O_DIRECT: a skip that says so ---
 mkdir -p "$T/tmpfs" "$T/ramfs"

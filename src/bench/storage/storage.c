@@ -454,25 +454,45 @@ static int st_check(const struct pg_args *a, char *err, size_t len)
 	return st_target_check(pg_arg_str(a, "path"), writes, destroy, &type, err, len);
 }
 
-/* The seed's row name: the buffer size, as fio's --bs was given. */
+static void upper(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'a' && *s <= 'z')
+			*s = (char)(*s - 'a' + 'A');
+}
+
+/* The seed's column name, medium and file system as detected where the
+ * benchmark ran: "EMMC EXT4 Write", "NVME RAW Read" (rows are the buffer
+ * size: the section's rows_by). */
 static void st_label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
 		     char *buf, size_t len)
 {
 	const struct st_kind *k = b->data;
 	buf[0] = '\0';
-	if ((k->pattern == ST_SEQ_WRITE || k->pattern == ST_SEQ_READ) && strcmp(metric, "bandwidth") == 0)
-		pg_format_size(pg_arg_int(a, "bs"), buf, len);
+	if (strcmp(metric, "bandwidth") != 0)
+		return;
+	struct st_medium m;
+	st_medium_detect(pg_arg_str(a, "path"), &m);
+	upper(m.medium);
+	upper(m.fs);
+	snprintf(buf, len, "%s%s%s%s%s", m.medium, m.medium[0] ? " " : "", m.fs, m.fs[0] ? " " : "",
+		 k->name);
 }
 
+/* The seed's storage tables: a row per buffer size, per board and medium
+ * the write and read throughput, each with its CPU load. */
 static const struct pg_section storage_section = {
 	.title = "Storage",
 	.intro = "fio-style time-based jobs on a file of the file system (or the raw device): "
 		 "throughput in MB/s (10^6 bytes) per buffer size, queue depth 4, O_DIRECT, as "
 		 "fio --ioengine=libaio --iodepth=4 --direct=1 --time_based; CPU load is "
-		 "system-wide (100 - idle - iowait, as mpstat).",
+		 "system-wide (100 - idle - iowait, as mpstat). IOPS and latency percentiles "
+		 "are in the results, the csv and the json.",
 	.order = 110,
 	.cpu_load = 1,
 	.rows_by = "bs",
+	.rows_title = "Buffer size (bytes)",
+	.metrics = "bandwidth",
 };
 
 #define COMMON_PARAMS_(bs_quick, bs_standard, bs_full)				\
@@ -506,7 +526,8 @@ static const struct pg_section storage_section = {
 #define DESTROY_PARAM									\
 	{ .name = "destroy", .type = PG_P_STR, .def = "none",				\
 	  .help = "--destroy-data: path again, to allow writing to a block device or an "	\
-		  "existing file (its data is lost); none: not allowed" }
+		  "existing file (its data is lost); none: not allowed",			\
+	  .not_recorded = 1 }
 
 #define SEQ_SWEEP "4k", "4k,256k,1m,4m", "4k,16k,64k,256k,1m,4m"
 #define RAND_SWEEP NULL, "4k", "4k,64k"
@@ -543,11 +564,11 @@ static const struct pg_metric rw_metrics[] = {
 	{ 0 },
 };
 
-static const struct st_kind k_write = { ST_SEQ_WRITE, 1, 0 };
-static const struct st_kind k_read = { ST_SEQ_READ, 0, 1 };
-static const struct st_kind k_randread = { ST_RAND_READ, 0, 1 };
-static const struct st_kind k_randwrite = { ST_RAND_WRITE, 1, 0 };
-static const struct st_kind k_randrw = { ST_RAND_RW, 1, 1 };
+static const struct st_kind k_write = { ST_SEQ_WRITE, 1, 0, "Write" };
+static const struct st_kind k_read = { ST_SEQ_READ, 0, 1, "Read" };
+static const struct st_kind k_randread = { ST_RAND_READ, 0, 1, "Random read" };
+static const struct st_kind k_randwrite = { ST_RAND_WRITE, 1, 0, "Random write" };
+static const struct st_kind k_randrw = { ST_RAND_RW, 1, 1, "Random read/write" };
 
 #define STORAGE_BENCH(kind, prm, met)						\
 	.section = &storage_section, .params = prm, .metrics = met, .copies_param = "jobs", \

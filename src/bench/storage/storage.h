@@ -79,6 +79,7 @@ struct st_kind {
 	enum st_pattern pattern;
 	int writes;		/* some I/Os write (needs --destroy-data on a device or file) */
 	int reads;		/* some I/Os read: the file is laid out with data first */
+	const char *name;	/* in the guide's column: "Write" */
 };
 
 /* What a job does and on what. */
