@@ -209,8 +209,8 @@ def pct(a, b):
     return 100.0 * (a / b - 1) if b else float("nan")
 
 print()
-print("| job | MB/s perfguide | MB/s fio | diff | paired diff (IQR) | IOPS diff | CPU us/IO perfguide | fio | busy % pg/fio | clat mean diff | p50 diff | p99 diff | p99.9 diff | verdict |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| job | MB/s perfguide | MB/s fio | diff | paired diff (IQR) | IOPS perfguide / fio | CPU us/IO perfguide / fio | busy % pg/fio | clat p50 us perfguide / fio | clat p99 us perfguide / fio | clat mean diff | p50 diff | p99 diff | p99.9 diff | verdict |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 misses = 0
 for rw, bs, med in rows:
     p, f = med["perfguide"], med["fio"]
@@ -219,10 +219,11 @@ for rw, bs, med in rows:
     ok = ok and all(abs(d[k]) <= 10 for k in ("mean", "p50", "p99", "p999") if k in d)
     misses += not ok
     cell = lambda k: "%+.1f%%" % d[k] if k in d else "-"
+    both = lambda k: "%.0f / %.0f" % (p[k], f[k]) if k in p and k in f else "-"
     pr = med["paired"]
-    print("| %s %s | %.2f | %.2f | %s | %+.1f%% (%+.1f..%+.1f) | %s | %.2f | %.2f | %.0f / %.0f | %s | %s | %s | %s | %s |"
-          % (rw, bs, p["bw"], f["bw"], cell("bw"), pr["mid"], pr["lo"], pr["hi"], cell("iops"), p["cpu_us"], f["cpu_us"],
-             p["busy"], f["busy"],
+    print("| %s %s | %.2f | %.2f | %s | %+.1f%% (%+.1f..%+.1f) | %.0f / %.0f | %.1f / %.1f | %.0f / %.0f | %s | %s | %s | %s | %s | %s | %s |"
+          % (rw, bs, p["bw"], f["bw"], cell("bw"), pr["mid"], pr["lo"], pr["hi"], p["iops"], f["iops"],
+             p["cpu_us"], f["cpu_us"], p["busy"], f["busy"], both("p50"), both("p99"),
              cell("mean"), cell("p50"), cell("p99"), cell("p999"), "within targets" if ok else "MISSED"))
 print()
 print("load average after: %s" % open("/proc/loadavg").read().split(" ")[:3])
