@@ -534,7 +534,7 @@ int pg_table_summary(const struct pg_guide *g, struct pg_table *t)
 			size_t at = (size_t)s * (size_t)g->ncols + (size_t)c;
 			int rc = g->ngeo[at] ? pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%.2f (%d rows)",
 							    g->geomean[at], g->ngeo[at])
-					     : pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%s", "");
+					     : pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%s", "- (0 rows)");
 			if (rc < 0)
 				return -1;
 			h++;
