@@ -194,8 +194,10 @@ static int add_latest(struct selection *sel, const char *db)
 		if (later)
 			continue;
 		struct pg_rrun r;
-		rc = sel->store->ops->load_run(sel->store, all[i].id, &r, sel->err, sizeof(sel->err)) == 1 ? add_run(sel, &r)
-													: -1;
+		int found = sel->store->ops->load_run(sel->store, all[i].id, &r, sel->err, sizeof(sel->err));
+		if (found == 0)
+			snprintf(sel->err, sizeof(sel->err), "run '%s' vanished from the store", all[i].id);
+		rc = found == 1 ? add_run(sel, &r) : -1;
 	}
 	free(all);
 	qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
