@@ -12,6 +12,7 @@
 
 #include "core/record_json.h"
 #include "core/registry.h"
+#include "core/text.h"
 
 /* A title declared by a result but described nowhere goes after the known
  * ones; "Other benchmarks" is always last. */
@@ -320,8 +321,11 @@ static void ratio(struct pg_gcell *c, const struct pg_gcell *b, int higher)
 {
 	if (!pg_cell_ok(c) || !pg_cell_ok(b) || !(c->median > 0) || !(b->median > 0))
 		return;
+	double r = higher ? c->median / b->median : b->median / c->median;
+	if (!isfinite(r) || !(r > 0))
+		return;	/* beyond what a double holds: no ratio to show */
 	c->have_ratio = 1;
-	c->ratio = higher ? c->median / b->median : b->median / c->median;
+	c->ratio = r;
 	c->overlap = c->min <= b->max && b->min <= c->max;
 }
 
@@ -358,6 +362,13 @@ int pg_guide_baseline(struct pg_guide *g, const char *board)
 	return 0;
 }
 
+/* Two decimals as the seed guides print them; a value too large for that
+ * to be readable (beyond 10^15) in exponent form. */
+static void value_text(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, fabs(v) < 1e15 ? "%.2f" : "%.6g", v);
+}
+
 void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
 {
 	if (!c->present) {
@@ -369,9 +380,9 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
 		return;
 	}
 	char med[48], mn[48], mx[48];
-	snprintf(med, sizeof(med), "%.2f", c->median);
-	snprintf(mn, sizeof(mn), "%.2f", c->min);
-	snprintf(mx, sizeof(mx), "%.2f", c->max);
+	value_text(c->median, med, sizeof(med));
+	value_text(c->min, mn, sizeof(mn));
+	value_text(c->max, mx, sizeof(mx));
 	if (strcmp(med, mn) == 0 && strcmp(med, mx) == 0)
 		snprintf(buf, len, "%s", med);
 	else
@@ -382,20 +393,24 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 {
 	char base[256];
 	if (r->label) {
-		snprintf(base, sizeof(base), "%s", r->label);
+		pg_text_copy(base, sizeof(base), r->label);
 	} else {
 		char p[160];
 		pg_params_display(r->bench, r->params, p, sizeof(p));
-		snprintf(base, sizeof(base), "%s%s%s %s", r->bench, p[0] ? " " : "", p, r->metric);
+		if ((size_t)snprintf(base, sizeof(base), "%s%s%s %s", r->bench, p[0] ? " " : "", p, r->metric) >=
+		    sizeof(base))
+			pg_utf8_trim(base);
 	}
 	/* Some of the seed's row names carry their unit already:
 	 * "dhrystone_per_second (DhrystoneP)". */
 	size_t bl = strlen(base);
 	int has_unit = r->label && bl > 2 && base[bl - 1] == ')' && strstr(base, " (");
-	if (r->unit && r->unit[0] && !has_unit)
-		snprintf(buf, len, "%s (%s)", base, r->unit);
-	else
-		snprintf(buf, len, "%s", base);
+	if (r->unit && r->unit[0] && !has_unit) {
+		if ((size_t)snprintf(buf, len, "%s (%s)", base, r->unit) >= len)
+			pg_utf8_trim(buf);
+	} else {
+		pg_text_copy(buf, len, base);
+	}
 }
 
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last)

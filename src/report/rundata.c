@@ -310,12 +310,14 @@ void pg_params_display(const char *bench, const char *params, char *buf, size_t 
 		else if (json_is_integer(v))
 			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
 		else if (json_is_string(v))
-			snprintf(val, sizeof(val), "%s", json_string_value(v));
+			pg_text_copy(val, sizeof(val), json_string_value(v));
 		else
 			snprintf(val, sizeof(val), "%g", json_number_value(v));
 		int w = snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "", k, val);
-		if (w < 0 || (size_t)w >= len - at)
+		if (w < 0 || (size_t)w >= len - at) {
+			pg_utf8_trim(buf);
 			break;
+		}
 		at += (size_t)w;
 	}
 	json_decref(o);

@@ -16,6 +16,7 @@
 
 #include "core/params.h"
 #include "core/record_json.h"
+#include "core/text.h"
 
 #define RATIO_LEGEND "\xe2\x89\x88: the two boards' min..max overlap, so the difference may be noise."
 #define OVERLAP_MARK "\xe2\x89\x88"
@@ -34,7 +35,8 @@ int pg_table_set(struct pg_tcell *c, enum pg_tkind kind, int col, const char *fm
 	char buf[600];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if ((size_t)vsnprintf(buf, sizeof(buf), fmt, ap) >= sizeof(buf))
+		pg_utf8_trim(buf);
 	va_end(ap);
 	free(c->text);
 	c->kind = kind;
@@ -83,8 +85,9 @@ static int value_cell(struct pg_table *t, struct pg_tcell *tc, const struct pg_g
 	tc->row = row;
 	if (cell->present && cell->status != PG_OK) {
 		pg_row_name(row, name, sizeof(name));
-		snprintf(note, sizeof(note), "%s, %s: %s", g->cols[c].board, name,
-			 cell->reason ? cell->reason : "no reason given");
+		if ((size_t)snprintf(note, sizeof(note), "%s, %s: %s", g->cols[c].board, name,
+				     cell->reason ? cell->reason : "no reason given") >= sizeof(note))
+			pg_utf8_trim(note);
 		tc->note = note_of(t, note);
 	}
 	return pg_table_set(tc, PG_T_VALUE, c, "%s", text);
@@ -195,7 +198,7 @@ static void split_params(const struct pg_grow *row, const char *param, char *val
 		free(t);
 		json_decref(o);
 		const char *eq = strchr(one, '=');
-		snprintf(val, vlen, "%s", eq ? eq + 1 : one);
+		pg_text_copy(val, vlen, eq ? eq + 1 : one);
 	}
 	json_object_del(p, param);
 	*rest = pg_json_text(p);
@@ -220,7 +223,7 @@ static int pivot_val(struct pivot *pv, const char *val, double num)
 	for (int i = 0; i < pv->nvals; i++)
 		if (strcmp(pv->vals[i], val) == 0)
 			return i;
-	snprintf(pv->vals[pv->nvals], sizeof(pv->vals[0]), "%s", val);
+	pg_text_copy(pv->vals[pv->nvals], sizeof(pv->vals[0]), val);
 	pv->num[pv->nvals] = num;
 	return pv->nvals++;
 }
@@ -360,12 +363,14 @@ static void key_name(const struct pg_guide *g, const struct pivot *pv, int k, in
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
 	if (labels) {
-		snprintf(buf, len, "%s", row->label);
+		pg_text_copy(buf, len, row->label);
 		return;
 	}
 	char dist[160];
 	distinguishing(g, pv, k, dist, sizeof(dist));
-	snprintf(buf, len, "%s%s%s %s", row->title ? row->title : row->bench, dist[0] ? " " : "", dist, row->metric);
+	if ((size_t)snprintf(buf, len, "%s%s%s %s", row->title ? row->title : row->bench, dist[0] ? " " : "", dist,
+			     row->metric) >= len)
+		pg_utf8_trim(buf);
 }
 
 static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const struct pivot *pv, int first, int n,
@@ -437,7 +442,8 @@ int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_t
 	memset(t, 0, sizeof(*t));
 	t->title = sec->title;
 	t->intro = sec->intro;
-	snprintf(t->caption_buf, sizeof(t->caption_buf), "%s Benchmarks", sec->title);
+	if ((size_t)snprintf(t->caption_buf, sizeof(t->caption_buf), "%s Benchmarks", sec->title) >= sizeof(t->caption_buf))
+		pg_utf8_trim(t->caption_buf);
 	t->caption = t->caption_buf;
 	if (sec->rows_by && !(opts & PG_TABLE_FLAT))
 		return pivot_table(g, s, opts, t);
@@ -448,7 +454,9 @@ int pg_table_summary(const struct pg_guide *g, struct pg_table *t)
 {
 	memset(t, 0, sizeof(*t));
 	int b = g->baseline;
-	snprintf(t->caption_buf, sizeof(t->caption_buf), "Against %s", g->cols[b].board);
+	if ((size_t)snprintf(t->caption_buf, sizeof(t->caption_buf), "Against %s", g->cols[b].board) >=
+	    sizeof(t->caption_buf))
+		pg_utf8_trim(t->caption_buf);
 	t->title = t->caption = t->caption_buf;
 	t->intro = "Per section, the geometric mean of each board's ratios to the baseline over the rows "
 		   "both have (above 1: better than the baseline, whichever way the metric goes), and "
