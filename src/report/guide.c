@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,12 +87,58 @@ static int same_key(const struct pg_grow *r, const struct pg_record *x)
 	       strcmp(r->params, x->params) == 0;
 }
 
+/* FNV-1a over the key: rows are found in constant time, so that a guide
+ * of many results is built in time linear in them. */
+static size_t key_hash(const char *bench, const char *params, const char *metric)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const char *parts[] = { bench, params, metric };
+	for (int i = 0; i < 3; i++) {
+		for (const unsigned char *p = (const unsigned char *)parts[i]; *p; p++)
+			h = (h ^ *p) * 1099511628211ULL;
+		h = (h ^ 0xff) * 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
 static int find_row(const struct pg_guide *g, const struct pg_record *x)
 {
-	for (int i = 0; i < g->nrows; i++)
-		if (same_key(&g->rows[i], x))
-			return i;
-	return -1;
+	if (!g->index_cap)
+		return -1;
+	size_t mask = g->index_cap - 1;
+	for (size_t i = key_hash(x->bench, x->params, x->metric) & mask;; i = (i + 1) & mask) {
+		int r = g->index[i];
+		if (r < 0 || same_key(&g->rows[r], x))
+			return r;
+	}
+}
+
+static void index_put(struct pg_guide *g, int r)
+{
+	const struct pg_grow *row = &g->rows[r];
+	size_t mask = g->index_cap - 1, i = key_hash(row->bench, row->params, row->metric) & mask;
+	while (g->index[i] >= 0)
+		i = (i + 1) & mask;
+	g->index[i] = r;
+}
+
+/* The index of every row, at least twice as large as the rows need. */
+static int index_rows(struct pg_guide *g, int nrows)
+{
+	size_t cap = 64;
+	while (cap < (size_t)nrows * 2)
+		cap *= 2;
+	if (cap != g->index_cap) {
+		int *n = realloc(g->index, sizeof(int) * cap);
+		if (!n)
+			return -1;
+		g->index = n;
+		g->index_cap = cap;
+	}
+	memset(g->index, 0xff, sizeof(int) * cap);
+	for (int r = 0; r < g->nrows; r++)
+		index_put(g, r);
+	return 0;
 }
 
 static int add_column(struct pg_guide *g, const struct pg_rrun *run, int nruns)
@@ -126,11 +173,10 @@ static int add_rows(struct pg_guide *g, const struct pg_rrun *run, int *cap, int
 		if (g->nrows == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			struct pg_grow *n = realloc(g->rows, sizeof(*n) * (size_t)*cap);
-			if (!n) {
+			if (!n || (g->rows = n, index_rows(g, *cap) < 0)) {
 				rc = -1;
 				break;
 			}
-			g->rows = n;
 		}
 		struct pg_grow *row = &g->rows[g->nrows];
 		memset(row, 0, sizeof(*row));
@@ -144,7 +190,7 @@ static int add_rows(struct pg_guide *g, const struct pg_rrun *run, int *cap, int
 		row->order = (*order)++;
 		row->section = section_index(g, section_title(x), secs);
 		rc = row->section < 0 ? -1 : 0;
-		g->nrows++;
+		index_put(g, g->nrows++);
 	}
 	json_decref(secs);
 	return rc;
@@ -283,7 +329,7 @@ int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nr
 	for (int i = 0; i < nruns; i++)
 		if (add_column(g, runs[i], nruns) < 0 || add_rows(g, runs[i], &cap, &order) < 0)
 			return -1;
-	if (sort_sections(g) < 0)
+	if (sort_sections(g) < 0 || index_rows(g, g->nrows) < 0)	/* the rows moved */
 		return -1;
 	for (int r = 0; r < g->nrows; r++)
 		if (!(g->rows[r].cells = calloc((size_t)g->ncols + 1, sizeof(struct pg_gcell))))
@@ -307,6 +353,7 @@ void pg_guide_free(struct pg_guide *g)
 	free(g->rows);
 	free(g->geomean);
 	free(g->ngeo);
+	free(g->index);
 	memset(g, 0, sizeof(*g));
 	g->baseline = -1;
 }

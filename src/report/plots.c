@@ -49,6 +49,9 @@ static void groups_free(struct groups *gs)
 	gs->n = 0;
 }
 
+/* Charts in one section at most: beyond, its rows are drawn as bars. */
+#define MAX_PLOTS 256
+
 /* The group for (row, x parameter, the rest); created when create is set. */
 static struct group *group_of(struct groups *gs, const struct pg_grow *row, const char *param, const char *rest,
 			      int create)
@@ -58,7 +61,7 @@ static struct group *group_of(struct groups *gs, const struct pg_grow *row, cons
 	for (int i = 0; i < gs->n; i++)
 		if (strcmp(gs->g[i].key, key) == 0)
 			return &gs->g[i];
-	if (!create)
+	if (!create || gs->n >= MAX_PLOTS)
 		return NULL;
 	struct group *n = realloc(gs->g, sizeof(*n) * (size_t)(gs->n + 1));
 	if (!n)

@@ -97,13 +97,17 @@ static int add_result(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	struct pg_record x;
 	if (pg_record_from_json(o, &x, err, len) < 0)
 		return -1;
-	struct pg_record *n = realloc(r->res, sizeof(*n) * (size_t)(r->nres + 1));
-	if (!n) {
-		pg_record_free(&x);
-		snprintf(err, len, "out of memory");
-		return -1;
+	if (r->nres == r->res_cap) {
+		int cap = r->res_cap ? r->res_cap * 2 : 16;
+		struct pg_record *n = realloc(r->res, sizeof(*n) * (size_t)cap);
+		if (!n) {
+			pg_record_free(&x);
+			snprintf(err, len, "out of memory");
+			return -1;
+		}
+		r->res = n;
+		r->res_cap = cap;
 	}
-	r->res = n;
 	r->res[r->nres++] = x;
 	return 0;
 }
@@ -169,14 +173,17 @@ ssize_t pg_read_line(FILE *f, char **buf, size_t *cap, size_t max)
 	return (ssize_t)n;
 }
 
-/* A new run in the list, its source set. */
+/* A new run in the list (its room grown by doubling: *nruns a power of
+ * two is a full list), its source set. */
 static struct pg_rrun *new_run(struct pg_rrun **runs, int *nruns, const char *name)
 {
-	struct pg_rrun *p = realloc(*runs, sizeof(*p) * (size_t)(*nruns + 1));
-	if (!p)
-		return NULL;
-	*runs = p;
-	struct pg_rrun *cur = &p[(*nruns)++];
+	if (*nruns == 0 || (*nruns & (*nruns - 1)) == 0) {
+		struct pg_rrun *p = realloc(*runs, sizeof(*p) * (size_t)(*nruns ? *nruns * 2 : 1));
+		if (!p)
+			return NULL;
+		*runs = p;
+	}
+	struct pg_rrun *cur = &(*runs)[(*nruns)++];
 	memset(cur, 0, sizeof(*cur));
 	cur->source = strdup(name);
 	return cur;

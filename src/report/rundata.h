@@ -36,6 +36,7 @@ struct pg_rrun {
 	char *source;		/* where it was read from */
 	struct pg_record *res;
 	int nres;
+	int res_cap;		/* allocated in res (the reader grows it by doubling) */
 };
 
 void pg_rrun_free(struct pg_rrun *r);

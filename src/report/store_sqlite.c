@@ -731,15 +731,19 @@ static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_
 	bind_text(st, 1, id);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pg_record *p = realloc(r->res, sizeof(*p) * (size_t)(r->nres + 1));
-		if (p)
-			r->res = p;
-		sqlite3_int64 *q = realloc(*rids, sizeof(*q) * (size_t)(r->nres + 1));
-		if (q)
-			*rids = q;
-		if (!p || !q) {
-			rc = SQLITE_NOMEM;
-			break;
+		if (r->nres == r->res_cap) {
+			int cap = r->res_cap ? r->res_cap * 2 : 16;
+			struct pg_record *p = realloc(r->res, sizeof(*p) * (size_t)cap);
+			if (p)
+				r->res = p;
+			sqlite3_int64 *q = realloc(*rids, sizeof(*q) * (size_t)cap);
+			if (q)
+				*rids = q;
+			if (!p || !q) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			r->res_cap = cap;
 		}
 		struct pg_record *x = &r->res[r->nres];
 		memset(x, 0, sizeof(*x));

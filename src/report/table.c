@@ -265,6 +265,11 @@ static void pivot_sort(struct pivot *pv, int n)
 	free(perm);
 }
 
+/* More rows or columns than this (per board) is no table to read: the
+ * section is written flat. */
+#define PIVOT_MAX 1024
+
+/* 0, 1 when the pivot has more than PIVOT_MAX rows or columns, -1 out of memory. */
 static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int first, int n)
 {
 	char **rests = calloc((size_t)n + 1, sizeof(char *));
@@ -276,7 +281,7 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	int rc = rests && pv->vals && pv->num && pv->keys && pv->val_of && pv->key_of ? 0 : -1;
 	pv->param = g->sections[s].rows_by;
 	pv->numeric = 1;
-	for (int i = 0; rc == 0 && i < n; i++) {
+	for (int i = 0; rc == 0 && i < n && pv->nvals <= PIVOT_MAX; i++) {
 		char val[160];
 		double num;
 		split_params(&g->rows[first + i], pv->param, val, sizeof(val), &num, &rests[i]);
@@ -285,8 +290,13 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 		pv->numeric &= !val[0] || !isnan(num);
 		pv->val_of[i] = pivot_val(pv, val, num);
 	}
-	for (int i = 0; rc == 0 && i < n; i++)
+	if (rc == 0 && pv->nvals > PIVOT_MAX)
+		rc = 1;
+	for (int i = 0; rc == 0 && i < n; i++) {
 		pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
+		if (pv->nkeys > PIVOT_MAX)
+			rc = 1;
+	}
 	for (int i = 0; rests && i < n; i++)
 		free(rests[i]);
 	free(rests);
@@ -405,10 +415,21 @@ static int pivot_table(const struct pg_guide *g, int s, unsigned opts, struct pg
 	int n = last - first + 1, ncols = 1, rc;
 	struct pivot pv = { 0 };
 	struct percol pc;
-	if (pivot_build(g, s, &pv, first, n) < 0) {
+	if ((rc = pivot_build(g, s, &pv, first, n)) != 0) {
 		pivot_free(&pv);
-		return -1;
+		return rc < 0 ? -1 : flat_table(g, s, opts, t);
 	}
+	/* A sparse grid (values and columns that rarely meet) is mostly empty
+	 * cells: it is written flat, a row per result key, like csv. */
+	size_t grid = (size_t)pv.nvals * (size_t)pv.nkeys;
+	int *at = grid <= 16 * (size_t)n + 256 ? malloc(sizeof(int) * (grid + 1)) : NULL;
+	if (!at) {
+		pivot_free(&pv);
+		return flat_table(g, s, opts, t);
+	}
+	memset(at, 0xff, sizeof(int) * (grid + 1));
+	for (int i = n - 1; i >= 0; i--)	/* the first row of a (value, key) */
+		at[(size_t)pv.val_of[i] * (size_t)pv.nkeys + (size_t)pv.key_of[i]] = first + i;
 	for (int c = 0; c < g->ncols; c++)
 		ncols += board_width(g, s, opts, c, &pc) * pv.nkeys;
 	rc = pg_table_alloc(t, pv.nvals, ncols);
@@ -420,10 +441,8 @@ static int pivot_table(const struct pg_guide *g, int s, unsigned opts, struct pg
 		for (int c = 0, h = 1; rc == 0 && c < g->ncols; c++) {
 			board_width(g, s, opts, c, &pc);
 			for (int k = 0; rc == 0 && k < pv.nkeys; k++) {
-				const struct pg_grow *row = NULL;
-				for (int i = 0; i < n && !row; i++)
-					if (pv.val_of[i] == v && pv.key_of[i] == k)
-						row = &g->rows[first + i];
+				int r = at[(size_t)v * (size_t)pv.nkeys + (size_t)k];
+				const struct pg_grow *row = r >= 0 ? &g->rows[r] : NULL;
 				struct pg_tcell *tc = pg_table_cell(t, v, h++);
 				rc = row ? value_cell(t, tc, g, row, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
 				if (rc == 0 && pc.cpu)
@@ -433,6 +452,7 @@ static int pivot_table(const struct pg_guide *g, int s, unsigned opts, struct pg
 			}
 		}
 	pivot_free(&pv);
+	free(at);
 	return rc;
 }
 
