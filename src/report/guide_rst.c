@@ -15,10 +15,17 @@ static void rst_title(FILE *out, const char *t, char ch)
 	free(e);
 }
 
-/* A cell of the csv-table: rst text inside a csv field. */
-static void rst_cell(FILE *out, const struct pg_tcell *tc)
+/* A cell of the csv-table: rst text inside a csv field. docutils reads the
+ * :header: option as rst text before it reads its csv (a first round of
+ * escapes is taken off there): a header cell is escaped twice. */
+static void rst_cell(FILE *out, const struct pg_tcell *tc, int header)
 {
 	char *e = pg_rst_string(tc->text, 1);
+	if (e && header) {
+		char *twice = pg_rst_string(e, 0);
+		free(e);
+		e = twice;
+	}
 	if (e && tc->note) {
 		char *n = NULL;
 		if (asprintf(&n, "%s [%d]", e, tc->note) < 0)
@@ -38,7 +45,7 @@ static void rst_table(FILE *out, const struct pg_table *t)
 	for (int c = 0; c < t->ncols; c++) {
 		if (c)
 			fputc(',', out);
-		rst_cell(out, &t->head[c]);
+		rst_cell(out, &t->head[c], 1);
 	}
 	fputs("\n\n", out);
 	for (int r = 0; r < t->nrows; r++) {
@@ -46,7 +53,7 @@ static void rst_table(FILE *out, const struct pg_table *t)
 		for (int c = 0; c < t->ncols; c++) {
 			if (c)
 				fputc(',', out);
-			rst_cell(out, pg_table_cell(t, r, c));
+			rst_cell(out, pg_table_cell(t, r, c), 0);
 		}
 		fputc('\n', out);
 	}
