@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/text.h"
 #include "run.h"
 
 static const char help[] =
@@ -160,8 +161,8 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 			c->iters = (uint64_t)v;
 		break;
 	case O_BOARD:
-		if (!arg[0] || strlen(arg) > 100)
-			return pg_usage_error("run: --board: give a name of 1 to 100 characters");
+		if (!arg[0] || strlen(arg) > 100 || pg_text_has_control(arg))
+			return pg_usage_error("run: --board: give a name of 1 to 100 characters, without control characters");
 		c->board = arg;
 		break;
 	case O_OUT: c->out = arg; break;

@@ -7,6 +7,8 @@
 #ifndef PG_COMPARE_H
 #define PG_COMPARE_H
 
+#include <stdio.h>
+
 #include "rundata.h"
 
 enum pg_verdict { PG_SAME, PG_IMPROVED, PG_REGRESSED };
@@ -30,5 +32,18 @@ int pg_compare(const struct pg_rrun *base, const struct pg_rrun *new, double thr
 	       struct pg_cmp_row **rows, int *n);
 
 const char *pg_verdict_name(enum pg_verdict v);
+
+/* What compare found, for printing. */
+struct pg_verdicts {
+	const struct pg_rrun *base, *new;
+	double threshold;
+	const struct pg_cmp_row *rows;
+	int n, nreg, nimp;
+};
+
+/* A Markdown table (names escaped for it, no control characters: it goes
+ * to a terminal), or JSON (compare_out.c). */
+void pg_compare_write_md(FILE *out, const struct pg_verdicts *v);
+void pg_compare_write_json(FILE *out, const struct pg_verdicts *v);
 
 #endif

@@ -60,6 +60,9 @@ struct pg_guide {
 	 * ratios to the baseline and how many rows it is over (0: none). */
 	double *geomean;
 	int *ngeo;
+	/* Rows by key (guide.c): a hash table of row indices, -1 empty. */
+	int *index;
+	size_t index_cap;
 };
 
 /* Runs of one board go into one column, in the order given. */
