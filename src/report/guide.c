@@ -49,6 +49,7 @@ static void copy_section(struct pg_section *to, const struct pg_section *from)
 	to->rows_title = pg_strdup0(from->rows_title);
 	to->plot_x = pg_strdup0(from->plot_x);
 	to->plot_series = pg_strdup0(from->plot_series);
+	to->metrics = pg_strdup0(from->metrics);
 }
 
 /* How a title is described: by the run that carries it, else by a benchmark
@@ -440,7 +441,8 @@ int pg_guide_baseline(struct pg_guide *g, const char *board)
 		struct pg_grow *row = &g->rows[r];
 		for (int c = 0; c < g->ncols; c++) {
 			ratio(&row->cells[c], &row->cells[base], row->higher);
-			if (!row->cells[c].have_ratio)
+			/* the summary is of the rows the tables show */
+			if (!row->cells[c].have_ratio || !pg_row_shown(g, row))
 				continue;
 			size_t at = (size_t)row->section * (size_t)g->ncols + (size_t)c;
 			sum[at] += log(row->cells[c].ratio);
@@ -501,6 +503,16 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 	} else {
 		pg_text_copy(buf, len, base);
 	}
+}
+
+int pg_row_shown(const struct pg_guide *g, const struct pg_grow *row)
+{
+	const char *list = g->sections[row->section].metrics;
+	size_t n = strlen(row->metric);
+	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, row->metric, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return !list || !list[0];
 }
 
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last)

@@ -173,6 +173,9 @@ static void charts(FILE *out, const struct pg_guide *g, int s)
 	if (!used)
 		return;
 	fputs("<div class=\"charts\">\n", out);
+	/* what the section's tables leave out, its plots do too */
+	for (int r = 0; r < g->nrows; r++)
+		used[r] = !pg_row_shown(g, &g->rows[r]);
 	pg_section_plots(g, s, used, &plots, &n);
 	for (int i = 0; i < n; i++)
 		pg_svg_lines(out, &plots[i]);

@@ -142,7 +142,7 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 	const struct pg_section *sec = &g->sections[s];
 	for (int r = 0; r < g->nrows; r++) {
 		const struct pg_grow *row = &g->rows[r];
-		if (row->section != s)
+		if (row->section != s || used[r])
 			continue;
 		json_t *p = json_loads(row->params, 0, NULL);
 		json_t *x = json_object_get(p, sec->plot_x);

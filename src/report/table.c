@@ -128,44 +128,53 @@ static int board_width(const struct pg_guide *g, int s, unsigned opts, int c, st
 	return 1 + pc->cpu + pc->ratio;
 }
 
+/* A row of section s in this table: csv and json (PG_TABLE_FLAT) have every
+ * metric, the others those the section shows. */
+static int in_table(const struct pg_guide *g, int s, unsigned opts, int r)
+{
+	return g->rows[r].section == s && ((opts & PG_TABLE_FLAT) || pg_row_shown(g, &g->rows[r]));
+}
+
 static int flat_table(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t)
 {
-	int first, last, ncols = 1;
+	int first, last, ncols = 1, nrows = 0;
 	struct percol pc;
 	pg_section_rows(g, s, &first, &last);
 	for (int c = 0; c < g->ncols; c++)
 		ncols += board_width(g, s, opts, c, &pc);
-	if (pg_table_alloc(t, last - first + 1, ncols) < 0 || pg_table_set(&t->head[0], PG_T_NAME, -1, "Benchmarks") < 0)
-		return -1;
+	for (int r = first; r >= 0 && r <= last; r++)
+		nrows += in_table(g, s, opts, r);
+	int rc = pg_table_alloc(t, nrows, ncols);
+	if (rc == 0)
+		rc = pg_table_set(&t->head[0], PG_T_NAME, -1, "Benchmarks");
+	for (int c = 0, k = 1; rc == 0 && c < g->ncols; c++) {
+		board_width(g, s, opts, c, &pc);
+		rc |= pg_table_set(&t->head[k++], PG_T_VALUE, c, "%s", g->cols[c].board);
+		if (pc.cpu)
+			rc |= pg_table_set(&t->head[k++], PG_T_CPU, c, "%s CPU Load %%", g->cols[c].board);
+		if (pc.ratio)
+			rc |= pg_table_set(&t->head[k++], PG_T_RATIO, c, "%s / %s", g->cols[c].board,
+					   g->cols[g->baseline].board);
+	}
 	char name[320];
-	for (int r = first; r <= last; r++) {
+	for (int r = first, i = 0; rc == 0 && r >= 0 && r <= last; r++) {
 		const struct pg_grow *row = &g->rows[r];
-		struct pg_tcell *tc = pg_table_cell(t, r - first, 0);
+		if (!in_table(g, s, opts, r))
+			continue;
+		struct pg_tcell *tc = pg_table_cell(t, i++, 0);
 		pg_row_name(row, name, sizeof(name));
-		if (pg_table_set(tc, PG_T_NAME, -1, "%s", name) < 0)
-			return -1;
+		rc = pg_table_set(tc, PG_T_NAME, -1, "%s", name);
 		tc->row = row;
-		for (int c = 0, k = 1; c < g->ncols; c++) {
+		for (int c = 0; rc == 0 && c < g->ncols; c++) {
 			board_width(g, s, opts, c, &pc);
-			int rc = value_cell(t, ++tc, g, row, c);
-			if (r == first)
-				rc |= pg_table_set(&t->head[k++], PG_T_VALUE, c, "%s", g->cols[c].board);
-			if (pc.cpu) {
-				rc |= cpu_cell(++tc, row, c);
-				if (r == first)
-					rc |= pg_table_set(&t->head[k++], PG_T_CPU, c, "%s CPU Load %%", g->cols[c].board);
-			}
-			if (pc.ratio) {
-				rc |= ratio_cell(t, ++tc, row, c);
-				if (r == first)
-					rc |= pg_table_set(&t->head[k++], PG_T_RATIO, c, "%s / %s", g->cols[c].board,
-							   g->cols[g->baseline].board);
-			}
-			if (rc)
-				return -1;
+			rc = value_cell(t, ++tc, g, row, c);
+			if (rc == 0 && pc.cpu)
+				rc = cpu_cell(++tc, row, c);
+			if (rc == 0 && pc.ratio)
+				rc = ratio_cell(t, ++tc, row, c);
 		}
 	}
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /* --- a section pivoted on one parameter --- */
@@ -294,7 +303,8 @@ static void pivot_sort(struct pivot *pv, int n)
 		}
 		memcpy(pv->vals, vals, sizeof(*vals) * (size_t)pv->nvals);
 		for (int i = 0; i < n; i++)
-			pv->val_of[i] = rank[pv->val_of[i]];
+			if (pv->val_of[i] >= 0)
+				pv->val_of[i] = rank[pv->val_of[i]];
 	}
 	free(rank);
 	free(vals);
@@ -321,6 +331,10 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	for (int i = 0; rc == 0 && i < n && pv->nvals <= PIVOT_MAX; i++) {
 		char val[160];
 		double num;
+		/* a metric the section does not show: in no row or column */
+		pv->val_of[i] = pv->key_of[i] = -1;
+		if (!pg_row_shown(g, &g->rows[first + i]))
+			continue;
 		split_params(&g->rows[first + i], pv->param, val, sizeof(val), &num, &rests[i]);
 		if (!rests[i])
 			rc = -1;
@@ -330,7 +344,8 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	if (rc == 0 && pv->nvals > PIVOT_MAX)
 		rc = 1;
 	for (int i = 0; rc == 0 && i < n; i++) {
-		pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
+		if (pv->val_of[i] >= 0)
+			pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
 		if (pv->nkeys > PIVOT_MAX)
 			rc = 1;
 	}
@@ -395,6 +410,8 @@ static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int
 static int labels_name_columns(const struct pg_guide *g, const struct pivot *pv, int first, int n)
 {
 	for (int i = 0; i < n; i++) {
+		if (pv->key_of[i] < 0)
+			continue;
 		const struct pg_grow *row = &g->rows[first + i], *key = &g->rows[pv->keys[pv->key_of[i]]];
 		if (!row->label || !key->label || strcmp(row->label, key->label) != 0)
 			return 0;
@@ -499,7 +516,8 @@ static int pivot_table(const struct pg_guide *g, int s, unsigned opts, struct pg
 	}
 	memset(at, 0xff, sizeof(int) * (grid + 1));
 	for (int i = n - 1; i >= 0; i--)	/* the first row of a (value, key) */
-		at[(size_t)pv.val_of[i] * (size_t)pv.nkeys + (size_t)pv.key_of[i]] = first + i;
+		if (pv.key_of[i] >= 0)
+			at[(size_t)pv.val_of[i] * (size_t)pv.nkeys + (size_t)pv.key_of[i]] = first + i;
 	for (int c = 0; c < g->ncols; c++)
 		ncols += board_width(g, s, opts, c, &pc) * pv.nkeys;
 	rc = pg_table_alloc(t, pv.nvals, ncols);
