@@ -238,10 +238,26 @@ static int keys_collide(const struct pivot *pv, int a, int b, int n)
 	return 0;
 }
 
+/* The label every row of column k carries, or NULL when they differ. */
+static const char *key_label(const struct pg_guide *g, const struct pivot *pv, int k, int first, int n)
+{
+	const char *l = NULL;
+	for (int i = 0; i < n; i++) {
+		const char *x = g->rows[first + i].label;
+		if (pv->key_of[i] != k)
+			continue;
+		if (!x || (l && strcmp(l, x) != 0))
+			return NULL;
+		l = x;
+	}
+	return l;
+}
+
 /* Benchmarks that share a metric and the other parameters, and whose rows
  * never meet, share a column: CoreMark-PRO's score row beside its workloads'
  * rows, each its own benchmark. Write and read of one buffer size meet, and
- * keep a column each. */
+ * keep a column each; so do columns their labels name apart ("EMMC EXT4
+ * Write", "EMMC EXT4 Read") even where one ran at sizes the other did not. */
 static void pivot_merge(const struct pg_guide *g, struct pivot *pv, char **rests, int first, int n)
 {
 	for (int b = 1; b < pv->nkeys; b++)
@@ -250,6 +266,9 @@ static void pivot_merge(const struct pg_guide *g, struct pivot *pv, char **rests
 			if (strcmp(x->bench, y->bench) == 0 || strcmp(x->metric, y->metric) != 0 ||
 			    strcmp(rests[pv->keys[a] - first], rests[pv->keys[b] - first]) != 0 ||
 			    keys_collide(pv, a, b, n))
+				continue;
+			const char *la = key_label(g, pv, a, first, n), *lb = key_label(g, pv, b, first, n);
+			if (la && lb && strcmp(la, lb) != 0)
 				continue;
 			for (int i = 0; i < n; i++)
 				pv->key_of[i] = pv->key_of[i] == b ? a : pv->key_of[i] > b ? pv->key_of[i] - 1

@@ -337,6 +337,29 @@ static void pivot_disjoint_benchmarks_share_columns(void **state)
 	pg_guide_free(&g);
 }
 
+/* Disjoint rows do not merge columns their labels name apart: a write at
+ * 64k and a read at 4k stay "Write EXT4" and "Read EXT4". */
+static void pivot_labelled_columns_stay_apart(void **state)
+{
+	(void)state;
+	struct pg_record a[] = { res("t.wr", "{\"size\":65536}", 64, 64, 64), res("t.rd", "{\"size\":4096}", 5, 5, 5) };
+	a[0].label = (char *)"Write EXT4";
+	a[1].label = (char *)"Read EXT4";
+	a[0].section = a[1].section = (char *)"Disks";
+	struct pg_rrun run = { .id = (char *)"a", .board = (char *)"A", .res = a, .nres = 2,
+			       .sections = (char *)"[{\"title\":\"Disks\",\"order\":110,\"rows_by\":\"size\"}]" };
+	const struct pg_rrun *p = &run;
+	struct pg_guide g;
+	struct pg_table t;
+	assert_int_equal(pg_guide_build(&g, &p, 1), 0);
+	assert_int_equal(pg_table_section(&g, 0, 0, &t), 0);
+	assert_int_equal(t.ncols, 3);
+	assert_string_equal(t.head[1].text, "A: Write EXT4 (MB/s)");
+	assert_string_equal(t.head[2].text, "A: Read EXT4 (MB/s)");
+	pg_table_free(&t);
+	pg_guide_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +371,7 @@ int main(void)
 		cmocka_unit_test(pivot_column_names),
 		cmocka_unit_test(section_metrics),
 		cmocka_unit_test(pivot_disjoint_benchmarks_share_columns),
+		cmocka_unit_test(pivot_labelled_columns_stay_apart),
 		cmocka_unit_test(columns_merge_runs_of_a_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
