@@ -35,8 +35,16 @@ struct worker {
 /*
  * The copies of one benchmark, each in its own thread, moving in lock-step:
  * the runner posts a command, all copies run it, the runner reads the clock
- * when the last one is done. One copy is a team of one, so there is a single
- * path for both.
+ * when the last one is done.
+ *
+ * One copy runs on the calling thread instead (`inline_`): in a process with
+ * a second thread, even an idle one, Linux takes a reference on the file for
+ * every system call on a descriptor (fdget, as the file table is shared), and
+ * lat_syscall's read and write ran 20% slower in perfguide's worker thread
+ * than in lmbench's single-threaded process. The calling thread then runs
+ * with a worker's signal mask, but for SIGINT and SIGTERM, so a second Ctrl-C
+ * still quits at once; its CPU affinity and signal mask are put back when the
+ * benchmark is done, whatever the benchmark did to them.
  */
 struct team {
 	pthread_mutex_t lock;
@@ -45,10 +53,14 @@ struct team {
 	int pending;			/* copies still running the command */
 	enum cmd cmd;
 	uint64_t iters;
-	int n;				/* threads started */
+	int n;				/* threads started (inline: the one copy) */
 	int cap;			/* workers allocated */
 	struct worker *w;
 	double (*clock)(void);
+	int inline_;			/* one copy, on the calling thread */
+	sigset_t saved_mask;		/* inline: the caller's, put back at the end */
+	cpu_set_t saved_cpus;
+	int restore_cpus;
 };
 
 int pg_metric_count(const struct pg_bench *b)
@@ -149,6 +161,14 @@ static void *worker_main(void *arg)
 /* Runs one command on every copy; returns the wall time it took. */
 static double team_do(struct team *t, enum cmd c, uint64_t iters)
 {
+	if (t->inline_) {
+		t->cmd = c;
+		t->iters = iters;
+		double t0 = t->clock();
+		if (c != CMD_EXIT)
+			do_cmd(&t->w[0]);
+		return t->clock() - t0;
+	}
 	pthread_mutex_lock(&t->lock);
 	t->cmd = c;
 	t->iters = iters;
@@ -186,9 +206,15 @@ static double team_step(struct team *t, uint64_t iters)
 
 static void team_join(struct team *t)
 {
-	team_do(t, CMD_EXIT, 0);
-	for (int i = 0; i < t->n; i++)
-		pthread_join(t->w[i].thread, NULL);
+	if (t->inline_) {
+		if (t->restore_cpus)
+			pthread_setaffinity_np(pthread_self(), sizeof(t->saved_cpus), &t->saved_cpus);
+		pthread_sigmask(SIG_SETMASK, &t->saved_mask, NULL);
+	} else {
+		team_do(t, CMD_EXIT, 0);
+		for (int i = 0; i < t->n; i++)
+			pthread_join(t->w[i].thread, NULL);
+	}
 	for (int i = 0; i < t->cap; i++)
 		free(t->w[i].ctx.hist);
 	pthread_mutex_destroy(&t->lock);
@@ -227,10 +253,6 @@ static int team_start(struct team *t, int n, const struct pg_bench *b,
 	pthread_cond_init(&t->posted, NULL);
 	pthread_cond_init(&t->finished, NULL);
 
-	/* Copies must not take the signals meant for the run as a whole. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &t->w[i];
 		w->team = t;
@@ -240,7 +262,32 @@ static int team_start(struct team *t, int n, const struct pg_bench *b,
 		w->ctx.copies = n;
 		w->ctx.run = o;
 		w->cpu = o->cpus && o->ncpus ? o->cpus[i % o->ncpus] : -1;
-		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+	}
+
+	/* Copies must not take the signals meant for the run as a whole. */
+	sigset_t all, old;
+	sigfillset(&all);
+	if (n == 1) {
+		t->inline_ = 1;
+		t->n = 1;
+		sigdelset(&all, SIGINT);
+		sigdelset(&all, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &all, &t->saved_mask);
+		t->restore_cpus = pthread_getaffinity_np(pthread_self(), sizeof(t->saved_cpus),
+							 &t->saved_cpus) == 0;
+		if (t->w[0].cpu >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(t->w[0].cpu, &set);
+			if (!t->restore_cpus ||
+			    pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+				t->w[0].cpu = -2;
+		}
+		return 0;
+	}
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < n; i++) {
+		if (pthread_create(&t->w[i].thread, NULL, worker_main, &t->w[i]) != 0)
 			break;
 		t->n++;
 	}

@@ -1,5 +1,7 @@
 /* The runner against benchmarks whose work and counts are known exactly. */
+#include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +27,8 @@ static double virtual_clock(void)
 
 static int setups, teardowns, verifies;
 static pthread_t setup_threads[8];
+static pthread_t step_thread;
+static cpu_set_t step_cpus;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct fake_priv {
@@ -42,6 +46,17 @@ static int fake_setup(struct pg_ctx *ctx)
 		return pg_skip(ctx, "no such device: load the firmware");
 	if (strcmp(mode, "setup-error") == 0 && ctx->copy == 1)
 		return pg_error(ctx, "copy %d could not start", ctx->copy);
+	if (strcmp(mode, "meddle") == 0) {
+		/* what os.ctx's cpu= and os.sig's handlers do to their thread */
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		sigset_t usr1;
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
+	}
 	pg_note(ctx, "copy %d of %d", ctx->copy, ctx->copies);
 	return PG_OK;
 }
@@ -52,8 +67,11 @@ static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	if (strcmp(pg_arg_str(ctx->args, "mode"), "step-error") == 0 && p->iters_done > 0)
 		return pg_error(ctx, "the device stopped answering");
 	/* Copies run side by side: only the first one moves the clock. */
-	if (ctx->copy == 0)
+	if (ctx->copy == 0) {
 		virtual_now = virtual_now + ITER_S * (double)iters;
+		step_thread = pthread_self();
+		pthread_getaffinity_np(step_thread, sizeof(step_cpus), &step_cpus);
+	}
 	p->iters_done += iters;
 	counts[0] = 1000.0 * (double)iters;
 	counts[1] = (double)iters;
@@ -188,6 +206,55 @@ static void copies_run_in_their_own_threads_and_add_up(void **state)
 		/* ... and time per operation is per copy */
 		assert_float_equal(r.values[1][s], r.elapsed[s] * 3 / (3.0 * (double)r.iters) * 1e6, 1e-9);
 	}
+	pg_result_free(&r);
+}
+
+/* One copy runs on the calling thread, so the process has no second thread
+ * (which makes Linux take a file reference on every descriptor call); the
+ * thread's affinity and signal mask are the caller's again afterwards. */
+static void one_copy_runs_on_the_calling_thread(void **state)
+{
+	(void)state;
+	cpu_set_t before, after;
+	sigset_t mask_before, mask_after;
+	pthread_getaffinity_np(pthread_self(), sizeof(before), &before);
+	pthread_sigmask(SIG_SETMASK, NULL, &mask_before);
+	struct pg_args a = args_for("1", "meddle");
+	struct pg_run_opts o = { .runs = 2, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_true(pthread_equal(setup_threads[0], pthread_self()));
+	assert_true(pthread_equal(step_thread, pthread_self()));
+	assert_int_equal(teardowns, 1);
+	pthread_getaffinity_np(pthread_self(), sizeof(after), &after);
+	assert_true(CPU_EQUAL(&before, &after));
+	pthread_sigmask(SIG_SETMASK, NULL, &mask_after);
+	for (int sig = 1; sig < SIGRTMIN; sig++)
+		assert_int_equal(sigismember(&mask_before, sig), sigismember(&mask_after, sig));
+	pg_result_free(&r);
+}
+
+/* --cpu pins the one copy: the calling thread runs its steps on that CPU
+ * only, and gets its own affinity back. */
+static void one_copy_is_pinned_and_unpinned(void **state)
+{
+	(void)state;
+	cpu_set_t before, after;
+	pthread_getaffinity_np(pthread_self(), sizeof(before), &before);
+	int cpu = -1;
+	for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+		if (CPU_ISSET(c, &before))
+			cpu = c;
+	assert_true(cpu >= 0);
+	struct pg_args a = args_for("1", "ok");
+	struct pg_run_opts o = { .runs = 2, .min_time = 0.01, .clock = virtual_clock,
+				 .cpus = &cpu, .ncpus = 1 };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(CPU_COUNT(&step_cpus), 1);
+	assert_true(CPU_ISSET(cpu, &step_cpus));
+	pthread_getaffinity_np(pthread_self(), sizeof(after), &after);
+	assert_true(CPU_EQUAL(&before, &after));
 	pg_result_free(&r);
 }
 
@@ -329,6 +396,8 @@ int main(void)
 		cmocka_unit_test_setup(calibrates_samples_and_counts, reset),
 		cmocka_unit_test_setup(fixed_iterations_are_not_calibrated, reset),
 		cmocka_unit_test_setup(copies_run_in_their_own_threads_and_add_up, reset),
+		cmocka_unit_test_setup(one_copy_runs_on_the_calling_thread, reset),
+		cmocka_unit_test_setup(one_copy_is_pinned_and_unpinned, reset),
 		cmocka_unit_test_setup(skip_carries_the_reason_and_still_tears_down, reset),
 		cmocka_unit_test_setup(errors_void_the_result, reset),
 		cmocka_unit_test_setup(interruption_stops_at_a_sample_boundary, reset),
