@@ -26,6 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pg_net_get_double(&f, "time", 0, 0, 1e9, &d, err, sizeof(err));
 		pg_net_get_u64(&f, "rate", 0, 0, 1000000000000ULL, &u, err, sizeof(err));
 		pg_net_get_double(&f, "send_s", 0, 0, 1e9, &d, err, sizeof(err));
+		/* what the client reads from WELCOME, the peer from START */
+		pg_net_get_double(&f, "max_rate", 0, 0, 1e12, &d, err, sizeof(err));
+		pg_net_get_u64(&f, "window", 0, 0, 1ULL << 30, &u, err, sizeof(err));
+		pg_net_get_u64(&f, "streams", 0, 0, UINT64_MAX, &u, err, sizeof(err));
 		pg_net_out_begin(&o, f.type);
 		for (int i = 0; i < f.nkeys; i++)
 			pg_net_out_add(&o, f.key[i], "%s", f.val[i]);

@@ -23,21 +23,26 @@ static const char help[] =
 	"  --port N             control port (default 12867; 0: a free port)\n"
 	"  --psk-file F         clients must prove they know the key on F's first\n"
 	"                       line (HMAC-SHA256 challenge and response)\n"
-	"  --max-time S         longest test in seconds (default 300)\n"
+	"  --max-time S         longest test in seconds (default 60; 300 with --psk-file)\n"
 	"  --max-msg SIZE       largest send and request size (default 1m)\n"
 	"  --max-streams N      data connections per role and test (default 16)\n"
-	"  --max-rate MBIT      what the peer itself sends, Mbit/s per test (default: no cap)\n"
-	"  --max-tests N        sessions at once; more are answered busy (default 4)\n"
-	"  --max-conns N        control connections at once; more are closed (default 64)\n"
-	"  --idle-timeout S     drop a connection silent this long before its session\n"
-	"                       is set up (default 10)\n"
+	"  --max-rate MBIT      what the peer sends, Mbit/s in all tests together; 0: no\n"
+	"                       cap (default 1000; no cap with --psk-file)\n"
+	"  --max-tests N        sessions at once, counted once a client has proved the\n"
+	"                       key; more are answered busy (default 4)\n"
+	"  --max-conns N        control connections at once; more are refused\n"
+	"                       (default 64)\n"
+	"  --max-conns-per-addr N  of them from one source address (default 8)\n"
+	"  --idle-timeout S     from connecting to a session (HELLO, and the key with\n"
+	"                       --psk-file) in all; then it is dropped (default 3)\n"
 	"  --session-timeout S  drop a session that starts no test this long (default 120)\n"
 	"  --read-timeout S     drop one that sends half a message (default 5)\n"
 	"  --exit-with-parent   end when the process that started it ends\n"
 	"  -v, --verbose        one line on stderr per session event\n"
 	"\n"
 	"It prints \"listening on ADDR:PORT\" once it accepts connections, and\n"
-	"stops on SIGTERM or SIGINT.\n";
+	"stops on SIGTERM or SIGINT. Its limits and running it on a lab network\n"
+	"with a key: docs/security.md.\n";
 
 static int num(const char *opt, const char *s, double min, double max, double *out)
 {
@@ -54,7 +59,7 @@ static int num(const char *opt, const char *s, double min, double max, double *o
 int pg_cmd_serve(int argc, char **argv)
 {
 	enum { O_BIND = 256, O_PORT, O_PSK, O_TIME, O_MSG, O_STREAMS, O_RATE, O_TESTS, O_CONNS,
-	       O_IDLE, O_SESSION, O_READ, O_PARENT };
+	       O_PER_ADDR, O_IDLE, O_SESSION, O_READ, O_PARENT };
 	static const struct option opts[] = {
 		{ "bind", required_argument, NULL, O_BIND },
 		{ "port", required_argument, NULL, O_PORT },
@@ -65,6 +70,7 @@ int pg_cmd_serve(int argc, char **argv)
 		{ "max-rate", required_argument, NULL, O_RATE },
 		{ "max-tests", required_argument, NULL, O_TESTS },
 		{ "max-conns", required_argument, NULL, O_CONNS },
+		{ "max-conns-per-addr", required_argument, NULL, O_PER_ADDR },
 		{ "idle-timeout", required_argument, NULL, O_IDLE },
 		{ "session-timeout", required_argument, NULL, O_SESSION },
 		{ "read-timeout", required_argument, NULL, O_READ },
@@ -118,6 +124,11 @@ int pg_cmd_serve(int argc, char **argv)
 			if (num("--max-conns", optarg, 1, 4096, &v) < 0)
 				return PG_EXIT_USAGE;
 			o.max_conns = (int)v;
+			break;
+		case O_PER_ADDR:
+			if (num("--max-conns-per-addr", optarg, 1, 4096, &v) < 0)
+				return PG_EXIT_USAGE;
+			o.max_conns_per_addr = (int)v;
 			break;
 		case O_IDLE:
 			if (num("--idle-timeout", optarg, 0.01, 3600, &o.idle_timeout) < 0)

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define PG_MAX_PARAMS 8
-#define PG_MAX_METRICS 8
+#define PG_MAX_METRICS 12
 #define PG_MSG_LEN 256
 
 enum pg_ptype {

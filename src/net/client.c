@@ -33,6 +33,7 @@ struct pg_peer {
 	socklen_t addrlen;
 	char name[280];
 	char version[64];	/* WELCOME's version, "" from an older peer */
+	double max_rate;	/* WELCOME's max_rate, Mbit/s; 0: no cap (or not said) */
 	char tests[256];	/* WELCOME's tests, "" from an older peer */
 };
 
@@ -249,6 +250,10 @@ int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
 	const char *v = pg_net_get(&f, "version");
 	const char *tests = pg_net_get(&f, "tests");
 	snprintf(p->version, sizeof(p->version), "%s", v ? v : "");
+	/* Only informative (a note beside results the cap may have cut): a
+	 * malformed value is taken as no cap. */
+	if (pg_net_get_double(&f, "max_rate", 0, 0, 1e12, &p->max_rate, e, sizeof(e)) < 0)
+		p->max_rate = 0;
 	snprintf(p->tests, sizeof(p->tests), "%s", tests ? tests : old_tests);
 	if (authenticate(p, &f, psk_file, err, len) < 0)
 		goto fail;
@@ -332,6 +337,11 @@ const char *pg_peer_version(const struct pg_peer *p)
 	return p->version;
 }
 
+double pg_peer_max_rate(const struct pg_peer *p)
+{
+	return p->max_rate;
+}
+
 int pg_peer_has_test(const struct pg_peer *p, const char *kind)
 {
 	size_t n = strlen(kind);
@@ -379,7 +389,11 @@ int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_
 		exe[n] = '\0';
 	else
 		snprintf(exe, sizeof(exe), "/proc/self/exe");
+	/* Only this machine reaches it, and it serves this run: no cap on what
+	 * it sends (loopback carries tens of Gbit/s), the benchmarks' longest
+	 * time, and as many connections from 127.0.0.1 as it has. */
 	char *argv[] = { exe, "serve", "--bind", "127.0.0.1", "--port", "0", "--max-tests", "16",
+			 "--max-rate", "0", "--max-time", "86400", "--max-conns-per-addr", "64",
 			 "--exit-with-parent", NULL };
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0) {

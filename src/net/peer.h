@@ -14,13 +14,20 @@
  *
  * A session:
  *     client HELLO                 peer WELCOME (auth=none|hmac-sha256, nonce,
- *                                  limits) or BUSY
- *     client AUTH mac=...          peer AUTH_OK, or ERROR and close
+ *                                  limits: max_time, max_msg, max_streams,
+ *                                  max_rate) or, without a key, BUSY
+ *     client AUTH mac=...          peer AUTH_OK or BUSY, or ERROR and close
  *     client START test=... ...    peer READY port=N (data sockets listen
  *                                  there, for this client's address only)
  *     ... data on the data sockets ...
  *     client STOP                  peer REPORT (what it counted, its CPU load)
  *     client START ... / BYE
+ *
+ * The peer takes a session slot (--max-tests) when the client is
+ * authenticated: at HELLO without a key, at AUTH with one, so BUSY answers
+ * the one or the other. A connection refused before that (too many
+ * connections in all, or from its address) gets BUSY at once, before any
+ * HELLO. HELLO (and AUTH) must come within --idle-timeout of connecting.
  *
  * Data sockets. TCP: every connection the client opens to the data port
  * begins with one role byte: PG_NET_ROLE_SINK (the client sends, the peer
@@ -43,8 +50,9 @@
  * 1.1 time + 50 ms); rate 0 sends for `time` seconds. Each datagram begins
  * with its sequence number, 0, 1, 2..., as a big-endian u64, so the client
  * can count lost and reordered ones. The peer stops at the end of the
- * schedule or at STOP. The peer caps rate at its --max-rate (READY says the
- * rate it uses) and refuses a time over --max-time, as for other tests.
+ * schedule or at STOP, or after ICMP errors for 3 of its datagrams (the
+ * client's port is closed). The peer caps rate at its --max-rate (READY says
+ * the rate it uses) and refuses a time over --max-time, as for other tests.
  * REPORT: packets_tx and bytes_tx are what it sent, send_s the time from
  * t0 to its last send.
  *
@@ -134,6 +142,9 @@ int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t l
 /* The peer's perfguide version from WELCOME, or "" (a peer older than the
  * key). */
 const char *pg_peer_version(const struct pg_peer *p);
+/* What the peer sends at most, Mbit/s in all its tests together (WELCOME's
+ * max_rate: its --max-rate); 0: no cap. */
+double pg_peer_max_rate(const struct pg_peer *p);
 /* Whether the peer runs test kind `kind` (WELCOME's tests, or the seven
  * kinds every peer had before udp_source). */
 int pg_peer_has_test(const struct pg_peer *p, const char *kind);
@@ -145,8 +156,9 @@ const struct sockaddr *pg_peer_addr(const struct pg_peer *p, socklen_t *len);
 void pg_peer_close(struct pg_peer *p);
 
 /* Starts `perfguide serve` on 127.0.0.1 on a free port as a child process
- * (this executable, /proc/self/exe), waits until it listens, and writes
- * "127.0.0.1:PORT" to addr. Returns 0, or -1 with err set. */
+ * (this executable, /proc/self/exe), without the caps of a peer that others
+ * reach (no --max-rate, the longest --max-time), waits until it listens, and
+ * writes "127.0.0.1:PORT" to addr. Returns 0, or -1 with err set. */
 int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t len);
 /* Stops a peer pg_peer_spawn_local started and reaps it. */
 void pg_peer_stop_local(pid_t pid);

@@ -303,8 +303,9 @@ static int read_by(int fd, uint8_t *buf, size_t n, double deadline, const char *
 	return 0;
 }
 
-int pg_net_recv(int fd, struct pg_net_frame *f, double idle_s, double read_s, int *bad,
-		char *err, size_t len)
+/* The first byte by first_by, the rest within read_s of it, all by all_by. */
+static int recv_frame(int fd, struct pg_net_frame *f, double first_by, double read_s, double all_by,
+		      int *bad, char *err, size_t len)
 {
 	uint8_t hdr[PG_NET_HDR];
 	uint8_t body[PG_NET_MAX_FRAME];
@@ -312,9 +313,11 @@ int pg_net_recv(int fd, struct pg_net_frame *f, double idle_s, double read_s, in
 	*bad = 0;
 	/* The idle wait covers the first byte only; the rest of the frame
 	 * must follow within read_s, so half a frame cannot hold a thread. */
-	if (read_by(fd, hdr, 1, pg_now() + idle_s, "a message", err, len) < 0)
+	if (read_by(fd, hdr, 1, first_by, "a message", err, len) < 0)
 		return -1;
 	double deadline = pg_now() + read_s;
+	if (deadline > all_by)
+		deadline = all_by;
 	if (read_by(fd, hdr + 1, PG_NET_HDR - 1, deadline, "the rest of a message", err, len) < 0)
 		return -1;
 	if (pg_net_check_header(hdr, PG_NET_HDR, &bodylen, err, len) != 0) {
@@ -328,6 +331,18 @@ int pg_net_recv(int fd, struct pg_net_frame *f, double idle_s, double read_s, in
 		return -1;
 	}
 	return 0;
+}
+
+int pg_net_recv(int fd, struct pg_net_frame *f, double idle_s, double read_s, int *bad,
+		char *err, size_t len)
+{
+	return recv_frame(fd, f, pg_now() + idle_s, read_s, INFINITY, bad, err, len);
+}
+
+int pg_net_recv_by(int fd, struct pg_net_frame *f, double deadline, double read_s, int *bad,
+		   char *err, size_t len)
+{
+	return recv_frame(fd, f, deadline, read_s, deadline, bad, err, len);
 }
 
 void pg_net_send_error(int fd, const char *msg)

@@ -74,6 +74,11 @@ int pg_net_get_double(const struct pg_net_frame *f, const char *key, double def,
 int pg_net_send(int fd, const struct pg_net_out *o, double timeout_s, char *err, size_t len);
 int pg_net_recv(int fd, struct pg_net_frame *f, double idle_s, double read_s, int *bad,
 		char *err, size_t len);
+/* The same with one deadline (absolute, pg_now()) for the whole frame, which
+ * must also follow its first byte within read_s: the peer's pre-session
+ * time, which no pace of sending can stretch. */
+int pg_net_recv_by(int fd, struct pg_net_frame *f, double deadline, double read_s, int *bad,
+		   char *err, size_t len);
 
 /* Sends an ERROR frame with reason=msg, best effort. */
 void pg_net_send_error(int fd, const char *msg);

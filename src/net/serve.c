@@ -1,8 +1,11 @@
 /*
- * `perfguide serve`: one thread per control connection (capped), and per
- * test one thread that accepts data connections (or receives datagrams) plus
- * one thread per data connection. Every limit is checked before anything is
- * allocated for a client; data goes only to the control client's address.
+ * `perfguide serve`: one thread per control connection (capped in all and
+ * per source address), and per test one thread that accepts data
+ * connections (or receives datagrams) plus one thread per data connection.
+ * Every limit is checked before anything is allocated for a client; a
+ * session slot is taken only once the client is authenticated; data goes
+ * only to the control client's address, and everything the peer sends
+ * draws on one rate budget (--max-rate).
  */
 #include "net/serve.h"
 
@@ -46,17 +49,27 @@
 #define SOURCE_BATCH 64		/* udp_source: datagrams per sendmmsg at most */
 #define SEQ_BYTES 8		/* udp_source: the sequence number each datagram begins with */
 #define MAX_RATE_BPS 1e12	/* udp_source: rate= above 1 Tbit/s is a mistake */
+#define RATE_BURST 0.05		/* --max-rate: seconds of unused budget a sender may catch up */
+/* udp_source: ICMP errors (port unreachable) after which it stops. One can
+ * be a client closing at the end of its trial; more mean nobody at that
+ * address wants the datagrams. */
+#define ICMP_REFUSALS 3
 
 enum kind { K_TCP_STREAM, K_TCP_MAERTS, K_TCP_BIDIR, K_TCP_RR, K_TCP_CRR, K_UDP_RR, K_UDP_STREAM,
 	    K_UDP_SOURCE };
 static const char *const kinds[] = { "tcp_stream", "tcp_maerts", "tcp_bidir", "tcp_rr",
 				     "tcp_crr", "udp_rr", "udp_stream", "udp_source" };
 
+struct conn;
+
 struct server {
 	const struct pg_serve_opts *o;
 	struct pg_net_key *key;		/* NULL: no authentication */
 	pthread_mutex_t mu;
-	int conns, sessions;
+	int sessions;
+	struct conn **conn;		/* o->max_conns places, NULL: free */
+	pthread_mutex_t rate_mu;
+	double rate_next;		/* --max-rate: when the budget spent so far is due */
 };
 
 struct test;
@@ -71,6 +84,7 @@ struct dconn {
 
 struct test {
 	const struct pg_serve_opts *o;
+	struct server *s;
 	int kind, udp;
 	double time;
 	uint64_t msg, window, size;
@@ -165,13 +179,25 @@ static void mark_first(struct test *t)
 	pthread_mutex_unlock(&t->mu);
 }
 
-/* --max-rate: what the peer itself sends in this test, paced from READY. */
-static void pace(struct test *t, uint64_t tx_total)
+/* --max-rate: everything the peer sends, in all its tests together, draws
+ * on one budget (a token bucket). The n bytes just sent take n * 8 / rate
+ * seconds of it, and the sender waits until that is due; budget unused
+ * (idle, or a sender late) is kept for RATE_BURST at most. */
+static void throttle(struct test *t, uint64_t n)
 {
-	if (t->o->max_rate <= 0)
+	double rate = t->o->max_rate * 1e6;
+	if (rate <= 0)
 		return;
+	struct server *s = t->s;
+	pthread_mutex_lock(&s->rate_mu);
+	double now = pg_now();
+	if (s->rate_next < now - RATE_BURST)
+		s->rate_next = now - RATE_BURST;
+	s->rate_next += (double)n * 8.0 / rate;
+	double due = s->rate_next;
+	pthread_mutex_unlock(&s->rate_mu);
 	for (;;) {
-		double wait = t->start + (double)tx_total * 8.0 / (t->o->max_rate * 1e6) - pg_now();
+		double wait = due - pg_now();
 		if (wait <= 0 || atomic_load(&t->stopping))
 			return;
 		if (wait > 0.05)
@@ -199,10 +225,12 @@ static int data_wait(struct test *t, int fd, short events)
 		int r = poll(p, 2, (int)(left * 1000.0) + 1);
 		if (r < 0 && errno == EINTR)
 			continue;
+		/* Data that came before STOP is taken even when this thread
+		 * only wakes up after it. */
+		if (r > 0 && p[0].revents)
+			return 1;
 		if (r <= 0 || p[1].revents)
 			return 0;
-		if (p[0].revents)
-			return 1;
 	}
 }
 
@@ -246,9 +274,8 @@ static void *source_main(void *arg)
 	while (buf && !atomic_load(&t->stopping) && pg_now() < t->deadline) {
 		ssize_t n = send(d->fd, buf, t->msg, MSG_NOSIGNAL);
 		if (n > 0) {
-			uint64_t tot = atomic_fetch_add_explicit(&t->bytes_tx, (uint64_t)n,
-								 memory_order_relaxed) + (uint64_t)n;
-			pace(t, tot);
+			add(&t->bytes_tx, (uint64_t)n);
+			throttle(t, (uint64_t)n);
 		} else if (n == 0 || errno != EINTR) {
 			break;
 		}
@@ -264,9 +291,9 @@ static void count_rr(struct test *t)
 {
 	add(&t->bytes_rx, t->size);
 	add(&t->pkts_rx, 1);
-	uint64_t tot = atomic_fetch_add_explicit(&t->bytes_tx, t->size, memory_order_relaxed) + t->size;
+	add(&t->bytes_tx, t->size);
 	add(&t->pkts_tx, 1);
-	pace(t, tot);
+	throttle(t, t->size);
 }
 
 static void *echo_main(void *arg)
@@ -417,10 +444,9 @@ static void *udp_main(void *arg)
 			ssize_t s = sendto(t->fd, iov[i].iov_base, mm[i].msg_len, 0,
 					   (struct sockaddr *)&from[i], mm[i].msg_hdr.msg_namelen);
 			if (s > 0) {
-				uint64_t tot = atomic_fetch_add_explicit(&t->bytes_tx, (uint64_t)s,
-									 memory_order_relaxed) + (uint64_t)s;
+				add(&t->bytes_tx, (uint64_t)s);
 				add(&t->pkts_tx, 1);
-				pace(t, tot);
+				throttle(t, (uint64_t)s);
 			}
 		}
 	}
@@ -438,6 +464,7 @@ struct source {
 	struct iovec iov[SOURCE_BATCH];
 	double last;
 	int failed;
+	int refused;		/* ICMP errors so far */
 };
 
 static int source_send(void *arg, unsigned n)
@@ -457,10 +484,17 @@ static int source_send(void *arg, unsigned n)
 		add(&t->pkts_tx, (uint64_t)k);
 		add(&t->bytes_tx, (uint64_t)k * t->size);
 		so->last = pg_now();
+		throttle(t, (uint64_t)k * t->size);
 		return k;
 	}
-	/* A full queue, or an ICMP error for an earlier datagram (the client
-	 * closed early): that datagram is not sent, the schedule goes on. */
+	/* An ICMP error for an earlier datagram (the socket is connected, so
+	 * the kernel reports it here): the client's port is closed. */
+	if (k < 0 && errno == ECONNREFUSED && ++so->refused >= ICMP_REFUSALS) {
+		so->failed = 1;
+		return -1;
+	}
+	/* A full queue, or a first refusal: that datagram is not sent, the
+	 * schedule goes on. */
 	if (k == 0 || errno == EINTR || errno == EAGAIN || errno == ENOBUFS || errno == ECONNREFUSED)
 		return 0;
 	so->failed = 1;
@@ -513,6 +547,12 @@ static void *source_udp_main(void *arg)
 	       !(p.total && p.sent >= p.total))
 		net_pace_run(&p, fmin(end, pg_now() + 0.05), source_send, so);
 	t->send_s = so->last - t0;
+	if (so->refused >= ICMP_REFUSALS) {
+		char who[80];
+		addr_str(&from, who, sizeof(who));
+		vlog(t->o, who, "udp_source stopped: the client refused %d datagrams (ICMP port "
+		     "unreachable)", so->refused);
+	}
 	free(so->buf);
 	free(so);
 	return NULL;
@@ -609,16 +649,18 @@ static void test_free(struct test *t)
 
 /* Sets up the data socket on the control connection's local address and its
  * thread. Returns the test, or NULL with err set. */
-static struct test *test_start(const struct pg_serve_opts *o, int cfd,
+static struct test *test_start(struct server *s, int cfd,
 			       const struct sockaddr_storage *client, const struct pg_net_frame *f,
 			       char *err, size_t len)
 {
+	const struct pg_serve_opts *o = s->o;
 	struct test *t = calloc(1, sizeof(*t));
 	if (!t) {
 		snprintf(err, len, "out of memory");
 		return NULL;
 	}
 	t->o = o;
+	t->s = s;
 	t->fd = t->stop_r = t->stop_w = -1;
 	pthread_mutex_init(&t->mu, NULL);
 	t->client = *client;
@@ -741,6 +783,8 @@ static void test_end(struct test *t, struct pg_net_report *r)
 struct conn {
 	struct server *s;
 	int fd;
+	int place;		/* in s->conn */
+	double since;		/* when it was accepted */
 	struct sockaddr_storage peer;
 	char name[80];
 };
@@ -764,6 +808,24 @@ static void finish(struct conn *c, int type, const char *why)
 	vlog(c->s->o, c->name, "%s: %s", type == PG_NET_BUSY ? "busy" : "refused", why);
 }
 
+/* A session slot (--max-tests), once the client is who it must be. 0, or -1
+ * after a BUSY. */
+static int take_slot(struct conn *c, int *slot)
+{
+	struct server *s = c->s;
+	pthread_mutex_lock(&s->mu);
+	*slot = s->sessions < s->o->max_tests;
+	s->sessions += *slot;
+	pthread_mutex_unlock(&s->mu);
+	if (*slot)
+		return 0;
+	char why[100];
+	snprintf(why, sizeof(why), "%d sessions running (--max-tests %d)", s->o->max_tests,
+		 s->o->max_tests);
+	finish(c, PG_NET_BUSY, why);
+	return -1;
+}
+
 static void *conn_main(void *arg)
 {
 	struct conn *c = arg;
@@ -784,13 +846,21 @@ static void *conn_main(void *arg)
 	int one = 1;
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	while (f) {
-		/* A running test holds the connection for its time, then the
-		 * idle timeout applies again. */
-		double idle = state == READY ? o->session_timeout : o->idle_timeout;
-		if (t)
-			idle += fmax(0, t->deadline - pg_now());
-		int bad;
-		if (pg_net_recv(c->fd, f, idle, o->read_timeout, &bad, err, sizeof(err)) < 0) {
+		/* Before its session a connection has --idle-timeout in all,
+		 * however it spends it. In a session, a running test holds the
+		 * connection for its time, then the session timeout applies
+		 * again. */
+		int bad, r;
+		if (state != READY) {
+			r = pg_net_recv_by(c->fd, f, c->since + o->idle_timeout, o->read_timeout, &bad,
+					   err, sizeof(err));
+		} else {
+			double idle = o->session_timeout;
+			if (t)
+				idle += fmax(0, t->deadline - pg_now());
+			r = pg_net_recv(c->fd, f, idle, o->read_timeout, &bad, err, sizeof(err));
+		}
+		if (r < 0) {
 			if (bad)
 				finish(c, PG_NET_ERROR, err);
 			else
@@ -800,16 +870,10 @@ static void *conn_main(void *arg)
 		if (f->type == PG_NET_BYE)
 			break;
 		if (f->type == PG_NET_HELLO && state == HELLO) {
-			pthread_mutex_lock(&s->mu);
-			slot = s->sessions < o->max_tests;
-			s->sessions += slot;
-			pthread_mutex_unlock(&s->mu);
-			if (!slot) {
-				snprintf(err, sizeof(err), "%d sessions running (--max-tests %d)",
-					 o->max_tests, o->max_tests);
-				finish(c, PG_NET_BUSY, err);
+			/* Without a key, HELLO is all a client has to say; with
+			 * one, the slot waits for the proof. */
+			if (!s->key && take_slot(c, &slot) < 0)
 				break;
-			}
 			pg_net_out_begin(&out, PG_NET_WELCOME);
 			if (s->key) {
 				if (pg_net_nonce(nonce) < 0) {
@@ -838,12 +902,14 @@ static void *conn_main(void *arg)
 				finish(c, PG_NET_ERROR, "wrong key");
 				break;
 			}
+			if (take_slot(c, &slot) < 0)
+				break;
 			pg_net_out_begin(&out, PG_NET_AUTH_OK);
 			if (send_frame(c, &out) < 0)
 				break;
 			state = READY;
 		} else if (f->type == PG_NET_START && state == READY && !t) {
-			t = test_start(o, c->fd, &c->peer, f, err, sizeof(err));
+			t = test_start(s, c->fd, &c->peer, f, err, sizeof(err));
 			if (!t) {
 				/* a refused test leaves the session open */
 				pg_net_out_begin(&out, PG_NET_ERROR);
@@ -901,7 +967,7 @@ static void *conn_main(void *arg)
 	}
 	close(c->fd);
 	pthread_mutex_lock(&s->mu);
-	s->conns--;
+	s->conn[c->place] = NULL;
 	s->sessions -= slot;
 	pthread_mutex_unlock(&s->mu);
 	free(f);
@@ -923,12 +989,14 @@ void pg_serve_defaults(struct pg_serve_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->bind = "0.0.0.0";
 	o->port = PG_NET_PORT;
-	o->max_time = 300;
+	o->max_time = -1;
+	o->max_rate = -1;
 	o->max_msg = 1 << 20;
 	o->max_streams = 16;
 	o->max_tests = 4;
 	o->max_conns = 64;
-	o->idle_timeout = 10;
+	o->max_conns_per_addr = 8;
+	o->idle_timeout = 3;
 	o->session_timeout = 120;
 	o->read_timeout = 5;
 }
@@ -962,14 +1030,64 @@ static int listen_on(const struct pg_serve_opts *o, struct sockaddr_storage *a, 
 	return fd;
 }
 
-int pg_serve(const struct pg_serve_opts *o, char *err, size_t len)
+/* Answers a connection refused at once with BUSY saying why (its socket
+ * buffer is empty: this cannot block), then closes it. */
+static void refuse(const struct pg_serve_opts *o, int fd, const char *who, const char *why)
 {
-	/* Detached session threads use it until the process ends. */
+	struct pg_net_out out;
+	char e[100];
+	pg_net_out_begin(&out, PG_NET_BUSY);
+	pg_net_out_add(&out, "reason", "%s", why);
+	if (pg_net_out_end(&out) == 0)
+		pg_net_send(fd, &out, 0, e, sizeof(e));
+	vlog(o, who, "closed at once: %s", why);
+	close(fd);
+}
+
+/* A place for a new control connection from `from`: its index, or -1 with
+ * why set (--max-conns, --max-conns-per-addr). Called with s->mu held. */
+static int find_place(struct server *s, const struct sockaddr_storage *from, char *why, size_t len)
+{
+	int place = -1, same = 0;
+	for (int i = 0; i < s->o->max_conns; i++) {
+		if (!s->conn[i])
+			place = place < 0 ? i : place;
+		else
+			same += same_ip(&s->conn[i]->peer, from);
+	}
+	if (same >= s->o->max_conns_per_addr) {
+		char host[NI_MAXHOST] = "?";
+		socklen_t al = from->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+							    : sizeof(struct sockaddr_in);
+		getnameinfo((const struct sockaddr *)from, al, host, sizeof(host), NULL, 0,
+			    NI_NUMERICHOST);
+		snprintf(why, len, "%d control connections from %s (--max-conns-per-addr)", same, host);
+		return -1;
+	}
+	if (place < 0)
+		snprintf(why, len, "%d control connections open (--max-conns)", s->o->max_conns);
+	return place;
+}
+
+int pg_serve(const struct pg_serve_opts *opts, char *err, size_t len)
+{
+	/* Detached session threads use them until the process ends. */
 	static struct server s;
+	static struct pg_serve_opts eff;
+	eff = *opts;
+	if (eff.max_rate < 0)
+		eff.max_rate = eff.psk_file ? 0 : PG_SERVE_OPEN_RATE;
+	if (eff.max_time < 0)
+		eff.max_time = eff.psk_file ? PG_SERVE_KEYED_TIME : PG_SERVE_OPEN_TIME;
+	const struct pg_serve_opts *o = &eff;
 	s.o = o;
 	signal(SIGPIPE, SIG_IGN);
 	if (o->max_streams > HARD_MAX_STREAMS) {
 		snprintf(err, len, "--max-streams is at most %d", HARD_MAX_STREAMS);
+		return -1;
+	}
+	if (o->max_conns < 1 || o->max_conns_per_addr < 1) {
+		snprintf(err, len, "--max-conns and --max-conns-per-addr are at least 1");
 		return -1;
 	}
 	if (o->psk_file) {
@@ -991,13 +1109,25 @@ int pg_serve(const struct pg_serve_opts *o, char *err, size_t len)
 	}
 	char name[80];
 	addr_str(&a, name, sizeof(name));
-	if (!is_loopback(&a) && !o->psk_file)
+	if (!is_loopback(&a) && !o->psk_file) {
+		char cap[64] = "no rate cap";
+		if (o->max_rate > 0)
+			snprintf(cap, sizeof(cap), "at most %g Mbit/s sent", o->max_rate);
 		fprintf(stderr, "perfguide serve: warning: listening on %s without --psk-file: anyone "
-			"who reaches this port can run network tests against this machine\n", name);
+			"who reaches this port can run network tests against this machine (%s, "
+			"%g s a test)\n", name, cap, o->max_time);
+	}
 	pthread_mutex_init(&s.mu, NULL);
+	pthread_mutex_init(&s.rate_mu, NULL);
+	s.conn = calloc((size_t)o->max_conns, sizeof(*s.conn));
 	int sp[2];
-	if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0) {
-		snprintf(err, len, "pipe: %s", strerror(errno));
+	if (!s.conn || pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0) {
+		if (s.conn)
+			snprintf(err, len, "pipe: %s", strerror(errno));
+		else
+			snprintf(err, len, "out of memory");
+		free(s.conn);
+		s.conn = NULL;
 		close(lfd);
 		free(s.key);
 		return -1;
@@ -1034,30 +1164,36 @@ int pg_serve(const struct pg_serve_opts *o, char *err, size_t len)
 				sleep_ms(10);
 			continue;
 		}
-		char who[80];
+		char who[80], why[160];
 		addr_str(&from, who, sizeof(who));
+		struct conn *c = calloc(1, sizeof(*c));
+		if (!c) {
+			refuse(o, cfd, who, "out of memory");
+			continue;
+		}
+		c->s = &s;
+		c->fd = cfd;
+		c->peer = from;
+		c->since = pg_now();
+		snprintf(c->name, sizeof(c->name), "%s", who);
 		pthread_mutex_lock(&s.mu);
-		int ok = s.conns < o->max_conns;
-		s.conns += ok;
+		c->place = find_place(&s, &from, why, sizeof(why));
+		if (c->place >= 0)
+			s.conn[c->place] = c;
 		pthread_mutex_unlock(&s.mu);
-		struct conn *c = ok ? calloc(1, sizeof(*c)) : NULL;
-		if (c) {
-			c->s = &s;
-			c->fd = cfd;
-			c->peer = from;
-			snprintf(c->name, sizeof(c->name), "%s", who);
-			pthread_t th;
-			if (pthread_create(&th, &attr, conn_main, c) == 0)
-				continue;
+		if (c->place < 0) {
 			free(c);
+			refuse(o, cfd, who, why);
+			continue;
 		}
-		if (ok) {
-			pthread_mutex_lock(&s.mu);
-			s.conns--;
-			pthread_mutex_unlock(&s.mu);
-		}
-		vlog(o, who, "closed at once: %d control connections open (--max-conns)", o->max_conns);
-		close(cfd);
+		pthread_t th;
+		if (pthread_create(&th, &attr, conn_main, c) == 0)
+			continue;
+		pthread_mutex_lock(&s.mu);
+		s.conn[c->place] = NULL;
+		pthread_mutex_unlock(&s.mu);
+		free(c);
+		refuse(o, cfd, who, "cannot start a thread");
 	}
 	pthread_attr_destroy(&attr);
 	close(lfd);

@@ -6,6 +6,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/pg-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # `perfguide run` adds to the default results store: keep it in the test's dir.
 export XDG_DATA_HOME="$T/xdg"
+# python3 helpers run from the source tree: leave no __pycache__ in it.
+export PYTHONDONTWRITEBYTECODE=1
 # Fast settings: these tests check behaviour and counts, not speed.
 FAST="--runs 2 --min-time 0.01"
 
@@ -26,4 +28,24 @@ expect_usage_error() {
 	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "$what: expected one line, got: $(cat "$T/err")"
 	grep -q '^perfguide: ' "$T/err" || fail "$what: message does not start with 'perfguide:'"
 	[ ! -s "$T/out" ] || fail "$what: printed on stdout: $(cat "$T/out")"
+}
+
+# start_peer NAME ARGS...: `perfguide serve -v ARGS` on 127.0.0.1, on a port
+# the kernel picks, in the background (its output in $T/NAME.out and .err).
+# Waits for its "listening on" line; sets PORT, LAST (its pid) and PIDS (all
+# peers started, for the test's EXIT trap to kill).
+PIDS=""
+start_peer() {
+	name=$1; shift
+	"$PG" serve --bind 127.0.0.1 --port 0 -v "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	PIDS="$PIDS $!"
+	LAST=$!
+	i=0
+	while ! grep -q '^listening on 127.0.0.1:' "$T/$name.out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "$name: no 'listening on' line: $(cat "$T/$name.err")"
+		kill -0 $LAST 2>/dev/null || fail "$name: serve exited: $(cat "$T/$name.err")"
+		sleep 0.1
+	done
+	PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/$name.out")
 }

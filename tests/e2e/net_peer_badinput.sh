@@ -4,27 +4,11 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 CLIENT="$(dirname "$0")/net_peer_client.py"
-PIDS=""
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait; rm -rf "$T"' EXIT
+# Short timeouts: the drops below come within a second.
+FAST="--idle-timeout 1 --read-timeout 1"
 
-# start_peer NAME ARGS...: starts `perfguide serve`, sets PORT.
-start_peer() {
-	name=$1; shift
-	"$PG" serve --bind 127.0.0.1 --port 0 --idle-timeout 1 --read-timeout 1 -v "$@" \
-		>"$T/$name.out" 2>"$T/$name.err" &
-	PIDS="$PIDS $!"
-	LAST=$!
-	i=0
-	while ! grep -q '^listening on 127.0.0.1:' "$T/$name.out" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || fail "$name: no 'listening on' line: $(cat "$T/$name.err")"
-		kill -0 $LAST 2>/dev/null || fail "$name: serve exited: $(cat "$T/$name.err")"
-		sleep 0.1
-	done
-	PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/$name.out")
-}
-
-start_peer plain --max-tests 2
+start_peer plain $FAST --max-tests 2
 for c in random truncated huge version order silent many foreign udpsource session; do
 	python3 "$CLIENT" "$PORT" $c || fail "case $c (peer log: $(tail -n 5 "$T/plain.err"))"
 done
@@ -33,19 +17,19 @@ grep -q 'dropped: timed out waiting for a message' "$T/plain.err" || fail "no id
 grep -q 'dropped: timed out waiting for the rest of a message' "$T/plain.err" || fail "no read-timeout drop"
 
 # --max-rate caps what the peer sends in udp_source too.
-start_peer capped --max-rate 0.4
+start_peer capped $FAST --max-rate 0.4
 python3 "$CLIENT" "$PORT" udpcap || fail "udp_source under --max-rate"
 
 # A key: a wrong one is refused, the right one works.
 printf 'e2e key\n' >"$T/key"
 chmod 600 "$T/key"
 if ! "$PG" serve --bind 127.0.0.1 --port 0 --psk-file "$T/none" 2>&1 | grep -q 'without libcrypto'; then
-	start_peer keyed --psk-file "$T/key"
+	start_peer keyed $FAST --psk-file "$T/key"
 	python3 "$CLIENT" "$PORT" wrongkey "$T/key" || fail "wrong key"
 	python3 "$CLIENT" "$PORT" session "$T/key" || fail "session with the key"
 	grep -q 'can be read by others' "$T/keyed.err" && fail "warned about a key file of mode 600"
 	chmod 644 "$T/key"
-	start_peer loose --psk-file "$T/key"
+	start_peer loose $FAST --psk-file "$T/key"
 	grep -q "warning: key file $T/key can be read by others" "$T/loose.err" || fail "no warning for a key file of mode 644"
 else
 	expect_usage_error "--psk-file without libcrypto" serve --port 0 --psk-file "$T/key"

@@ -1,14 +1,16 @@
 """A raw client of perfguide serve's control protocol, for the e2e tests.
 
-usage: net_peer_client.py PORT CASE [KEYFILE]
+usage: net_peer_client.py PORT CASE [ARGS...] [KEYFILE]
 Each case prints what the peer did and exits 1 when it was wrong.
 """
 import hashlib
 import hmac
 import random
+import select
 import socket
 import struct
 import sys
+import threading
 import time
 
 HOST = "127.0.0.1"
@@ -45,8 +47,10 @@ def recv(s):
     return t, dict(line.split("=", 1) for line in b.decode().splitlines())
 
 
-def conn(port, timeout=5):
-    s = socket.create_connection((HOST, port), timeout=timeout)
+def conn(port, timeout=5, src=None):
+    """A control connection, from source address src (127.0.0.2...) when given."""
+    s = socket.create_connection((HOST, port), timeout=timeout,
+                                 source_address=(src, 0) if src else None)
     return s
 
 
@@ -75,23 +79,49 @@ def expect_dropped(s, what, within):
     print("%s: dropped without an answer after %.1f s" % (what, dt))
 
 
-def session(port, key=None, nbytes=1000000):
-    s = conn(port)
+def read_all(dport, hello, src=None):
+    """A TCP data connection (from src when given) that says hello (its role
+    byte...) and reads until the peer closes it: how many bytes came."""
+    x = socket.create_connection((HOST, dport), timeout=5, source_address=(src, 0) if src else None)
+    n = 0
+    try:
+        x.sendall(hello)
+        while True:
+            b = x.recv(65536)
+            if not b:
+                break
+            n += len(b)
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    x.close()
+    return n
+
+
+def open_session(port, key=None, src=None, what="normal session"):
+    """HELLO (and AUTH with the key): the control socket and WELCOME's lines."""
+    s = conn(port, src=src)
     s.sendall(frame(HELLO))
     f = recv(s)
     if not f or f[0] != WELCOME:
-        fail("normal session: HELLO answered %r" % (f,))
-    if f[1].get("auth") == "hmac-sha256":
-        mac = hmac.new(key, bytes.fromhex(f[1]["nonce"]), hashlib.sha256).hexdigest()
+        fail("%s: HELLO answered %r" % (what, f))
+    welcome = f[1]
+    if welcome.get("auth") == "hmac-sha256":
+        mac = hmac.new(key, bytes.fromhex(welcome["nonce"]), hashlib.sha256).hexdigest()
         s.sendall(frame(AUTH, {"mac": mac}))
         f = recv(s)
         if not f or f[0] != AUTH_OK:
-            fail("normal session: AUTH answered %r" % (f,))
+            fail("%s: AUTH answered %r" % (what, f))
+    return s, welcome
+
+
+def session(port, key=None, nbytes=1000000, src=None):
+    s, _ = open_session(port, key, src)
     s.sendall(frame(START, {"test": "tcp_stream", "time": "5", "streams": "1"}))
     f = recv(s)
     if not f or f[0] != READY:
         fail("normal session: START answered %r" % (f,))
-    d = socket.create_connection((HOST, int(f[1]["port"])), timeout=5)
+    d = socket.create_connection((HOST, int(f[1]["port"])), timeout=5,
+                                 source_address=(src, 0) if src else None)
     payload = random.Random(7).randbytes(nbytes)
     d.sendall(b"S" + payload)
     d.close()
@@ -103,7 +133,8 @@ def session(port, key=None, nbytes=1000000):
         fail("normal session: bytes_rx %s, sent %d" % (f[1]["bytes_rx"], nbytes))
     s.sendall(frame(BYE))
     s.close()
-    print("normal session: START tcp_stream, %d bytes sent, REPORT bytes_rx=%s" % (nbytes, f[1]["bytes_rx"]))
+    print("normal session%s: START tcp_stream, %d bytes sent, REPORT bytes_rx=%s"
+          % (" from " + src if src else "", nbytes, f[1]["bytes_rx"]))
 
 
 def udp_source_capped(port):
@@ -190,9 +221,287 @@ def udp_source(port):
     print("udp_source: 500 datagrams numbered 0..499, none to 127.0.0.2, REPORT packets_tx=500 send_s=%s" % f[1]["send_s"])
 
 
+def preauth(port, key):
+    """Issue 13, defect 5: connections that said HELLO and never proved the
+    key take no session slot; authenticated sessions still do."""
+    held = []
+    for i in range(4):
+        s = conn(port)
+        s.sendall(frame(HELLO))
+        f = recv(s)
+        if not f or f[0] != WELCOME or f[1].get("auth") != "hmac-sha256":
+            fail("preauth: HELLO %d answered %r" % (i + 1, f))
+        held.append(s)
+    print("4 connections said HELLO and wait without the key")
+    session(port, key, nbytes=10000)
+    for s in held:
+        s.close()
+    sessions = [open_session(port, key, what="authenticated session %d" % (i + 1))[0] for i in range(4)]
+    s = conn(port)
+    s.sendall(frame(HELLO))
+    f = recv(s)
+    mac = hmac.new(key, bytes.fromhex(f[1]["nonce"]), hashlib.sha256).hexdigest()
+    s.sendall(frame(AUTH, {"mac": mac}))
+    f = recv(s)
+    if not f or f[0] != BUSY or "--max-tests" not in f[1].get("reason", ""):
+        fail("preauth: a fifth authenticated client beside 4 sessions: AUTH answered %r, expected BUSY" % (f,))
+    print("4 authenticated sessions: the fifth is answered BUSY %r after its AUTH" % f[1]["reason"])
+    for x in sessions + [s]:
+        x.close()
+
+
+def flood(port, n, keep):
+    """Issue 13, defect 5: n silent connections from 127.0.0.1 hold at most
+    `keep` places (--max-conns-per-addr); a client from 127.0.0.2 still gets
+    a session."""
+    socks = []
+    for _ in range(n):
+        try:
+            socks.append(conn(port))
+        except OSError:
+            break
+    time.sleep(0.5)
+    closed, _, _ = select.select(socks, [], [], 0)
+    kept = len(socks) - len(closed)
+    print("%d silent connections from 127.0.0.1: the peer kept %d, closed %d at once"
+          % (len(socks), kept, len(closed)))
+    if kept != keep:
+        fail("flood: the peer kept %d of %d silent connections from one address, expected %d"
+             % (kept, len(socks), keep))
+    session(port, nbytes=10000, src="127.0.0.2")
+    for s in socks:
+        s.close()
+
+
+def presession(port, key=None):
+    """Issue 13, defect 5: whatever a client does before its session is set
+    up (silence, HELLO and no key, a frame a byte at a time), it is dropped
+    within the pre-session time (--idle-timeout, default 3 s, counted from
+    the connection), not 10 s later per message."""
+    results = {}
+
+    def silent():
+        s = conn(port, timeout=20)
+        t0 = time.monotonic()
+        results["silent"] = (recv(s), time.monotonic() - t0)
+
+    def hello_then_no_key(delay):
+        what = "HELLO after %g s, then no key" % delay
+        s = conn(port, timeout=20)
+        t0 = time.monotonic()
+        time.sleep(delay)
+        s.sendall(frame(HELLO))
+        f = recv(s)
+        if not f or f[0] != WELCOME:
+            results[what] = ((f,), 0)
+            return
+        results[what] = (recv(s), time.monotonic() - t0)
+
+    def trickle():
+        s = conn(port, timeout=20)
+        t0 = time.monotonic()
+        h = frame(HELLO, {"client": "slow"})
+        try:
+            for b in h:
+                s.sendall(bytes([b]))
+                r, _, _ = select.select([s], [], [], 0.5)
+                if r:
+                    break
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        results["one byte every 0.5 s"] = (recv(s), time.monotonic() - t0)
+
+    cases = [(silent, ()), (trickle, ())]
+    if key:
+        cases += [(hello_then_no_key, (0,)), (hello_then_no_key, (2,))]
+    threads = [threading.Thread(target=c, args=a) for c, a in cases]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for what, (f, dt) in sorted(results.items()):
+        if f is not None:
+            fail("presession: %s: the peer answered %r" % (what, f))
+        if dt > 4:
+            fail("presession: %s: dropped only after %.1f s from connecting (the pre-session time is 3 s)"
+                 % (what, dt))
+        print("%s: dropped %.1f s after connecting" % (what, dt))
+
+
+def limits(port, rate, maxtime, key=None):
+    """Issue 13, defect 13: the limits WELCOME announces (max_rate in
+    Mbit/s, max_time in s) are the ones applied: a longer test is refused,
+    and udp_source asked for no rate gets the cap."""
+    s, w = open_session(port, key)
+    if float(w.get("max_rate", -1)) != rate or float(w.get("max_time", -1)) != maxtime:
+        fail("limits: WELCOME max_rate=%s max_time=%s, expected %g and %g"
+             % (w.get("max_rate"), w.get("max_time"), rate, maxtime))
+    s.sendall(frame(START, {"test": "tcp_maerts", "time": "%g" % (maxtime + 1)}))
+    f = recv(s)
+    if not f or f[0] != ERROR or "--max-time" not in f[1].get("reason", ""):
+        fail("limits: a test of %g s answered %r" % (maxtime + 1, f))
+    s.sendall(frame(START, {"test": "udp_source", "time": "1", "size": "1000"}))
+    f = recv(s)
+    want = "%d" % (rate * 1000000)
+    if not f or f[0] != READY or f[1].get("rate") != want:
+        fail("limits: udp_source with no rate: READY %r, expected rate=%s" % (f, want))
+    s.sendall(frame(STOP))
+    f = recv(s)
+    if not f or f[0] != REPORT or f[1].get("packets_tx") != "0":
+        fail("limits: STOP before any datagram: %r" % (f,))
+    s.sendall(frame(BYE))
+    print("WELCOME max_rate=%s max_time=%s; time=%g refused; udp_source rate=%s"
+          % (w["max_rate"], w["max_time"], maxtime + 1, want))
+
+
+def icmp(port):
+    """Issue 13, defect 13: a udp_source whose receiver is gone (its port
+    answers ICMP port unreachable) stops after a few refusals instead of
+    sending the rest of its schedule."""
+    s, _ = open_session(port)
+    # 8 Mbit/s of 1000-byte datagrams: 1000 a second for 2 s
+    s.sendall(frame(START, {"test": "udp_source", "time": "2", "size": "1000", "rate": "8000000"}))
+    f = recv(s)
+    if not f or f[0] != READY:
+        fail("icmp: START answered %r" % (f,))
+    d = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    d.connect((HOST, int(f[1]["port"])))
+    d.send(b"h" * 8)
+    d.settimeout(1)
+    got = 0
+    while got < 50:
+        d.recv(2000)
+        got += 1
+    d.close()
+    time.sleep(1)
+    s.sendall(frame(STOP))
+    f = recv(s)
+    if not f or f[0] != REPORT:
+        fail("icmp: STOP answered %r" % (f,))
+    sent, send_s = int(f[1]["packets_tx"]), float(f[1].get("send_s", 0))
+    print("udp_source at 1000 datagrams/s, receiver closed after 50: the peer sent %d in %.3f s"
+          % (sent, send_s))
+    if sent > 100 or send_s > 0.5:
+        fail("icmp: the peer kept sending to a closed port: %d datagrams over %.3f s" % (sent, send_s))
+    s.sendall(frame(BYE))
+
+
+def shared_cap(port, mbit):
+    """--max-rate caps what the peer sends in all tests together: two
+    tcp_maerts sessions of 1 s at once get between them the rate over the
+    time both ran (from the first READY to the last byte, as seen here: at
+    least the peer's sending time), plus the budget an idle peer keeps
+    (50 ms of the rate) and one message each; not that much each."""
+    out = {}
+    first_ready = []
+
+    def one(i):
+        s, _ = open_session(port)
+        s.sendall(frame(START, {"test": "tcp_maerts", "time": "1", "msg": "10000", "streams": "1"}))
+        f = recv(s)
+        first_ready.append(time.monotonic())
+        if not f or f[0] != READY:
+            out[i] = ("START answered %r" % (f,), 0, 0)
+            return
+        n = read_all(int(f[1]["port"]), b"M")
+        end = time.monotonic()
+        s.sendall(frame(STOP))
+        f = recv(s)
+        ok = f and f[0] == REPORT and int(f[1]["bytes_tx"]) == n
+        out[i] = (None if ok else "REPORT %r" % (f,), n, end)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i in range(2):
+        if out[i][0]:
+            fail("shared cap: session %d: %s, received %d bytes" % (i, out[i][0], out[i][1]))
+    total = out[0][1] + out[1][1]
+    span = max(out[0][2], out[1][2]) - min(first_ready)
+    limit = mbit * 1e6 / 8 * (span + 0.05) + 2 * 10000
+    print("two tcp_maerts at once under --max-rate %g: %d + %d = %d bytes in %.3f s (at most %d)"
+          % (mbit, out[0][1], out[1][1], total, span, limit))
+    if total > limit or min(out[0][1], out[1][1]) == 0:
+        fail("shared cap: %d + %d bytes in %.3f s, at most %d in all" % (out[0][1], out[1][1], span, limit))
+
+
+def only_client(port):
+    """What held and must keep holding: the peer sends to no address but the
+    control connection's. For every test in which it sends, a data socket
+    from 127.0.0.2 (loopback too) gets nothing; the client's own does."""
+    s, _ = open_session(port)
+
+    def start(kv):
+        s.sendall(frame(START, kv))
+        f = recv(s)
+        if not f or f[0] != READY:
+            fail("only client: START %r answered %r" % (kv, f))
+        return int(f[1]["port"])
+
+    def stop():
+        s.sendall(frame(STOP))
+        f = recv(s)
+        if not f or f[0] != REPORT:
+            fail("only client: STOP answered %r" % (f,))
+        return f[1]
+
+    for kind in ("tcp_maerts", "tcp_bidir"):
+        dport = start({"test": kind, "time": "0.3", "msg": "1000"})
+        got = read_all(dport, b"M", "127.0.0.2")
+        if got:
+            fail("only client: %s sent %d bytes to 127.0.0.2" % (kind, got))
+        n = read_all(dport, b"M")
+        r = stop()
+        if n == 0 or int(r["bytes_tx"]) != n:
+            fail("only client: %s: the client got %d bytes, REPORT %r" % (kind, n, r))
+        print("%s: nothing to 127.0.0.2, %d bytes to the client" % (kind, n))
+    for kind in ("tcp_rr", "tcp_crr"):
+        dport = start({"test": kind, "time": "5", "size": "100"})
+        got = read_all(dport, b"E" + b"q" * 100, "127.0.0.2")
+        if got:
+            fail("only client: %s answered 127.0.0.2 with %d bytes" % (kind, got))
+        d = socket.create_connection((HOST, dport), timeout=5)
+        d.sendall(b"E" + b"q" * 100)
+        if read_exact(d, 100) != b"q" * 100:
+            fail("only client: %s: no answer to the client" % kind)
+        d.close()
+        r = stop()
+        if r["packets_tx"] != "1":
+            fail("only client: %s: REPORT %r, expected one transaction" % (kind, r))
+        print("%s: nothing to 127.0.0.2, one transaction with the client" % kind)
+    for kind in ("udp_rr", "udp_source", "udp_stream"):
+        dport = start({"test": kind, "time": "5", "size": "100", "rate": "800000"})
+        x = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        x.bind(("127.0.0.2", 0))
+        x.settimeout(0.3)
+        for _ in range(3):
+            x.sendto(b"x" * 100, (HOST, dport))
+        try:
+            fail("only client: %s sent %r to 127.0.0.2" % (kind, x.recv(2000)[:8]))
+        except socket.timeout:
+            pass
+        x.close()
+        d = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        d.connect((HOST, dport))
+        d.settimeout(1)
+        d.send(b"y" * 100)
+        got = 0
+        if kind != "udp_stream":
+            d.recv(2000)
+            got = 1
+        r = stop()
+        d.close()
+        print("%s: nothing to 127.0.0.2%s, REPORT packets_tx=%s" % (kind, ", the client got an answer" if got else "", r["packets_tx"]))
+    s.sendall(frame(BYE))
+
+
 def main():
     port, case = int(sys.argv[1]), sys.argv[2]
-    key = open(sys.argv[3], "rb").readline().rstrip(b"\r\n") if len(sys.argv) > 3 else None
+    # the key file is the last argument of the cases that take one
+    kf = sys.argv[-1] if len(sys.argv) > 3 and not sys.argv[-1].replace(".", "").isdigit() else None
+    key = open(kf, "rb").readline().rstrip(b"\r\n") if kf else None
     if case == "random":
         for seed in range(5):
             s = conn(port)
@@ -326,6 +635,20 @@ def main():
             d.sendall(b"x" * 65536)
     elif case == "session":
         session(port, key)
+    elif case == "preauth":
+        preauth(port, key)
+    elif case == "flood":
+        flood(port, int(sys.argv[3]), int(sys.argv[4]))
+    elif case == "presession":
+        presession(port, key)
+    elif case == "limits":
+        limits(port, float(sys.argv[3]), float(sys.argv[4]), key)
+    elif case == "icmp":
+        icmp(port)
+    elif case == "sharedcap":
+        shared_cap(port, float(sys.argv[3]))
+    elif case == "onlyclient":
+        only_client(port)
     else:
         fail("unknown case " + case)
 

@@ -5,8 +5,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "core/timer.h"
 #include "net/proto.h"
 
 static struct pg_net_frame f;
@@ -186,6 +189,41 @@ static void two_frames_in_a_row(void **state)
 	assert_int_equal(f.type, PG_NET_BYE);
 }
 
+/* pg_net_recv_by: one deadline for the whole frame, however the bytes are
+ * spread (the peer's pre-session time); a frame in time is read whole. */
+static void recv_by_deadline(void **state)
+{
+	(void)state;
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	uint8_t buf[64];
+	size_t n = raw(buf, 2 + 4, 1, PG_NET_HELLO, "a=1\n");
+	char err[128] = "";
+	int bad = 1;
+	/* half a header, then nothing: the deadline (0.2 s) ends it, not the
+	 * read time (5 s) */
+	assert_int_equal(write(sv[0], buf, 3), 3);
+	double t0 = pg_now();
+	assert_int_equal(pg_net_recv_by(sv[1], &f, t0 + 0.2, 5, &bad, err, sizeof(err)), -1);
+	double dt = pg_now() - t0;
+	assert_true(dt >= 0.19 && dt < 2);
+	assert_int_equal(bad, 0);
+	assert_non_null(strstr(err, "timed out waiting for the rest of a message"));
+	/* nothing at all */
+	assert_int_equal(pg_net_recv_by(sv[0], &f, pg_now() + 0.05, 5, &bad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "timed out waiting for a message"));
+	/* a whole frame in time (a new pair: the first holds half a frame) */
+	close(sv[0]);
+	close(sv[1]);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], buf, n), (ssize_t)n);
+	assert_int_equal(pg_net_recv_by(sv[1], &f, pg_now() + 1, 5, &bad, err, sizeof(err)), 0);
+	assert_int_equal(f.type, PG_NET_HELLO);
+	assert_string_equal(pg_net_get(&f, "a"), "1");
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +233,7 @@ int main(void)
 		cmocka_unit_test(encoder_refuses),
 		cmocka_unit_test(typed_values),
 		cmocka_unit_test(two_frames_in_a_row),
+		cmocka_unit_test(recv_by_deadline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -390,6 +390,55 @@ static void metric_arithmetic(void **state)
 	assert_float_equal(pg_ratio_value(&ratio, 0.5, 0), 0, 0);
 }
 
+/* A benchmark that subtracts an overhead measured in setup, as lat_ctx does:
+ * the first `busy` setups measure it while "the machine was busy" (more
+ * than a whole sample), later ones measure the true 5 us per iteration. */
+static int busy_setups_left, over_setups;
+static int over_setup(struct pg_ctx *ctx)
+{
+	over_setups++;
+	ctx->overhead[0] = busy_setups_left-- > 0 ? 1.0 : 5e-6;
+	return PG_OK;
+}
+static int over_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	(void)ctx;
+	virtual_now = virtual_now + ITER_S * (double)iters;
+	counts[0] = (double)iters;
+	return PG_OK;
+}
+static const struct pg_metric over_metrics[] = {
+	{ "latency", "us", PG_TIME_PER, 1e6, 0, 0 },
+	{ 0 },
+};
+static const struct pg_bench over_bench = {
+	.id = "test.overhead", .title = "overhead", .params = fake_params, .metrics = over_metrics,
+	.setup = over_setup, .step = over_step,
+};
+
+static void busy_setup_is_measured_again(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "ok");
+	struct pg_run_opts o = { .runs = 3, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	busy_setups_left = 1;
+	over_setups = 0;
+	assert_int_equal(pg_run_bench(&over_bench, &a, &o, &r), PG_OK);
+	assert_int_equal(over_setups, 2);
+	/* 20 us per iteration, 5 us of it overhead */
+	assert_float_equal(r.stats[0].median, 15, 1e-6);
+	pg_result_free(&r);
+
+	/* Always busy: an error that says so, after three setups. */
+	busy_setups_left = 100;
+	over_setups = 0;
+	assert_int_equal(pg_run_bench(&over_bench, &a, &o, &r), PG_ERROR);
+	assert_int_equal(over_setups, 3);
+	assert_non_null(strstr(r.reason, "too busy"));
+	pg_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +453,7 @@ int main(void)
 		cmocka_unit_test_setup(facts_are_one_sample, reset),
 		cmocka_unit_test_setup(trials_are_not_calibrated, reset),
 		cmocka_unit_test(metric_arithmetic),
+		cmocka_unit_test_setup(busy_setup_is_measured_again, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,6 +76,12 @@ int net_stop(struct pg_ctx *ctx, struct net_session *s, struct pg_net_report *r)
 		return pg_error(ctx, "%s", err);
 	if (r->have_busy)
 		ctx->remote_busy_pct = r->busy_pct;
+	/* A peer that others reach caps what it sends (serve --max-rate); a
+	 * result near its cap may be the cap, not the link. */
+	double cap = pg_peer_max_rate(s->peer);
+	if (cap > 0 && r->seconds > 0 && (double)r->bytes_tx * 8e-6 / r->seconds >= 0.9 * cap)
+		pg_note(ctx, "the peer sends at most %g Mbit/s (its --max-rate): this may be that "
+			"cap, not the link", cap);
 	return PG_OK;
 }
 

@@ -106,11 +106,14 @@ static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 			ctx->remote_busy_pct = r.remote_busy;
 			counts[0] = r.offered_mbit;
 			counts[1] = r.received_kpps;
-			pg_note(ctx, "%d search trials; %s offers at most %.1f Mbit/s; "
+			double cap = pg_peer_max_rate(st->s.peer);
+			int capped = NET_DIR_IN(ctx->args) && cap > 0 && st->sender_max >= 0.9 * cap;
+			pg_note(ctx, "%d search trials; %s offers at most %.1f Mbit/s%s; "
 				"confirmed over %.0f s at %.1f Mbit/s (search: %.1f) in %d "
 				"confirming trial%s", st->trials,
-				NET_DIR_IN(ctx->args) ? "the peer" : "this side", st->sender_max, time,
-				rate, st->rate, i + 1, i ? "s" : "");
+				NET_DIR_IN(ctx->args) ? "the peer" : "this side", st->sender_max,
+				capped ? " (its --max-rate)" : "", time, rate, st->rate, i + 1,
+				i ? "s" : "");
 			return PG_OK;
 		}
 		/* What got through a lossy full trial is what the path carries
