@@ -14,6 +14,9 @@
 
 volatile sig_atomic_t pg_interrupted;
 
+/* The noise-aware mode's most samples when max_runs does not say. */
+#define PG_DYNAMIC_MAX_RUNS 1000
+
 /* Calibration never lets one sample's iteration count run away. */
 #define MAX_ITERS (UINT64_C(1) << 40)
 #define MAX_CALIBRATION_STEPS 40
@@ -364,8 +367,134 @@ static double hist_value(const struct pg_metric *m, const struct pg_hist *h)
  * turns out larger than a sample (a busy moment during setup). */
 #define BUSY_SETUP_TRIES 3
 
-static int run_once(const struct pg_bench *b, const struct pg_args *a,
-		    const struct pg_run_opts *o, struct pg_result *r, int *busy_setup)
+static const char *const stop_names[] = {
+	[PG_STOP_RUNS] = "runs", [PG_STOP_INTERVAL] = "interval", [PG_STOP_MAX_RUNS] = "max_runs",
+	[PG_STOP_TIME] = "time", [PG_STOP_BUDGET] = "budget", [PG_STOP_ONCE] = "once",
+};
+
+const char *pg_stop_name(enum pg_stop s)
+{
+	return (unsigned)s < sizeof(stop_names) / sizeof(stop_names[0]) ? stop_names[s] : "runs";
+}
+
+static double run_clock(const struct pg_run_opts *o)
+{
+	return o->clock ? o->clock() : pg_now();
+}
+
+void pg_budget_init(struct pg_budget *b, double seconds, int results, const struct pg_run_opts *o)
+{
+	b->deadline = run_clock(o) + seconds;
+	b->left = results > 0 ? results : 1;
+}
+
+/* Room for one more sample in every per-sample array. */
+static int grow(struct pg_result *r, int *cap)
+{
+	if (r->nsamples < *cap)
+		return 0;
+	int n = *cap ? 2 * *cap : 16;
+	double *e = realloc(r->elapsed, (size_t)n * sizeof(double));
+	if (!e)
+		return -1;
+	r->elapsed = e;
+	for (int m = 0; m < r->nmetrics; m++) {
+		double *v = realloc(r->values[m], (size_t)n * sizeof(double));
+		if (!v)
+			return -1;
+		r->values[m] = v;
+	}
+	*cap = n;
+	return 0;
+}
+
+/* Each metric's value for sample s from its elapsed time and the copies'
+ * counts; -1 with r failed when the overhead to subtract was more than the
+ * sample. */
+static int sample_values(struct team *t, struct pg_result *r, int s, double el,
+			 const struct pg_hist *sample_hist, int *busy_setup)
+{
+	const struct pg_bench *b = r->bench;
+	int copies = r->copies;
+	for (int m = 0; m < r->nmetrics; m++) {
+		double sum = 0, over = 0;
+		for (int i = 0; i < t->n; i++) {
+			sum += t->w[i].counts[m];
+			over += t->w[i].ctx.overhead[m] * t->w[i].counts[m];
+		}
+		/* The copies' summed overhead comes off their summed time.
+		 * More overhead than time means setup's measurement and the
+		 * sample saw different machines (a busy one): no figure. */
+		double net = el;
+		if (b->metrics[m].kind == PG_TIME_PER && over > 0) {
+			net = el - over / copies;
+			if (net <= 0) {
+				char why[PG_MSG_LEN];
+				snprintf(why, sizeof(why), "the overhead measured in setup "
+					 "(%.3g s) is more than the sample took (%.3g s): the "
+					 "machine was too busy, run again when it is quiet",
+					 over / copies, el);
+				fail(r, PG_ERROR, why);
+				*busy_setup = 1;
+				return -1;
+			}
+		}
+		if (b->metrics[m].kind == PG_HIST_MEAN || b->metrics[m].kind == PG_HIST_Q) {
+			r->values[m][s] = hist_value(&b->metrics[m], sample_hist);
+		} else if (b->metrics[m].kind == PG_RATIO) {
+			double primary = 0;
+			for (int i = 0; i < t->n; i++)
+				primary += t->w[i].counts[0];
+			r->values[m][s] = pg_ratio_value(&b->metrics[m], sum, primary);
+		} else {
+			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether to take another sample, and if not why: a fixed count, or the
+ * noise-aware rules (runner.h, pg_run_opts). The next sample is expected to
+ * last as long as the longest so far.
+ */
+static int enough(const struct pg_result *r, const struct pg_run_opts *o, double used,
+		  int capped_by_budget, enum pg_stop *why)
+{
+	int n = r->nsamples;
+	if (o->runs > 0) {
+		*why = PG_STOP_RUNS;
+		return n >= o->runs;
+	}
+	int floor_runs = o->min_runs > PG_FLOOR_RUNS ? o->min_runs : PG_FLOOR_RUNS;
+	if (n >= floor_runs) {
+		struct pg_stats st;
+		pg_stats_compute(r->values[0], (size_t)n, &st);
+		if (st.ci_level >= PG_CI_LEVEL && st.ci_rel <= o->ci_target) {
+			*why = PG_STOP_INTERVAL;
+			return 1;
+		}
+	}
+	if (n >= (o->max_runs > 0 ? o->max_runs : PG_DYNAMIC_MAX_RUNS)) {
+		*why = PG_STOP_MAX_RUNS;
+		return 1;
+	}
+	if (n >= PG_FLOOR_RUNS && r->cap > 0) {
+		double longest = 0;
+		for (int s = 0; s < n; s++)
+			longest = fmax(longest, r->elapsed[s]);
+		if (used + longest > r->cap) {
+			*why = capped_by_budget ? PG_STOP_BUDGET : PG_STOP_TIME;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* One attempt at a result: t0 is when the result began (on the run's
+ * clock), r->cap and by_budget its time (see pg_run_bench). */
+static int run_once(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+		    struct pg_result *r, int *busy_setup, double t0, double cap, int by_budget)
 {
 	struct pg_hist *sample_hist = NULL;
 	memset(r, 0, sizeof(*r));
@@ -373,6 +502,11 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 	r->args = a;
 	r->nmetrics = pg_metric_count(b);
 	r->started = pg_wall_time();
+	r->cap = cap;
+	/* Benchmarks made of others (pg_ctx.run) run them within this result:
+	 * no share of the budget of their own. */
+	struct pg_run_opts inner = *o;
+	inner.budget = NULL;
 	int copies = 1;
 	if (b->copies_param) {
 		int64_t c = pg_arg_int(a, b->copies_param);
@@ -381,7 +515,7 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 	r->copies = copies;
 
 	struct team t;
-	if (team_start(&t, copies, b, a, o) < 0) {
+	if (team_start(&t, copies, b, a, &inner) < 0) {
 		fail(r, PG_ERROR, "could not start the benchmark's threads");
 		r->finished = pg_wall_time();
 		return r->status;
@@ -403,10 +537,9 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 	}
 
 	uint64_t iters = 1;
-	int runs = o->runs > 0 ? o->runs : 1;
-	if (b->once) {
-		runs = 1;
-	} else if (b->trial) {
+	if (b->trial) {
+		iters = 1;
+	} else if (b->once) {
 		iters = 1;
 	} else if (o->iters > 0) {
 		if (warm_up(&t, r) != PG_OK)
@@ -423,14 +556,17 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 		fail(r, PG_ERROR, "out of memory for the latency histogram");
 		goto out;
 	}
-	r->elapsed = calloc((size_t)runs, sizeof(double));
-	for (int m = 0; m < r->nmetrics; m++)
-		r->values[m] = calloc((size_t)runs, sizeof(double));
 
 	struct pg_cpu_mark c0, c1;
 	double remote_sum = 0, remote_s = 0;
+	int room = 0;
 	pg_cpu_mark(&c0);
-	for (int s = 0; s < runs; s++) {
+	for (;;) {
+		if (grow(r, &room) < 0) {
+			fail(r, PG_ERROR, "out of memory for the samples");
+			goto out;
+		}
+		int s = r->nsamples;
 		t.w[0].ctx.remote_busy_pct = -1;
 		double el = team_step(&t, iters);
 		if ((bad = team_failed(&t))) {
@@ -452,41 +588,15 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 				pg_hist_merge(sample_hist, t.w[i].ctx.hist);
 			pg_hist_merge(r->hist, sample_hist);
 		}
-		for (int m = 0; m < r->nmetrics; m++) {
-			double sum = 0, over = 0;
-			for (int i = 0; i < t.n; i++) {
-				sum += t.w[i].counts[m];
-				over += t.w[i].ctx.overhead[m] * t.w[i].counts[m];
-			}
-			/* The copies' summed overhead comes off their summed time.
-			 * More overhead than time means setup's measurement and the
-			 * sample saw different machines (a busy one): no figure. */
-			double net = el;
-			if (b->metrics[m].kind == PG_TIME_PER && over > 0) {
-				net = el - over / copies;
-				if (net <= 0) {
-					char why[PG_MSG_LEN];
-					snprintf(why, sizeof(why), "the overhead measured in setup "
-						 "(%.3g s) is more than the sample took (%.3g s): the "
-						 "machine was too busy, run again when it is quiet",
-						 over / copies, el);
-					fail(r, PG_ERROR, why);
-					*busy_setup = 1;
-					goto out;
-				}
-			}
-			if (b->metrics[m].kind == PG_HIST_MEAN || b->metrics[m].kind == PG_HIST_Q) {
-				r->values[m][s] = hist_value(&b->metrics[m], sample_hist);
-			} else if (b->metrics[m].kind == PG_RATIO) {
-				double primary = 0;
-				for (int i = 0; i < t.n; i++)
-					primary += t.w[i].counts[0];
-				r->values[m][s] = pg_ratio_value(&b->metrics[m], sum, primary);
-			} else {
-				r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
-			}
-		}
+		if (sample_values(&t, r, s, el, sample_hist, busy_setup) < 0)
+			goto out;
 		r->nsamples++;
+		if (b->once) {
+			r->stop = PG_STOP_ONCE;
+			break;
+		}
+		if (enough(r, o, run_clock(o) - t0, by_budget, &r->stop))
+			break;
 	}
 	pg_cpu_mark(&c1);
 	pg_cpu_load(&c0, &c1, &r->cpu);
@@ -513,11 +623,26 @@ out:
 int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		 const struct pg_run_opts *o, struct pg_result *r)
 {
+	double t0 = run_clock(o);
+	/* This result's time: the cap, or its share of what the budget has
+	 * left, whichever is less. */
+	int by_budget = 0;
+	double cap = o->runs > 0 ? 0 : o->max_time;
+	if (o->budget) {
+		double share = (o->budget->deadline - t0) / (o->budget->left > 0 ? o->budget->left : 1);
+		if (share < 1e-9)
+			share = 1e-9;	/* spent: the floor of samples only (0 is no cap) */
+		if (o->runs == 0 && (cap <= 0 || share < cap)) {
+			cap = share;
+			by_budget = 1;
+		}
+		o->budget->left--;
+	}
 	/* An overhead measured while the machine was busy would void every
 	 * sample: set the benchmark up again, which measures it again. */
 	for (int k = 1;; k++) {
 		int busy_setup = 0;
-		int st = run_once(b, a, o, r, &busy_setup);
+		int st = run_once(b, a, o, r, &busy_setup, t0, cap, by_budget);
 		if (!busy_setup || k == BUSY_SETUP_TRIES || pg_interrupted)
 			return st;
 		pg_result_free(r);
