@@ -43,9 +43,16 @@ static const char help[] =
 	"\n"
 	"  --suite quick|standard|full  sweep each parameter as the suite says\n"
 	"                               (default: quick when no SELECTOR is given)\n"
-	"  --runs N                     samples per result (quick 5, standard 10, full 20)\n"
+	"  --runs N                     exactly N samples per result; without it, each\n"
+	"                               result samples until the median's 95% interval\n"
+	"                               is within +/-2% of it (full: 1%), at least 6\n"
+	"                               (full 10) and at most 10, 30, 100 samples or 1,\n"
+	"                               3, 30 s (quick, standard, full)\n"
 	"  --min-time SECONDS           each sample lasts at least this long\n"
-	"                               (quick 0.1, standard 0.5, full 1)\n"
+	"                               (quick 0.05, standard 0.1, full 0.5)\n"
+	"  --budget DURATION            the whole run's time (900, 15m, 1h30m): each\n"
+	"                               result may use what is left over the results\n"
+	"                               left (at least 3 samples each)\n"
 	"  --iterations N               every sample is N iterations, not calibrated\n"
 	"                               by time: the same work on any machine (for\n"
 	"                               counting instructions, e.g. under callgrind)\n"
@@ -158,24 +165,60 @@ static void make_run_id(const char *board, double t, char *buf, size_t len)
 	snprintf(buf, len, "%s-%s-%02x%02x%02x%02x", safe, compact, rnd[0], rnd[1], rnd[2], rnd[3]);
 }
 
-static void suite_defaults(enum pg_suite s, int *runs, double *min_time)
+/* The noise-aware runner's settings per suite (runner.h, pg_run_opts):
+ * samples of at least min_time, at least min_runs (6 gives the median a 95%
+ * interval), more until that interval is within +/- 2% of the median, at
+ * most max_runs or max_time seconds per result. Without --suite, a named
+ * benchmark gets the standard suite's. */
+static void suite_defaults(enum pg_suite s, struct pg_run_opts *o)
 {
-	switch (s) {
-	case PG_SUITE_STANDARD: *runs = 10; *min_time = 0.5; break;
-	case PG_SUITE_FULL: *runs = 20; *min_time = 1.0; break;
-	default: *runs = 5; *min_time = 0.1; break;
+	static const struct pg_run_opts quick = { .min_time = 0.05, .min_runs = 6, .max_runs = 10,
+						  .ci_target = 0.02, .max_time = 1 };
+	static const struct pg_run_opts standard = { .min_time = 0.1, .min_runs = 6, .max_runs = 30,
+						     .ci_target = 0.02, .max_time = 3 };
+	static const struct pg_run_opts full = { .min_time = 0.5, .min_runs = 10, .max_runs = 100,
+						 .ci_target = 0.01, .max_time = 30 };
+	*o = s == PG_SUITE_QUICK ? quick : s == PG_SUITE_FULL ? full : standard;
+}
+
+/* "90", "90s", "15m", "1h30m": seconds, or -1. */
+static double parse_duration(const char *s)
+{
+	double total = 0;
+	const char *p = s;
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		errno = 0;
+		double v = strtod(p, &end);
+		if (errno || end == p || v < 0 || *p == '-' || *p == '+')
+			return -1;
+		double unit = 1;
+		if (*end == 'h')
+			unit = 3600;
+		else if (*end == 'm')
+			unit = 60;
+		else if (*end == 's')
+			unit = 1;
+		else if (*end)
+			return -1;
+		total += v * unit;
+		p = *end ? end + 1 : end;
 	}
+	return total;
 }
 
 int pg_cmd_run(int argc, char **argv)
 {
 	enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB,
-	       O_PEER, O_PSK, O_ITERS };
+	       O_PEER, O_PSK, O_ITERS, O_BUDGET };
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, O_SUITE },
 		{ "runs", required_argument, NULL, O_RUNS },
 		{ "min-time", required_argument, NULL, O_MINTIME },
 		{ "iterations", required_argument, NULL, O_ITERS },
+		{ "budget", required_argument, NULL, O_BUDGET },
 		{ "board", required_argument, NULL, O_BOARD },
 		{ "out", required_argument, NULL, O_OUT },
 		{ "json", no_argument, NULL, O_JSON },
@@ -189,7 +232,7 @@ int pg_cmd_run(int argc, char **argv)
 	};
 	enum pg_suite suite = PG_SUITE_NONE;
 	int runs = 0, json = 0, ncpus = 0, nov = 0, c;
-	double min_time = 0;
+	double min_time = 0, budget = 0;
 	uint64_t iters = 0;
 	const char *board = NULL, *out = NULL, *db = NULL;
 	int no_db = 0;
@@ -226,6 +269,12 @@ int pg_cmd_run(int argc, char **argv)
 			iters = (uint64_t)v;
 			break;
 		}
+		case O_BUDGET:
+			budget = parse_duration(optarg);
+			if (!(budget > 0) || budget > 30 * 86400)
+				return pg_usage_error("run: --budget '%s': give a duration such as 900, 15m "
+						      "or 1h30m (at most 30 days)", optarg);
+			break;
 		case O_BOARD:
 			if (!optarg[0] || strlen(optarg) > 100)
 				return pg_usage_error("run: --board: give a name of 1 to 100 characters");
@@ -298,13 +347,15 @@ int pg_cmd_run(int argc, char **argv)
 		if (m == 0)
 			return pg_usage_error("run: no benchmark matches '%s' (see 'perfguide list')", selectors[i]);
 	}
-	if (runs == 0 || min_time == 0) {
-		int r;
-		double t;
-		suite_defaults(suite, &r, &t);
-		runs = runs ? runs : r;
-		min_time = min_time > 0 ? min_time : t;
-	}
+	struct pg_run_opts ro;
+	suite_defaults(suite, &ro);
+	ro.runs = runs;		/* --runs: exactly that many samples */
+	if (min_time > 0)
+		ro.min_time = min_time;
+	min_time = ro.min_time;
+	ro.iters = iters;
+	ro.cpus = ncpus ? cpus : NULL;
+	ro.ncpus = ncpus;
 
 	/* Every parameter combination, checked now so no bad input is found
 	 * halfway through a long run. */
@@ -398,7 +449,9 @@ int pg_cmd_run(int argc, char **argv)
 		res.sink[res.nsinks++] = stdout;
 	struct pg_run_info ri = {
 		.board = board, .started = started, .machine = &machine, .suite = suite,
-		.runs = runs, .min_time = min_time, .iters = iters, .selectors = selectors,
+		.runs = runs, .min_runs = ro.min_runs, .max_runs = ro.max_runs,
+		.ci_target = ro.ci_target, .max_time = ro.max_time, .budget = budget,
+		.min_time = min_time, .iters = iters, .selectors = selectors,
 		.nselectors = nselectors, .overrides = ov, .noverrides = nov,
 		.cpus = ncpus ? cpus : NULL, .ncpus = ncpus,
 	};
@@ -423,8 +476,11 @@ int pg_cmd_run(int argc, char **argv)
 
 	struct pg_console con;
 	pg_console_init(&con, json);
-	struct pg_run_opts ro = { .runs = runs, .min_time = min_time, .iters = iters,
-				  .cpus = ncpus ? cpus : NULL, .ncpus = ncpus };
+	struct pg_budget shared;
+	if (budget > 0) {
+		pg_budget_init(&shared, budget, nplan, &ro);
+		ro.budget = &shared;
+	}
 	int failed = 0;
 	double t0 = pg_now();
 	for (int i = 0; i < nplan && !pg_interrupted; i++) {
@@ -432,7 +488,10 @@ int pg_cmd_run(int argc, char **argv)
 		pg_args_format(&plan[i].args, args, sizeof(args));
 		snprintf(what, sizeof(what), "%s %s", plan[i].bench->id, args);
 		/* Until something has run, guess warm-up, calibration and samples. */
-		double left = i ? (pg_now() - t0) / i * (nplan - i) : (runs + 4) * min_time * nplan;
+		double left = i ? (pg_now() - t0) / i * (nplan - i)
+				: ((runs ? runs : ro.min_runs) + 4) * min_time * nplan;
+		if (ro.budget && shared.deadline - pg_now() < left)
+			left = shared.deadline - pg_now();
 		pg_console_progress(&con, i, nplan, what, left);
 
 		struct pg_result r;

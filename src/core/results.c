@@ -144,6 +144,15 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	json_t *cfg = json_object();
 	json_object_set_new(cfg, "suite", json_string(pg_suite_name(ri->suite)));
 	json_object_set_new(cfg, "runs", json_integer(ri->runs));
+	if (ri->runs == 0) {
+		/* the noise-aware runner's settings */
+		json_object_set_new(cfg, "min_runs", json_integer(ri->min_runs));
+		json_object_set_new(cfg, "max_runs", json_integer(ri->max_runs));
+		json_object_set_new(cfg, "ci_target", json_real(ri->ci_target));
+		json_object_set_new(cfg, "max_time", json_real(ri->max_time));
+	}
+	if (ri->budget > 0)
+		json_object_set_new(cfg, "budget_s", json_real(ri->budget));
 	json_object_set_new(cfg, "min_time", json_real(ri->min_time));
 	if (ri->iters)
 		json_object_set_new(cfg, "iterations", json_integer((json_int_t)ri->iters));
@@ -241,6 +250,22 @@ void pg_results_result(struct pg_results *w, const struct pg_result *r)
 		json_object_set_new(o, "stddev", json_real(st->stddev));
 		json_object_set_new(o, "cv", json_real(st->cv));
 		json_object_set_new(o, "noisy", json_boolean(st->cv > PG_NOISY_CV));
+		/* The median's 95% interval (core/stats.h), why the samples
+		 * stopped there and the time the result had (0: no cap). */
+		json_object_set_new(o, "ci_lo", json_real(st->ci_lo));
+		json_object_set_new(o, "ci_hi", json_real(st->ci_hi));
+		json_object_set_new(o, "ci_level", json_real(st->ci_level));
+		json_object_set_new(o, "ci_rel", json_real(st->ci_rel));
+		json_object_set_new(o, "stop", json_string(pg_stop_name(r->stop)));
+		if (r->cap > 0)
+			json_object_set_new(o, "cap_s", json_real(r->cap));
+		if (st->bimodal) {
+			json_t *modes = json_array();
+			json_array_append_new(modes, json_real(st->mode_lo));
+			json_array_append_new(modes, json_real(st->mode_hi));
+			json_object_set_new(o, "bimodal", modes);
+			json_object_set_new(o, "bimodal_low_n", json_integer((json_int_t)st->n_lo));
+		}
 		json_object_set_new(o, "iterations", json_integer((json_int_t)r->iters));
 		json_object_set_new(o, "copies", json_integer(r->copies));
 		json_t *el = json_array();
