@@ -30,7 +30,72 @@ static const char help[] =
 	"\n"
 	"Exit status: 0 nothing regressed, 1 something regressed, 2 bad input.\n";
 
-int pg_cmd_compare(int argc, char **argv)
+/* What compare found, for printing. */
+struct verdicts {
+	const struct pg_rrun *base, *new;
+	double threshold;
+	const struct pg_cmp_row *rows;
+	int n, nreg, nimp;
+};
+
+static void print_json(const struct verdicts *v)
+{
+	json_t *o = json_object(), *a = json_array();
+	json_object_set_new(o, "base", json_string(v->base->id));
+	json_object_set_new(o, "new", json_string(v->new->id));
+	json_object_set_new(o, "threshold_pct", json_real(v->threshold));
+	json_object_set_new(o, "alpha", json_real(PG_CMP_ALPHA));
+	for (int i = 0; i < v->n; i++) {
+		const struct pg_cmp_row *r = &v->rows[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "bench", json_string(r->base->bench));
+		json_object_set_new(j, "params", json_loads(r->base->params, 0, NULL));
+		json_object_set_new(j, "metric", json_string(r->base->metric));
+		json_object_set_new(j, "unit", json_string(r->base->unit));
+		json_object_set_new(j, "better", json_string(pg_better_name(r->base->higher)));
+		json_object_set_new(j, "base_median", json_real(r->base->median));
+		json_object_set_new(j, "new_median", json_real(r->new->median));
+		json_object_set_new(j, "change_pct", isfinite(r->change_pct) ? json_real(r->change_pct) : json_null());
+		json_object_set_new(j, "p", json_real(r->p));
+		json_object_set_new(j, "verdict", json_string(pg_verdict_name(r->verdict)));
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "results", a);
+	json_object_set_new(o, "regressed", json_integer(v->nreg));
+	json_object_set_new(o, "improved", json_integer(v->nimp));
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	putchar('\n');
+	json_decref(o);
+}
+
+static void print_md(const struct verdicts *v)
+{
+	printf("BASE %s (%s)  NEW %s (%s)  threshold %g%%, Mann-Whitney p < %g\n\n", v->base->id, v->base->board,
+	       v->new->id, v->new->board, v->threshold, PG_CMP_ALPHA);
+	printf("| Benchmark | Base | New | Change | p | Verdict |\n|---|---|---|---|---|---|\n");
+	for (int i = 0; i < v->n; i++) {
+		const struct pg_cmp_row *r = &v->rows[i];
+		char params[200], name[400];
+		pg_params_display(r->base->bench, r->base->params, params, sizeof(params));
+		if (r->base->label && r->base->label[0])
+			snprintf(name, sizeof(name), "%s", r->base->label);
+		else
+			snprintf(name, sizeof(name), "%s %s %s", r->base->bench, params, r->base->metric);
+		printf("| %s (%s) | %.2f | %.2f | %+.1f%% | %.3f | %s |\n", name, r->base->unit, r->base->median,
+		       r->new->median, r->change_pct, r->p, pg_verdict_name(r->verdict));
+	}
+	printf("\n%d compared: %d regressed, %d improved, %d within noise\n", v->n, v->nreg, v->nimp,
+	       v->n - v->nreg - v->nimp);
+}
+
+struct compare_opts {
+	const char *db;
+	double threshold;
+	int json;
+};
+
+/* -1 to go on, else the exit status. */
+static int parse_opts(int argc, char **argv, struct compare_opts *o)
 {
 	static const struct option opts[] = {
 		{ "threshold", required_argument, NULL, 't' },
@@ -39,29 +104,25 @@ int pg_cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db = NULL;
-	double threshold = 5;
-	int json = 0, c;
+	int c;
+	*o = (struct compare_opts){ .threshold = 5 };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 't':
 			errno = 0;
-			threshold = strtod(optarg, &end);
-			if (errno || end == optarg || (*end && strcmp(end, "%") != 0) || !(threshold >= 0) ||
-			    threshold > 1000)
+			o->threshold = strtod(optarg, &end);
+			if (errno || end == optarg || (*end && strcmp(end, "%") != 0) || !(o->threshold >= 0) ||
+			    o->threshold > 1000)
 				return pg_usage_error("compare: --threshold '%s': give a percentage from 0 to 1000", optarg);
 			break;
 		case 'f':
-			if (strcmp(optarg, "md") == 0)
-				json = 0;
-			else if (strcmp(optarg, "json") == 0)
-				json = 1;
-			else
+			if (strcmp(optarg, "md") != 0 && strcmp(optarg, "json") != 0)
 				return pg_usage_error("compare: --format '%s': use md or json", optarg);
+			o->json = strcmp(optarg, "json") == 0;
 			break;
-		case 'd': db = optarg; break;
+		case 'd': o->db = optarg; break;
 		case 'h': fputs(help, stdout); return PG_EXIT_OK;
 		default:
 			if (optopt)
@@ -72,84 +133,53 @@ int pg_cmd_compare(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return pg_usage_error("compare: give two runs: BASE NEW (run ids, results files or boards)");
+	return -1;
+}
 
+/* The verdicts, printed; the exit status. */
+static int compare_runs(const struct pg_rrun *base, const struct pg_rrun *new, const struct compare_opts *o)
+{
+	struct pg_cmp_row *rows;
+	int n;
+	if (pg_compare(base, new, o->threshold, &rows, &n) < 0)
+		return pg_usage_error("compare: out of memory");
+	if (n == 0) {
+		free(rows);
+		return pg_usage_error("compare: %s and %s have no benchmark in common", base->id, new->id);
+	}
+	struct verdicts v = { .base = base, .new = new, .threshold = o->threshold, .rows = rows, .n = n };
+	for (int i = 0; i < n; i++) {
+		v.nreg += rows[i].verdict == PG_REGRESSED;
+		v.nimp += rows[i].verdict == PG_IMPROVED;
+	}
+	if (o->json)
+		print_json(&v);
+	else
+		print_md(&v);
+	free(rows);
+	return v.nreg ? PG_EXIT_FAIL : PG_EXIT_OK;
+}
+
+int pg_cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o;
+	int rc = parse_opts(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
 	char err[512];
 	struct pg_store *store = NULL;
 	struct pg_rrun base, new;
-	if (pg_select_run(argv[optind], db, &store, &base, err, sizeof(err)) < 0) {
+	if (pg_select_run(argv[optind], o.db, &store, &base, err, sizeof(err)) < 0) {
 		pg_store_close(store);
 		return pg_usage_error("compare: BASE: %s", err);
 	}
-	if (pg_select_run(argv[optind + 1], db, &store, &new, err, sizeof(err)) < 0) {
+	if (pg_select_run(argv[optind + 1], o.db, &store, &new, err, sizeof(err)) < 0) {
 		pg_rrun_free(&base);
 		pg_store_close(store);
 		return pg_usage_error("compare: NEW: %s", err);
 	}
 	pg_store_close(store);
-
-	struct pg_cmp_row *rows;
-	int n, rc = PG_EXIT_OK;
-	if (pg_compare(&base, &new, threshold, &rows, &n) < 0) {
-		rc = pg_usage_error("compare: out of memory");
-		goto out;
-	}
-	if (n == 0) {
-		free(rows);
-		rc = pg_usage_error("compare: %s and %s have no benchmark in common", base.id, new.id);
-		goto out;
-	}
-	int nreg = 0, nimp = 0;
-	for (int i = 0; i < n; i++) {
-		nreg += rows[i].verdict == PG_REGRESSED;
-		nimp += rows[i].verdict == PG_IMPROVED;
-	}
-	if (json) {
-		json_t *o = json_object(), *a = json_array();
-		json_object_set_new(o, "base", json_string(base.id));
-		json_object_set_new(o, "new", json_string(new.id));
-		json_object_set_new(o, "threshold_pct", json_real(threshold));
-		json_object_set_new(o, "alpha", json_real(PG_CMP_ALPHA));
-		for (int i = 0; i < n; i++) {
-			const struct pg_cmp_row *r = &rows[i];
-			json_t *j = json_object();
-			json_object_set_new(j, "bench", json_string(r->base->bench));
-			json_object_set_new(j, "params", json_loads(r->base->params, 0, NULL));
-			json_object_set_new(j, "metric", json_string(r->base->metric));
-			json_object_set_new(j, "unit", json_string(r->base->unit));
-			json_object_set_new(j, "better", json_string(r->base->higher ? "higher" : "lower"));
-			json_object_set_new(j, "base_median", json_real(r->base->median));
-			json_object_set_new(j, "new_median", json_real(r->new->median));
-			json_object_set_new(j, "change_pct", isfinite(r->change_pct) ? json_real(r->change_pct) : json_null());
-			json_object_set_new(j, "p", json_real(r->p));
-			json_object_set_new(j, "verdict", json_string(pg_verdict_name(r->verdict)));
-			json_array_append_new(a, j);
-		}
-		json_object_set_new(o, "results", a);
-		json_object_set_new(o, "regressed", json_integer(nreg));
-		json_object_set_new(o, "improved", json_integer(nimp));
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		putchar('\n');
-		json_decref(o);
-	} else {
-		printf("BASE %s (%s)  NEW %s (%s)  threshold %g%%, Mann-Whitney p < %g\n\n", base.id, base.board,
-		       new.id, new.board, threshold, PG_CMP_ALPHA);
-		printf("| Benchmark | Base | New | Change | p | Verdict |\n|---|---|---|---|---|---|\n");
-		for (int i = 0; i < n; i++) {
-			const struct pg_cmp_row *r = &rows[i];
-			char params[200], name[400];
-			pg_params_display(r->base->bench, r->base->params, params, sizeof(params));
-			if (r->base->label && r->base->label[0])
-				snprintf(name, sizeof(name), "%s", r->base->label);
-			else
-				snprintf(name, sizeof(name), "%s %s %s", r->base->bench, params, r->base->metric);
-			printf("| %s (%s) | %.2f | %.2f | %+.1f%% | %.3f | %s |\n", name, r->base->unit,
-			       r->base->median, r->new->median, r->change_pct, r->p, pg_verdict_name(r->verdict));
-		}
-		printf("\n%d compared: %d regressed, %d improved, %d within noise\n", n, nreg, nimp, n - nreg - nimp);
-	}
-	free(rows);
-	rc = nreg ? PG_EXIT_FAIL : PG_EXIT_OK;
-out:
+	rc = compare_runs(&base, &new, &o);
 	pg_rrun_free(&base);
 	pg_rrun_free(&new);
 	return rc;

@@ -86,6 +86,23 @@ static void print_text(const struct pg_machine *m)
 	row("perfguide", m->version);
 }
 
+#ifdef PG_HAVE_JANSSON
+static int print_json(const struct pg_machine *m)
+{
+	char *s = pg_machine_json_text(m);
+	if (s)
+		puts(s);
+	free(s);
+	return PG_EXIT_OK;
+}
+#else
+static int print_json(const struct pg_machine *m)
+{
+	(void)m;
+	return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev and rebuild)");
+}
+#endif
+
 int pg_cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -104,22 +121,13 @@ int pg_cmd_info(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pg_usage_error("info: unexpected argument '%s'", argv[optind]);
-#ifndef PG_HAVE_JANSSON
-	if (json)
-		return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev and rebuild)");
-#endif
 	struct pg_machine m;
+	int rc = PG_EXIT_OK;
 	pg_machine_read(&m);
-	if (json) {
-#ifdef PG_HAVE_JANSSON
-		char *s = pg_machine_json_text(&m);
-		if (s)
-			puts(s);
-		free(s);
-#endif
-	} else {
+	if (json)
+		rc = print_json(&m);
+	else
 		print_text(&m);
-	}
 	pg_machine_free(&m);
-	return PG_EXIT_OK;
+	return rc;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/record.h"
 #include "core/registry.h"
 #include "pg_build.h"
 #ifdef PG_HAVE_JANSSON
@@ -29,7 +30,7 @@ static void print_text(const struct pg_bench *b, void *arg)
 	printf("%-20s %s\n", b->id, b->title);
 	for (const struct pg_metric *m = b->metrics; m->name; m++)
 		printf("    metric %-12s %-8s %s is better\n", m->name, m->unit,
-		       m->higher_is_better ? "higher" : "lower");
+		       pg_better_name(m->higher_is_better));
 	for (const struct pg_param *p = b->params; p && p->name; p++) {
 		printf("    -p %-10s %-6s default %s", p->name, type_name(p->type), p->def);
 		if (p->choices)
@@ -53,7 +54,7 @@ static void add_json(const struct pg_bench *b, void *arg)
 	json_t *ms = json_array();
 	for (const struct pg_metric *m = b->metrics; m->name; m++)
 		json_array_append_new(ms, json_pack("{s:s,s:s,s:s}", "name", m->name, "unit", m->unit,
-						    "better", m->higher_is_better ? "higher" : "lower"));
+						    "better", pg_better_name(m->higher_is_better)));
 	json_object_set_new(o, "metrics", ms);
 	json_t *ps = json_array();
 	for (const struct pg_param *p = b->params; p && p->name; p++) {
@@ -73,6 +74,21 @@ static void add_json(const struct pg_bench *b, void *arg)
 	if (b->copies_param)
 		json_object_set_new(o, "copies_param", json_string(b->copies_param));
 	json_array_append_new((json_t *)arg, o);
+}
+
+static int print_json(void)
+{
+	json_t *all = json_array();
+	pg_registry_each(add_json, all);
+	json_dumpf(all, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(all);
+	return PG_EXIT_OK;
+}
+#else
+static int print_json(void)
+{
+	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev and rebuild)");
 }
 #endif
 
@@ -94,18 +110,8 @@ int pg_cmd_list(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pg_usage_error("list: unexpected argument '%s'", argv[optind]);
-	if (!json) {
-		pg_registry_each(print_text, NULL);
-		return PG_EXIT_OK;
-	}
-#ifdef PG_HAVE_JANSSON
-	json_t *all = json_array();
-	pg_registry_each(add_json, all);
-	json_dumpf(all, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
-	json_decref(all);
+	if (json)
+		return print_json();
+	pg_registry_each(print_text, NULL);
 	return PG_EXIT_OK;
-#else
-	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev and rebuild)");
-#endif
 }

@@ -1,7 +1,7 @@
 /*
  * perfguide report: the performance guide from the store (or from results
  * files): one column per board, one table per section, the machine table at
- * the head.
+ * the head; with --baseline, each board against one of them.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report/guide.h"
 #include "report/select.h"
+#include "report/writer.h"
 
 #define MAX_SEL 256
 
@@ -19,14 +19,18 @@ static const char help[] =
 	"usage: perfguide report [FILE.jsonl...] [options]\n"
 	"\n"
 	"Writes the performance guide: a machine table, then a table per section\n"
-	"(LMBench, Dhrystone, ..., Ethernet, Storage, Crypto, Messaging) with one\n"
-	"column per board and cells 'median (min X, max Y)'. Without a selection,\n"
-	"the latest run of every board in the store, boards by name.\n"
+	"(LMBench, Dhrystone, ..., Ethernet, Storage, Crypto, Messaging: each\n"
+	"benchmark says which) with one column per board and cells\n"
+	"'median (min X, max Y)'. Without a selection, the latest run of every\n"
+	"board in the store, boards by name.\n"
 	"\n"
 	"  --board NAME       this board's latest run (repeat for more boards)\n"
 	"  --run ID           this run (repeat; 'latest' is the newest run)\n"
 	"  --all-runs         every run of each --board, merged into one column:\n"
 	"                     median of the medians, min of the mins, max of the maxes\n"
+	"  --baseline BOARD   each board's ratio to BOARD per row (above 1: better),\n"
+	"                     the geometric mean per section, and a mark where the\n"
+	"                     two boards' min..max overlap\n"
 	"  --format FMT       md (default), rst, csv, json or html\n"
 	"  -o FILE            write to FILE (default: standard output)\n"
 	"  --db FILE          the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
@@ -34,60 +38,59 @@ static const char help[] =
 	"Results files given as arguments are read directly, without the store.\n"
 	"Exit status: 0 written, 1 writing failed, 2 bad input (nothing written).\n";
 
-static int add_run(struct pg_rrun **runs, int *n, struct pg_rrun *r)
-{
-	for (int i = 0; i < *n; i++)
-		if (strcmp((*runs)[i].id, r->id) == 0) {
-			pg_rrun_free(r);	/* selected twice: once is enough */
-			return 0;
-		}
-	struct pg_rrun *p = realloc(*runs, sizeof(*p) * (size_t)(*n + 1));
-	if (!p)
-		return -1;
-	*runs = p;
-	p[(*n)++] = *r;
-	return 0;
-}
+struct report_opts {
+	const char *boards[MAX_SEL], *ids[MAX_SEL];
+	int nboards, nids, all;
+	const char *db, *outpath, *baseline;
+	const struct pg_writer *writer;
+	char **files;
+	int nfiles;
+};
 
-static int by_board(const void *a, const void *b)
-{
-	return strcmp(((const struct pg_rrun *)a)->board, ((const struct pg_rrun *)b)->board);
-}
+/* The runs the guide is made of, and the store they came from. */
+struct selection {
+	struct pg_store *store;
+	struct pg_rrun *runs;
+	int nruns;
+	char err[1024];		/* a path of the store (512) and more */
+};
 
-int pg_cmd_report(int argc, char **argv)
+static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
 	static const struct option opts[] = {
 		{ "board", required_argument, NULL, 'b' },
 		{ "run", required_argument, NULL, 'r' },
 		{ "all-runs", no_argument, NULL, 'a' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *boards[MAX_SEL], *ids[MAX_SEL], *db = NULL, *outpath = NULL;
-	int nboards = 0, nids = 0, all = 0, c;
-	enum pg_format fmt = PG_FMT_MD;
+	int c;
+	memset(o, 0, sizeof(*o));
+	o->writer = &pg_writer_md;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			if (nboards == MAX_SEL)
+			if (o->nboards == MAX_SEL)
 				return pg_usage_error("report: at most %d --board options", MAX_SEL);
-			boards[nboards++] = optarg;
+			o->boards[o->nboards++] = optarg;
 			break;
 		case 'r':
-			if (nids == MAX_SEL)
+			if (o->nids == MAX_SEL)
 				return pg_usage_error("report: at most %d --run options", MAX_SEL);
-			ids[nids++] = optarg;
+			o->ids[o->nids++] = optarg;
 			break;
-		case 'a': all = 1; break;
+		case 'a': o->all = 1; break;
+		case 'B': o->baseline = optarg; break;
 		case 'f':
-			if (pg_format_parse(optarg, &fmt) < 0)
-				return pg_usage_error("report: --format '%s': use md, rst, csv, json or html", optarg);
+			if (!(o->writer = pg_writer_find(optarg)))
+				return pg_usage_error("report: --format '%s': use %s", optarg, pg_writer_names());
 			break;
-		case 'o': outpath = optarg; break;
-		case 'd': db = optarg; break;
+		case 'o': o->outpath = optarg; break;
+		case 'd': o->db = optarg; break;
 		case 'h': fputs(help, stdout); return PG_EXIT_OK;
 		default:
 			if (optopt)
@@ -96,147 +99,194 @@ int pg_cmd_report(int argc, char **argv)
 					      argv[optind - 1]);
 		}
 	}
-	if (all && nboards == 0)
+	if (o->all && o->nboards == 0)
 		return pg_usage_error("report: --all-runs needs one or more --board");
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	return -1;
+}
 
-	char err[512];
-	struct pg_store *store = NULL;
-	struct pg_rrun *runs = NULL, r;
-	int nruns = 0, rc = PG_EXIT_USAGE;
-	for (int i = optind; i < argc; i++) {
+static int add_run(struct selection *sel, struct pg_rrun *r)
+{
+	for (int i = 0; i < sel->nruns; i++)
+		if (strcmp(sel->runs[i].id, r->id) == 0) {
+			pg_rrun_free(r);	/* selected twice: once is enough */
+			return 0;
+		}
+	struct pg_rrun *p = realloc(sel->runs, sizeof(*p) * (size_t)(sel->nruns + 1));
+	if (!p) {
+		pg_rrun_free(r);
+		snprintf(sel->err, sizeof(sel->err), "out of memory");
+		return -1;
+	}
+	sel->runs = p;
+	p[sel->nruns++] = *r;
+	return 0;
+}
+
+static int open_store(struct selection *sel, const char *db)
+{
+	if (!sel->store)
+		sel->store = pg_select_store(db, 0, sel->err, sizeof(sel->err));
+	return sel->store ? 0 : -1;
+}
+
+static int add_files(struct selection *sel, char **files, int n)
+{
+	for (int i = 0; i < n; i++) {
 		struct pg_rrun *fr;
 		int nfr;
-		if (pg_rrun_read_all(argv[i], &fr, &nfr, err, sizeof(err)) < 0) {
-			pg_usage_error("report: %s", err);
-			goto out;
-		}
+		if (pg_rrun_read_all(files[i], &fr, &nfr, sel->err, sizeof(sel->err)) < 0)
+			return -1;
+		int rc = 0;
 		for (int k = 0; k < nfr; k++)
-			if (add_run(&runs, &nruns, &fr[k]) < 0)
+			if (rc == 0)
+				rc = add_run(sel, &fr[k]);
+			else
 				pg_rrun_free(&fr[k]);
 		free(fr);
+		if (rc < 0)
+			return -1;
 	}
-	for (int i = 0; i < nids; i++) {
-		if (pg_select_run(ids[i], db, &store, &r, err, sizeof(err)) < 0 || add_run(&runs, &nruns, &r) < 0) {
-			pg_usage_error("report: %s", err);
-			goto out;
-		}
-	}
-	for (int i = 0; i < nboards; i++) {
-		if (!store && !(store = pg_select_store(db, 0, err, sizeof(err)))) {
-			pg_usage_error("report: %s", err);
-			goto out;
-		}
-		char **bids;
-		int nb;
-		if (pg_store_runs_of_board(store, boards[i], &bids, &nb, err, sizeof(err)) < 0) {
-			pg_usage_error("report: %s", err);
-			goto out;
-		}
-		int bad = nb == 0;
-		if (bad)
-			pg_usage_error("report: no runs of board '%s' in the store %s (see 'perfguide runs')",
-				       boards[i], store->path);
-		for (int k = all ? 0 : nb - 1; !bad && k < nb; k++) {
-			int found = store->ops->load_run(store, bids[k], &r, err, sizeof(err));
-			if (found != 1 || add_run(&runs, &nruns, &r) < 0) {
-				pg_usage_error("report: %s", found == 0 ? "run vanished from the store" : err);
-				bad = 1;
-			}
-		}
-		for (int k = 0; k < nb; k++)
-			free(bids[k]);
-		free(bids);
-		if (bad)
-			goto out;
-	}
-	if (optind == argc && nids == 0 && nboards == 0) {
-		/* The latest run of every board. */
-		if (!(store = pg_select_store(db, 0, err, sizeof(err)))) {
-			pg_usage_error("report: %s", err);
-			goto out;
-		}
-		struct pg_run_summary *all_runs;
-		int n;
-		if (store->ops->list_runs(store, &all_runs, &n, err, sizeof(err)) < 0) {
-			pg_usage_error("report: %s", err);
-			goto out;
-		}
-		for (int i = n - 1; i >= 0; i--) {
-			int later = 0;
-			for (int k = i + 1; k < n; k++)
-				later |= strcmp(all_runs[k].board, all_runs[i].board) == 0;
-			if (later)
-				continue;
-			int found = store->ops->load_run(store, all_runs[i].id, &r, err, sizeof(err));
-			if (found == 1 && add_run(&runs, &nruns, &r) < 0)
-				found = -1;
-			if (found != 1) {
-				free(all_runs);
-				pg_usage_error("report: %s", err);
-				goto out;
-			}
-		}
-		free(all_runs);
-		/* Boards by name, as the seed guide orders its columns. */
-		qsort(runs, (size_t)nruns, sizeof(*runs), by_board);
-		if (nruns == 0) {
-			pg_usage_error("report: the store %s holds no runs (run or import results first)", store->path);
-			goto out;
-		}
-	}
+	return 0;
+}
 
-	const struct pg_rrun **ptrs = malloc(sizeof(*ptrs) * (size_t)nruns);
-	struct pg_guide g;
-	if (!ptrs) {
-		pg_usage_error("report: out of memory");
-		goto out;
+static int add_board(struct selection *sel, const struct report_opts *o, const char *board)
+{
+	char **ids;
+	int n, rc = 0;
+	if (open_store(sel, o->db) < 0 || pg_store_runs_of_board(sel->store, board, &ids, &n, sel->err, sizeof(sel->err)) < 0)
+		return -1;
+	if (n == 0) {
+		snprintf(sel->err, sizeof(sel->err), "no runs of board '%s' in the store %s (see 'perfguide runs')", board,
+			 sel->store->path);
+		rc = -1;
 	}
-	for (int i = 0; i < nruns; i++)
-		ptrs[i] = &runs[i];
-	if (pg_guide_build(&g, ptrs, nruns) < 0) {
-		free(ptrs);
-		pg_guide_free(&g);
-		pg_usage_error("report: out of memory");
-		goto out;
+	for (int k = o->all ? 0 : n - 1; rc == 0 && k < n; k++) {
+		struct pg_rrun r;
+		int found = sel->store->ops->load_run(sel->store, ids[k], &r, sel->err, sizeof(sel->err));
+		if (found == 0)
+			snprintf(sel->err, sizeof(sel->err), "run vanished from the store");
+		rc = found == 1 ? add_run(sel, &r) : -1;
 	}
+	for (int k = 0; k < n; k++)
+		free(ids[k]);
+	free(ids);
+	return rc;
+}
 
-	/* Into a temporary file first, so a failed write leaves no half guide. */
+static int by_board(const void *a, const void *b)
+{
+	return strcmp(((const struct pg_rrun *)a)->board, ((const struct pg_rrun *)b)->board);
+}
+
+/* The latest run of every board, boards by name as the seed orders its columns. */
+static int add_latest(struct selection *sel, const char *db)
+{
+	struct pg_run_summary *all;
+	int n, rc = 0;
+	if (open_store(sel, db) < 0 || sel->store->ops->list_runs(sel->store, &all, &n, sel->err, sizeof(sel->err)) < 0)
+		return -1;
+	for (int i = n - 1; rc == 0 && i >= 0; i--) {
+		int later = 0;
+		for (int k = i + 1; k < n; k++)
+			later |= strcmp(all[k].board, all[i].board) == 0;
+		if (later)
+			continue;
+		struct pg_rrun r;
+		rc = sel->store->ops->load_run(sel->store, all[i].id, &r, sel->err, sizeof(sel->err)) == 1 ? add_run(sel, &r)
+													: -1;
+	}
+	free(all);
+	qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
+	if (rc == 0 && sel->nruns == 0) {
+		snprintf(sel->err, sizeof(sel->err), "the store %s holds no runs (run or import results first)",
+			 sel->store->path);
+		rc = -1;
+	}
+	return rc;
+}
+
+static int select_runs(struct selection *sel, const struct report_opts *o)
+{
+	if (add_files(sel, o->files, o->nfiles) < 0)
+		return -1;
+	for (int i = 0; i < o->nids; i++) {
+		struct pg_rrun r;
+		if (pg_select_run(o->ids[i], o->db, &sel->store, &r, sel->err, sizeof(sel->err)) < 0 || add_run(sel, &r) < 0)
+			return -1;
+	}
+	for (int i = 0; i < o->nboards; i++)
+		if (add_board(sel, o, o->boards[i]) < 0)
+			return -1;
+	if (o->nfiles == 0 && o->nids == 0 && o->nboards == 0)
+		return add_latest(sel, o->db);
+	return 0;
+}
+
+/* Into a temporary file first, so a failed write leaves no half guide. */
+static int write_guide(const struct pg_guide *g, const struct report_opts *o)
+{
 	char tmp[1100];
 	FILE *f = stdout;
-	if (outpath) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", outpath);
-		f = fopen(tmp, "w");
-		if (!f) {
-			pg_usage_error("report: cannot write %s: %s", tmp, strerror(errno));
-			free(ptrs);
-			pg_guide_free(&g);
-			goto out;
-		}
+	if (o->outpath) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", o->outpath);
+		if (!(f = fopen(tmp, "w")))
+			return pg_usage_error("report: cannot write %s: %s", tmp, strerror(errno));
 	}
-	int wrc = pg_guide_write(&g, fmt, f);
+	int wrc = pg_guide_write(g, o->writer, f);
 	if (fflush(f) != 0 || ferror(f))
 		wrc = -1;
-	rc = PG_EXIT_OK;
-	if (outpath) {
-		if (fclose(f) != 0)
-			wrc = -1;
-		if (wrc < 0 || rename(tmp, outpath) < 0) {
-			fprintf(stderr, "perfguide: report: writing %s: %s\n", outpath, strerror(errno));
-			remove(tmp);
-			rc = PG_EXIT_FAIL;
-		} else {
-			fprintf(stderr, "perfguide: wrote guide in %s\n", outpath);
-		}
-	} else if (wrc < 0) {
-		fprintf(stderr, "perfguide: report: writing the guide failed\n");
-		rc = PG_EXIT_FAIL;
+	if (!o->outpath) {
+		if (wrc < 0)
+			fprintf(stderr, "perfguide: report: writing the guide failed\n");
+		return wrc < 0 ? PG_EXIT_FAIL : PG_EXIT_OK;
 	}
-	free(ptrs);
+	if (fclose(f) != 0)
+		wrc = -1;
+	if (wrc < 0 || rename(tmp, o->outpath) < 0) {
+		fprintf(stderr, "perfguide: report: writing %s: %s\n", o->outpath, strerror(errno));
+		remove(tmp);
+		return PG_EXIT_FAIL;
+	}
+	fprintf(stderr, "perfguide: wrote guide in %s\n", o->outpath);
+	return PG_EXIT_OK;
+}
+
+static int build_and_write(const struct selection *sel, const struct report_opts *o)
+{
+	const struct pg_rrun **ptrs = malloc(sizeof(*ptrs) * (size_t)(sel->nruns + 1));
+	struct pg_guide g;
+	int rc;
+	if (!ptrs)
+		return pg_usage_error("report: out of memory");
+	for (int i = 0; i < sel->nruns; i++)
+		ptrs[i] = &sel->runs[i];
+	if (pg_guide_build(&g, ptrs, sel->nruns) < 0)
+		rc = pg_usage_error("report: out of memory");
+	else if (o->baseline && pg_guide_baseline(&g, o->baseline) < 0)
+		rc = pg_usage_error("report: --baseline '%s': no such board among the runs reported", o->baseline);
+	else
+		rc = write_guide(&g, o);
 	pg_guide_free(&g);
-out:
-	for (int i = 0; i < nruns; i++)
-		pg_rrun_free(&runs[i]);
-	free(runs);
-	pg_store_close(store);
+	free(ptrs);
+	return rc;
+}
+
+int pg_cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	int rc = parse_opts(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	struct selection sel = { 0 };
+	if (select_runs(&sel, &o) < 0)
+		rc = pg_usage_error("report: %s", sel.err);
+	else
+		rc = build_and_write(&sel, &o);
+	for (int i = 0; i < sel.nruns; i++)
+		pg_rrun_free(&sel.runs[i]);
+	free(sel.runs);
+	pg_store_close(sel.store);
 	return rc;
 }

@@ -56,97 +56,81 @@ static int num(const char *opt, const char *s, double min, double max, double *o
 	return 0;
 }
 
+enum { O_BIND = 256, O_PORT, O_PSK, O_TIME, O_MSG, O_STREAMS, O_RATE, O_TESTS, O_CONNS,
+       O_PER_ADDR, O_IDLE, O_SESSION, O_READ, O_PARENT };
+
+/* A whole number in [min, max] into *out; -1 to go on, else the exit status. */
+static int whole(const char *opt, const char *s, double min, double max, int *out)
+{
+	double v;
+	if (num(opt, s, min, max, &v) < 0)
+		return PG_EXIT_USAGE;
+	if (v != floor(v))
+		return pg_usage_error("serve: %s '%s' is not a whole number", opt, s);
+	*out = (int)v;
+	return -1;
+}
+
+static int real(const char *opt, const char *s, double min, double max, double *out)
+{
+	return num(opt, s, min, max, out) < 0 ? PG_EXIT_USAGE : -1;
+}
+
+/* One option into o; -1 to go on, else the exit status. */
+static int one_option(int c, const char *arg, struct pg_serve_opts *o)
+{
+	int64_t sz;
+	char err[256];
+	switch (c) {
+	case O_BIND: o->bind = arg; return -1;
+	case O_PORT: return whole("--port", arg, 0, 65535, &o->port);
+	case O_PSK: o->psk_file = arg; return -1;
+	case O_TIME: return real("--max-time", arg, 0.001, 86400, &o->max_time);
+	case O_MSG:
+		if (pg_parse_size(arg, &sz, err, sizeof(err)) < 0 || sz < 1 || sz > (1 << 30))
+			return pg_usage_error("serve: --max-msg '%s': expected a size from 1 to 1g", arg);
+		o->max_msg = (uint64_t)sz;
+		return -1;
+	case O_STREAMS: return whole("--max-streams", arg, 1, 128, &o->max_streams);
+	case O_RATE: return real("--max-rate", arg, 0, 1e7, &o->max_rate);
+	case O_TESTS: return whole("--max-tests", arg, 1, 1024, &o->max_tests);
+	case O_CONNS: return whole("--max-conns", arg, 1, 4096, &o->max_conns);
+	case O_PER_ADDR: return whole("--max-conns-per-addr", arg, 1, 4096, &o->max_conns_per_addr);
+	case O_IDLE: return real("--idle-timeout", arg, 0.01, 3600, &o->idle_timeout);
+	case O_SESSION: return real("--session-timeout", arg, 0.01, 86400, &o->session_timeout);
+	case O_READ: return real("--read-timeout", arg, 0.01, 3600, &o->read_timeout);
+	case O_PARENT: o->exit_with_parent = 1; return -1;
+	case 'v': o->verbose = 1; return -1;
+	case 'h': fputs(help, stdout); return PG_EXIT_OK;
+	}
+	return PG_EXIT_USAGE;
+}
+
 int pg_cmd_serve(int argc, char **argv)
 {
-	enum { O_BIND = 256, O_PORT, O_PSK, O_TIME, O_MSG, O_STREAMS, O_RATE, O_TESTS, O_CONNS,
-	       O_PER_ADDR, O_IDLE, O_SESSION, O_READ, O_PARENT };
 	static const struct option opts[] = {
-		{ "bind", required_argument, NULL, O_BIND },
-		{ "port", required_argument, NULL, O_PORT },
-		{ "psk-file", required_argument, NULL, O_PSK },
-		{ "max-time", required_argument, NULL, O_TIME },
-		{ "max-msg", required_argument, NULL, O_MSG },
-		{ "max-streams", required_argument, NULL, O_STREAMS },
-		{ "max-rate", required_argument, NULL, O_RATE },
-		{ "max-tests", required_argument, NULL, O_TESTS },
+		{ "bind", required_argument, NULL, O_BIND }, { "port", required_argument, NULL, O_PORT },
+		{ "psk-file", required_argument, NULL, O_PSK }, { "max-time", required_argument, NULL, O_TIME },
+		{ "max-msg", required_argument, NULL, O_MSG }, { "max-streams", required_argument, NULL, O_STREAMS },
+		{ "max-rate", required_argument, NULL, O_RATE }, { "max-tests", required_argument, NULL, O_TESTS },
 		{ "max-conns", required_argument, NULL, O_CONNS },
 		{ "max-conns-per-addr", required_argument, NULL, O_PER_ADDR },
 		{ "idle-timeout", required_argument, NULL, O_IDLE },
 		{ "session-timeout", required_argument, NULL, O_SESSION },
 		{ "read-timeout", required_argument, NULL, O_READ },
-		{ "exit-with-parent", no_argument, NULL, O_PARENT },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{ "exit-with-parent", no_argument, NULL, O_PARENT }, { "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	static struct pg_serve_opts o;
-	pg_serve_defaults(&o);
-	double v;
-	int64_t sz;
 	char err[256];
-	int c;
+	int c, rc;
+	pg_serve_defaults(&o);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
-		switch (c) {
-		case O_BIND: o.bind = optarg; break;
-		case O_PORT:
-			if (num("--port", optarg, 0, 65535, &v) < 0)
-				return PG_EXIT_USAGE;
-			if (v != floor(v))
-				return pg_usage_error("serve: --port '%s' is not a port number", optarg);
-			o.port = (int)v;
-			break;
-		case O_PSK: o.psk_file = optarg; break;
-		case O_TIME:
-			if (num("--max-time", optarg, 0.001, 86400, &o.max_time) < 0)
-				return PG_EXIT_USAGE;
-			break;
-		case O_MSG:
-			if (pg_parse_size(optarg, &sz, err, sizeof(err)) < 0 || sz < 1 || sz > (1 << 30))
-				return pg_usage_error("serve: --max-msg '%s': expected a size from 1 to 1g", optarg);
-			o.max_msg = (uint64_t)sz;
-			break;
-		case O_STREAMS:
-			if (num("--max-streams", optarg, 1, 128, &v) < 0)
-				return PG_EXIT_USAGE;
-			o.max_streams = (int)v;
-			break;
-		case O_RATE:
-			if (num("--max-rate", optarg, 0, 1e7, &o.max_rate) < 0)
-				return PG_EXIT_USAGE;
-			break;
-		case O_TESTS:
-			if (num("--max-tests", optarg, 1, 1024, &v) < 0)
-				return PG_EXIT_USAGE;
-			o.max_tests = (int)v;
-			break;
-		case O_CONNS:
-			if (num("--max-conns", optarg, 1, 4096, &v) < 0)
-				return PG_EXIT_USAGE;
-			o.max_conns = (int)v;
-			break;
-		case O_PER_ADDR:
-			if (num("--max-conns-per-addr", optarg, 1, 4096, &v) < 0)
-				return PG_EXIT_USAGE;
-			o.max_conns_per_addr = (int)v;
-			break;
-		case O_IDLE:
-			if (num("--idle-timeout", optarg, 0.01, 3600, &o.idle_timeout) < 0)
-				return PG_EXIT_USAGE;
-			break;
-		case O_SESSION:
-			if (num("--session-timeout", optarg, 0.01, 86400, &o.session_timeout) < 0)
-				return PG_EXIT_USAGE;
-			break;
-		case O_READ:
-			if (num("--read-timeout", optarg, 0.01, 3600, &o.read_timeout) < 0)
-				return PG_EXIT_USAGE;
-			break;
-		case O_PARENT: o.exit_with_parent = 1; break;
-		case 'v': o.verbose = 1; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
-		default: return pg_usage_error("serve: unknown option '%s'", argv[optind - 1]);
-		}
+		if (c == '?')
+			return pg_usage_error("serve: unknown option '%s'", argv[optind - 1]);
+		if ((rc = one_option(c, optarg, &o)) >= 0)
+			return rc;
 	}
 	if (optind < argc)
 		return pg_usage_error("serve: unexpected argument '%s'", argv[optind]);

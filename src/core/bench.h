@@ -35,12 +35,19 @@ struct pg_param {
 	/* PG_P_SIZE: the benchmark allocates this many times the value (per
 	 * copy), so it must fit in what the machine has free; 0: not memory. */
 	int mem_factor;
+	/* An input, not a condition of the measurement (the path of a key
+	 * file): the benchmark gets it, the results, their key and the console
+	 * do not. */
+	int not_recorded;
+	/* PG_P_STR: the value is taken whole, commas and all (ALSA's device
+	 * names: hw:0,0), so it is never a sweep. */
+	int whole;
 };
 
 struct pg_value {
 	const struct pg_param *param;
 	int64_t num;		/* PG_P_SIZE and PG_P_INT */
-	char text[48];		/* as given (PG_P_STR: the value) */
+	char text[256];		/* as given (PG_P_STR: the value; a path fits) */
 };
 
 struct pg_args {
@@ -142,6 +149,9 @@ struct pg_section {
 	 * (bench, metric), as the seed's storage tables (rows: buffer size;
 	 * columns: write and read throughput, each with its CPU load). */
 	const char *rows_by;
+	/* The heading of the rows_by column: "Buffer size (bytes)"; NULL: the
+	 * parameter's name. */
+	const char *rows_title;
 	/* A line plot of the section: x is this parameter's values, one line
 	 * per value of plot_series (NULL: one line per board). NULL: no plot
 	 * beyond the bar charts that compare boards. */

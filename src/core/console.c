@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "params.h"
+#include "record.h"
 
 void pg_console_init(struct pg_console *c, int json_on_stdout)
 {
@@ -56,7 +57,7 @@ void pg_console_result(struct pg_console *c, const struct pg_result *r)
 	pg_console_clear(c);
 	if (r->status != PG_OK) {
 		fprintf(c->table, "%-16s %-28s %s: %s\n", r->bench->id, args,
-			r->status == PG_SKIP ? "skipped" : "error", r->reason);
+			pg_status_name(r->status), r->reason);
 		fflush(c->table);
 		return;
 	}

@@ -199,19 +199,29 @@ static const char *suite_list(const struct pg_param *p, enum pg_suite s)
 static int parse_list(const struct pg_param *p, const char *list,
 		      struct pg_value *vals, int max, char *err, size_t errlen)
 {
-	char buf[256];
+	/* A default list may be longer than one -p value (MultiBench's 28
+	 * workloads): copied whole, never cut short. */
+	char *buf = strdup(list);
 	int n = 0;
-	snprintf(buf, sizeof(buf), "%s", list);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", p->name);
+		return -1;
+	}
 	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	const char *sep = p->whole ? "" : ",";
+	for (char *tok = strtok_r(buf, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
 		if (n == max) {
 			snprintf(err, errlen, "%s: too many values", p->name);
-			return -1;
+			n = -1;
+			break;
 		}
-		if (pg_value_parse(p, tok, &vals[n], err, errlen) < 0)
-			return -1;
+		if (pg_value_parse(p, tok, &vals[n], err, errlen) < 0) {
+			n = -1;
+			break;
+		}
 		n++;
 	}
+	free(buf);
 	if (n == 0) {
 		snprintf(err, errlen, "%s: no value given", p->name);
 		return -1;
@@ -249,8 +259,10 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 		/* Its parameters still count as known to -p. */
 		for (const struct pg_param *p = b->params; p && p->name; p++)
 			for (int i = 0; i < nov; i++)
-				if (strcmp(ov[i].name, p->name) == 0)
+				if (strcmp(ov[i].name, p->name) == 0) {
 					ov[i].used = 1;
+					ov[i].not_recorded |= p->not_recorded;
+				}
 		*out = NULL;
 		*nout = 0;
 		return 0;
@@ -263,6 +275,7 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 			if (strcmp(ov[i].name, p->name) == 0) {
 				list = ov[i].values;
 				ov[i].used = 1;
+				ov[i].not_recorded |= p->not_recorded;
 				from_user[np] = 1;
 			}
 		}
@@ -333,7 +346,9 @@ void pg_args_format(const struct pg_args *a, char *buf, size_t len)
 	size_t off = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < a->n && off < len; i++) {
-		int w = snprintf(buf + off, len - off, "%s%s=%s", i ? " " : "",
+		if (a->v[i].param->not_recorded)
+			continue;
+		int w = snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "",
 				 a->v[i].param->name, a->v[i].text);
 		if (w < 0)
 			break;

@@ -11,6 +11,7 @@ struct pg_override {
 	char name[32];
 	char values[256];
 	int used;		/* some selected benchmark has this parameter */
+	int not_recorded;	/* and it is one the results leave out */
 };
 
 int pg_suite_parse(const char *s, enum pg_suite *out);

@@ -45,11 +45,25 @@ int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, in
 	return matched;
 }
 
-int pg_registry_count(void)
+int pg_sections_of(const struct pg_bench *const *b, int n, const struct pg_section **out, int max)
 {
-	int n = 0;
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		const struct pg_section *s = b[i]->section;
+		int seen = !s;
+		for (int j = 0; j < k && !seen; j++)
+			seen = strcmp(out[j]->title, s->title) == 0;
+		if (!seen && k < max)
+			out[k++] = s;
+	}
+	return k;
+}
+
+const struct pg_section *pg_registry_section(const char *title)
+{
 	for (const struct pg_group *g = pg_groups; g->name; g++)
 		for (const struct pg_bench *const *b = g->benches; *b; b++)
-			n++;
-	return n;
+			if ((*b)->section && strcmp((*b)->section->title, title) == 0)
+				return (*b)->section;
+	return NULL;
 }

@@ -23,6 +23,12 @@ const struct pg_bench *pg_registry_find(const char *id);
  * out[] unless already there; returns how many matched, or -1 if out is full. */
 int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max);
 
-int pg_registry_count(void);
+/* The sections of benchmarks b[0..n-1], one per title (declarations with the
+ * same title are one table; the first one met stands for them), in order of
+ * first appearance; returns how many, at most max. */
+int pg_sections_of(const struct pg_bench *const *b, int n, const struct pg_section **out, int max);
+
+/* A declared section with this title, NULL when no benchmark declares it. */
+const struct pg_section *pg_registry_section(const char *title);
 
 #endif

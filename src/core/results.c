@@ -1,10 +1,12 @@
 #include "results.h"
 
 #include "hist.h"
+#include "record_json.h"
 #include "timer.h"
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pg_build.h"
@@ -122,6 +124,8 @@ static json_t *params_json(const struct pg_args *a)
 	json_t *o = json_object();
 	for (int i = 0; i < a->n; i++) {
 		const struct pg_value *v = &a->v[i];
+		if (v->param->not_recorded)
+			continue;
 		json_object_set_new(o, v->param->name, v->param->type == PG_P_STR
 					? json_string(v->text) : json_integer(v->num));
 	}
@@ -162,7 +166,8 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	json_object_set_new(cfg, "selectors", sel);
 	json_t *ov = json_object();
 	for (int i = 0; i < ri->noverrides; i++)
-		json_object_set_new(ov, ri->overrides[i].name, json_string(ri->overrides[i].values));
+		if (!ri->overrides[i].not_recorded)
+			json_object_set_new(ov, ri->overrides[i].name, json_string(ri->overrides[i].values));
 	json_object_set_new(cfg, "params", ov);
 	if (ri->ncpus) {
 		json_t *c = json_array();
@@ -171,20 +176,11 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 		json_object_set_new(cfg, "cpus", c);
 	}
 	json_object_set_new(o, "config", cfg);
+	json_t *secs = json_array();
+	for (int i = 0; i < ri->nsections; i++)
+		json_array_append_new(secs, pg_section_to_json(ri->sections[i]));
+	json_object_set_new(o, "sections", secs);
 	emit(w, o);
-}
-
-static json_t *result_head(const struct pg_result *r, int m)
-{
-	const struct pg_metric *met = &r->bench->metrics[m];
-	json_t *o = json_object();
-	json_object_set_new(o, "type", json_string("result"));
-	json_object_set_new(o, "bench", json_string(r->bench->id));
-	json_object_set_new(o, "params", params_json(r->args));
-	json_object_set_new(o, "metric", json_string(met->name));
-	json_object_set_new(o, "unit", json_string(met->unit));
-	json_object_set_new(o, "better", json_string(met->higher_is_better ? "higher" : "lower"));
-	return o;
 }
 
 /* Sparse: [lowest ns of the bucket, values in it] for each bucket in use,
@@ -216,81 +212,97 @@ static int is_hist_metric(const struct pg_metric *m)
 	return m->kind == PG_HIST_MEAN || m->kind == PG_HIST_Q;
 }
 
-static const char *status_name(enum pg_status s)
+/* JSON text in the order it was built (the writer's output keeps it). */
+static char *dump_ordered(json_t *o)
 {
-	return s == PG_OK ? "ok" : s == PG_SKIP ? "skipped" : "error";
+	char *t = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	return t;
+}
+
+/* The record of metric m of r; the caller frees it. */
+static void to_record(const struct pg_result *r, int m, struct pg_record *x)
+{
+	const struct pg_bench *b = r->bench;
+	memset(x, 0, sizeof(*x));
+	json_t *params = params_json(r->args);
+	x->bench = strdup(b->id);
+	x->params = pg_json_text(params);
+	json_decref(params);
+	x->metric = strdup(b->metrics[m].name);
+	x->unit = strdup(b->metrics[m].unit);
+	x->higher = b->metrics[m].higher_is_better;
+	x->status = r->status;
+	x->section = b->section ? pg_strdup0(b->section->title) : NULL;
+	/* what names the row in the guide, whatever the status */
+	if (b->label) {
+		char label[128] = "";
+		b->label(b, r->args, b->metrics[m].name, label, sizeof(label));
+		x->label = label[0] ? strdup(label) : NULL;
+	}
+	x->title = pg_strdup0(b->title);
+	if (r->status != PG_OK) {
+		x->reason = strdup(r->reason);
+		return;
+	}
+	const struct pg_stats *st = &r->stats[m];
+	x->samples = r->values[m];
+	x->nsamples = r->nsamples;
+	x->median = st->median;
+	x->min = st->min;
+	x->max = st->max;
+	x->mean = st->mean;
+	x->stddev = st->stddev;
+	x->cv = st->cv;
+	x->noisy = st->cv > PG_NOISY_CV;
+	/* The median's 95% interval (core/stats.h), why the samples stopped
+	 * there and the time the result had (0: no cap). */
+	x->ci_lo = st->ci_lo;
+	x->ci_hi = st->ci_hi;
+	x->ci_level = st->ci_level;
+	x->ci_rel = st->ci_rel;
+	x->stop = strdup(pg_stop_name(r->stop));
+	x->cap_s = r->cap;
+	if (st->bimodal) {
+		x->bimodal = malloc(2 * sizeof(double));
+		if (x->bimodal) {
+			x->bimodal[0] = st->mode_lo;
+			x->bimodal[1] = st->mode_hi;
+			x->nbimodal = 2;
+			x->bimodal_low_n = st->n_lo;
+		}
+	}
+	x->iterations = (int64_t)r->iters;
+	x->copies = r->copies;
+	x->sample_s = r->elapsed;
+	x->nsample_s = r->nsamples;
+	json_t *cpu = json_object();
+	if (r->cpu.have_busy)
+		json_object_set_new(cpu, "busy_pct", json_real(r->cpu.busy_pct));
+	json_object_set_new(cpu, "self_user_s", json_real(r->cpu.self_user_s));
+	json_object_set_new(cpu, "self_sys_s", json_real(r->cpu.self_sys_s));
+	if (r->cpu.have_remote)
+		json_object_set_new(cpu, "remote_busy_pct", json_real(r->cpu.remote_busy_pct));
+	x->cpu = dump_ordered(cpu);
+	x->note = r->note[0] ? strdup(r->note) : NULL;
 }
 
 void pg_results_result(struct pg_results *w, const struct pg_result *r)
 {
-	if (r->status != PG_OK) {
-		json_t *o = result_head(r, 0);
-		json_object_set_new(o, "status", json_string(status_name(r->status)));
-		json_object_set_new(o, "reason", json_string(r->reason));
-		emit(w, o);
-		return;
-	}
-	int hist_done = 0;
-	for (int m = 0; m < r->nmetrics; m++) {
-		const struct pg_stats *st = &r->stats[m];
-		json_t *o = result_head(r, m);
-		/* Once per benchmark, on its first latency metric. */
-		if (r->hist && !hist_done && is_hist_metric(&r->bench->metrics[m])) {
-			json_object_set_new(o, "hist", hist_json(r->hist));
+	/* A skipped or failed benchmark is one record, under its primary metric. */
+	int n = r->status == PG_OK ? r->nmetrics : 1, hist_done = 0;
+	for (int m = 0; m < n; m++) {
+		struct pg_record x;
+		to_record(r, m, &x);
+		/* The histogram once per benchmark, on its first latency metric. */
+		if (r->status == PG_OK && r->hist && !hist_done && is_hist_metric(&r->bench->metrics[m])) {
+			x.hist = dump_ordered(hist_json(r->hist));
 			hist_done = 1;
 		}
-		json_t *samples = json_array();
-		for (int s = 0; s < r->nsamples; s++)
-			json_array_append_new(samples, json_real(r->values[m][s]));
-		json_object_set_new(o, "samples", samples);
-		json_object_set_new(o, "median", json_real(st->median));
-		json_object_set_new(o, "min", json_real(st->min));
-		json_object_set_new(o, "max", json_real(st->max));
-		json_object_set_new(o, "mean", json_real(st->mean));
-		json_object_set_new(o, "stddev", json_real(st->stddev));
-		json_object_set_new(o, "cv", json_real(st->cv));
-		json_object_set_new(o, "noisy", json_boolean(st->cv > PG_NOISY_CV));
-		/* The median's 95% interval (core/stats.h), why the samples
-		 * stopped there and the time the result had (0: no cap). */
-		json_object_set_new(o, "ci_lo", json_real(st->ci_lo));
-		json_object_set_new(o, "ci_hi", json_real(st->ci_hi));
-		json_object_set_new(o, "ci_level", json_real(st->ci_level));
-		json_object_set_new(o, "ci_rel", json_real(st->ci_rel));
-		json_object_set_new(o, "stop", json_string(pg_stop_name(r->stop)));
-		if (r->cap > 0)
-			json_object_set_new(o, "cap_s", json_real(r->cap));
-		if (st->bimodal) {
-			json_t *modes = json_array();
-			json_array_append_new(modes, json_real(st->mode_lo));
-			json_array_append_new(modes, json_real(st->mode_hi));
-			json_object_set_new(o, "bimodal", modes);
-			json_object_set_new(o, "bimodal_low_n", json_integer((json_int_t)st->n_lo));
-		}
-		json_object_set_new(o, "iterations", json_integer((json_int_t)r->iters));
-		json_object_set_new(o, "copies", json_integer(r->copies));
-		json_t *el = json_array();
-		for (int s = 0; s < r->nsamples; s++)
-			json_array_append_new(el, json_real(r->elapsed[s]));
-		json_object_set_new(o, "sample_s", el);
-
-		json_t *cpu = json_object();
-		if (r->cpu.have_busy)
-			json_object_set_new(cpu, "busy_pct", json_real(r->cpu.busy_pct));
-		json_object_set_new(cpu, "self_user_s", json_real(r->cpu.self_user_s));
-		json_object_set_new(cpu, "self_sys_s", json_real(r->cpu.self_sys_s));
-		if (r->cpu.have_remote)
-			json_object_set_new(cpu, "remote_busy_pct", json_real(r->cpu.remote_busy_pct));
-		json_object_set_new(o, "cpu", cpu);
-
-		if (r->bench->label) {
-			char label[128] = "";
-			r->bench->label(r->bench, r->args, r->bench->metrics[m].name, label, sizeof(label));
-			set_str(o, "label", label);
-		}
-		set_str(o, "title", r->bench->title);
-		set_str(o, "note", r->note);
-		json_object_set_new(o, "status", json_string("ok"));
-		emit(w, o);
+		emit(w, pg_record_to_json(&x));
+		/* the samples are the runner's */
+		x.samples = x.sample_s = NULL;
+		pg_record_free(&x);
 	}
 }
 

@@ -31,6 +31,10 @@ struct pg_run_info {
 	int noverrides;
 	const int *cpus;
 	int ncpus;
+	/* The guide's sections of what runs, one per title: the report reads
+	 * each table's order, intro and layout from here. */
+	const struct pg_section *const *sections;
+	int nsections;
 };
 
 #define PG_RESULTS_MAX_SINKS 2

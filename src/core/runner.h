@@ -58,6 +58,10 @@ struct pg_run_opts {
 	/* The clock samples are timed with; NULL: pg_now (CLOCK_MONOTONIC).
 	 * Tests give a virtual clock so timing is exact. */
 	double (*clock)(void);
+	/* Where a benchmark that runs another program (the ext group) keeps
+	 * that program's raw output: a directory beside the results file,
+	 * made when first needed. NULL: no results file, nothing is kept. */
+	const char *raw_dir;
 };
 
 struct pg_result {

@@ -345,20 +345,6 @@ int pg_net_recv_by(int fd, struct pg_net_frame *f, double deadline, double read_
 	return recv_frame(fd, f, deadline, read_s, deadline, bad, err, len);
 }
 
-void pg_net_send_error(int fd, const char *msg)
-{
-	struct pg_net_out o;
-	char e[64], clean[201];
-	size_t i = 0;
-	for (; msg[i] && i < sizeof(clean) - 1; i++)
-		clean[i] = msg[i] >= 0x20 && msg[i] <= 0x7e ? msg[i] : '?';
-	clean[i] = '\0';
-	pg_net_out_begin(&o, PG_NET_ERROR);
-	pg_net_out_add(&o, "reason", "%s", clean);
-	if (pg_net_out_end(&o) == 0)
-		pg_net_send(fd, &o, 1.0, e, sizeof(e));
-}
-
 void pg_net_hex(const uint8_t *in, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";

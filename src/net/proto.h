@@ -80,9 +80,6 @@ int pg_net_recv(int fd, struct pg_net_frame *f, double idle_s, double read_s, in
 int pg_net_recv_by(int fd, struct pg_net_frame *f, double deadline, double read_s, int *bad,
 		   char *err, size_t len);
 
-/* Sends an ERROR frame with reason=msg, best effort. */
-void pg_net_send_error(int fd, const char *msg);
-
 /* Hex of n bytes into out (2n + 1 bytes). */
 void pg_net_hex(const uint8_t *in, size_t n, char *out);
 

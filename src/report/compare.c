@@ -110,13 +110,13 @@ int pg_compare(const struct pg_rrun *base, const struct pg_rrun *new, double thr
 	if (!*rows)
 		return -1;
 	for (int i = 0; i < base->nres; i++) {
-		const struct pg_rres *b = &base->res[i];
-		if (b->status != PG_R_OK)
+		const struct pg_record *b = &base->res[i];
+		if (b->status != PG_OK)
 			continue;
-		const struct pg_rres *x = NULL;
+		const struct pg_record *x = NULL;
 		for (int k = 0; k < new->nres && !x; k++) {
-			const struct pg_rres *c = &new->res[k];
-			if (c->status == PG_R_OK && strcmp(c->bench, b->bench) == 0 &&
+			const struct pg_record *c = &new->res[k];
+			if (c->status == PG_OK && strcmp(c->bench, b->bench) == 0 &&
 			    strcmp(c->metric, b->metric) == 0 && strcmp(c->params, b->params) == 0)
 				x = c;
 		}

@@ -12,7 +12,7 @@
 enum pg_verdict { PG_SAME, PG_IMPROVED, PG_REGRESSED };
 
 struct pg_cmp_row {
-	const struct pg_rres *base, *new;
+	const struct pg_record *base, *new;
 	double change_pct;
 	double p;		/* Mann-Whitney two-sided p */
 	enum pg_verdict verdict;

@@ -1,67 +1,21 @@
 /*
- * Building the guide from runs, and the text writers: md, rst (the
- * csv-table form the seed guide is written in), csv and json.
+ * Building the guide from runs: columns, rows, their sections, merged cells
+ * and, with a baseline, the ratios and their geometric means.
  */
 #include "guide.h"
 
-#include <fnmatch.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The guide's sections, in the seed guide's order. A benchmark id goes to
- * the first pattern it matches; a new group adds a line here. Ids no line
- * matches still appear, in a last section, so nothing measured is lost.
- */
-static const struct {
-	const char *pattern;
-	int section;
-} section_map[] = {
-	{ "os.boot.*", 8 },
-	{ "mem.bw.*", 0 }, { "mem.lat.*", 0 }, { "os.*", 0 }, { "cpu.ops.*", 0 }, { "cpu.proccall", 0 },
-	{ "cpu.dhrystone*", 1 }, { "cpu.whetstone*", 2 }, { "cpu.linpack*", 3 },
-	{ "cpu.nbench*", 4 }, { "mem.stream.*", 5 }, { "cpu.coremark*", 6 },
-	{ "cpu.*", 7 }, { "mem.*", 0 }, { "boot.*", 8 }, { "net.*", 9 },
-	{ "storage.*", 10 }, { "fs.*", 10 }, { "crypto.*", 11 }, { "msg.*", 12 },
-};
+#include "core/record_json.h"
+#include "core/registry.h"
 
-static const struct pg_gsection sections[] = {
-	{ "LMBench", "Memory bandwidth and latency, and operating-system costs, counted as lmbench counts them.", 0 },
-	{ "Dhrystone", "Integer performance.", 0 },
-	{ "Whetstone", "Floating-point performance.", 0 },
-	{ "Linpack", "Dense linear algebra.", 0 },
-	{ "NBench", "BYTE's native mode benchmarks.", 0 },
-	{ "Stream", "Sustained memory bandwidth; a byte read and a byte written each count.", 0 },
-	{ "CoreMarkPro", "Processor workloads.", 0 },
-	{ "CPU benchmarks", NULL, 0 },
-	{ "Boot time", NULL, 0 },
-	{ "Ethernet", "Network throughput, with the CPU load it costs.", 1 },
-	{ "Storage", "Block device and file-system throughput.", 1 },
-	{ "Crypto", "Cipher and digest throughput (openssl speed counts input bytes).", 1 },
-	{ "Messaging", "Inter-processor messaging (RPMsg).", 1 },
-	{ "Other benchmarks", NULL, 0 },
-};
-#define NSECTIONS ((int)(sizeof(sections) / sizeof(sections[0])))
-
-int pg_section_count(void)
-{
-	return NSECTIONS;
-}
-
-const struct pg_gsection *pg_section(int i)
-{
-	return &sections[i];
-}
-
-int pg_section_of(const char *bench)
-{
-	for (size_t i = 0; i < sizeof(section_map) / sizeof(section_map[0]); i++)
-		if (fnmatch(section_map[i].pattern, bench, 0) == 0)
-			return section_map[i].section;
-	return NSECTIONS - 1;
-}
+/* A title declared by a result but described nowhere goes after the known
+ * ones; "Other benchmarks" is always last. */
+#define ORDER_UNDESCRIBED 1000000
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -75,15 +29,136 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int find_row(struct pg_guide *g, const struct pg_rres *x)
+/* The section a result is in: its own, else its benchmark's, else Other. */
+static const char *section_title(const struct pg_record *x)
 {
-	for (int i = 0; i < g->nrows; i++) {
-		const struct pg_grow *r = &g->rows[i];
-		if (strcmp(r->bench, x->bench) == 0 && strcmp(r->metric, x->metric) == 0 &&
-		    strcmp(r->params, x->params) == 0)
-			return i;
+	if (x->section && x->section[0])
+		return x->section;
+	const struct pg_bench *b = pg_registry_find(x->bench);
+	return b && b->section ? b->section->title : PG_OTHER_SECTION;
+}
+
+static void copy_section(struct pg_section *to, const struct pg_section *from)
+{
+	*to = *from;
+	to->title = pg_strdup0(from->title);
+	to->intro = pg_strdup0(from->intro);
+	to->rows_by = pg_strdup0(from->rows_by);
+	to->rows_title = pg_strdup0(from->rows_title);
+	to->plot_x = pg_strdup0(from->plot_x);
+	to->plot_series = pg_strdup0(from->plot_series);
+}
+
+/* How a title is described: by the run that carries it, else by a benchmark
+ * of this perfguide that declares it, else by its title alone. */
+static void describe(struct pg_section *s, const char *title, json_t *run_sections)
+{
+	size_t i;
+	json_t *o;
+	json_array_foreach(run_sections, i, o) {
+		const char *t = json_string_value(json_object_get(o, "title"));
+		if (t && strcmp(t, title) == 0 && pg_section_from_json(o, s) == 0)
+			return;
 	}
+	const struct pg_section *known = pg_registry_section(title);
+	struct pg_section bare = { .title = title };
+	bare.order = strcmp(title, PG_OTHER_SECTION) == 0 ? INT_MAX : ORDER_UNDESCRIBED;
+	copy_section(s, known ? known : &bare);
+}
+
+static int section_index(struct pg_guide *g, const char *title, json_t *run_sections)
+{
+	for (int i = 0; i < g->nsections; i++)
+		if (strcmp(g->sections[i].title, title) == 0)
+			return i;
+	struct pg_section *n = realloc(g->sections, sizeof(*n) * (size_t)(g->nsections + 1));
+	if (!n)
+		return -1;
+	g->sections = n;
+	describe(&n[g->nsections], title, run_sections);
+	return g->nsections++;
+}
+
+static int same_key(const struct pg_grow *r, const struct pg_record *x)
+{
+	return strcmp(r->bench, x->bench) == 0 && strcmp(r->metric, x->metric) == 0 &&
+	       strcmp(r->params, x->params) == 0;
+}
+
+static int find_row(const struct pg_guide *g, const struct pg_record *x)
+{
+	for (int i = 0; i < g->nrows; i++)
+		if (same_key(&g->rows[i], x))
+			return i;
 	return -1;
+}
+
+static int add_column(struct pg_guide *g, const struct pg_rrun *run, int nruns)
+{
+	int c = 0;
+	while (c < g->ncols && strcmp(g->cols[c].board, run->board) != 0)
+		c++;
+	if (c == g->ncols) {
+		g->cols[c].board = run->board;
+		g->cols[c].runs = calloc((size_t)nruns, sizeof(*g->cols[c].runs));
+		if (!g->cols[c].runs)
+			return -1;
+		g->ncols++;
+	}
+	g->cols[c].runs[g->cols[c].nruns++] = run;
+	return 0;
+}
+
+/* The rows of one run not seen before, in the order the run wrote them. */
+static int add_rows(struct pg_guide *g, const struct pg_rrun *run, int *cap, int *order)
+{
+	json_t *secs = run->sections ? json_loads(run->sections, 0, NULL) : NULL;
+	int rc = 0;
+	for (int k = 0; k < run->nres && rc == 0; k++) {
+		const struct pg_record *x = &run->res[k];
+		int r = find_row(g, x);
+		if (r >= 0) {
+			if (!g->rows[r].label && x->label && x->label[0])
+				g->rows[r].label = x->label;
+			continue;
+		}
+		if (g->nrows == *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			struct pg_grow *n = realloc(g->rows, sizeof(*n) * (size_t)*cap);
+			if (!n) {
+				rc = -1;
+				break;
+			}
+			g->rows = n;
+		}
+		struct pg_grow *row = &g->rows[g->nrows];
+		memset(row, 0, sizeof(*row));
+		row->bench = x->bench;
+		row->params = x->params;
+		row->metric = x->metric;
+		row->unit = x->unit;
+		row->label = x->label && x->label[0] ? x->label : NULL;
+		row->title = x->title && x->title[0] ? x->title : NULL;
+		row->higher = x->higher;
+		row->order = (*order)++;
+		row->section = section_index(g, section_title(x), secs);
+		rc = row->section < 0 ? -1 : 0;
+		g->nrows++;
+	}
+	json_decref(secs);
+	return rc;
+}
+
+struct by_order {
+	int order, first;	/* the section's order, then its first appearance */
+};
+
+static int cmp_section(const void *a, const void *b)
+{
+	const struct by_order *x = a, *y = b;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return x->first - y->first;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -94,123 +169,127 @@ static int cmp_row(const void *a, const void *b)
 	return x->order - y->order;
 }
 
-/* Merges the column's results for one row: median of the medians, min of
- * the mins, max of the maxes, as the guide's repeated-run columns do. */
-static void merge_cell(struct pg_gcell *c, const struct pg_rres *x, double *medians, int *nmed,
-		       double *busy_sum, int *nbusy)
+/* Sections in the guide's order (then first appearance), rows by section. */
+static int sort_sections(struct pg_guide *g)
 {
-	if (x->status != PG_R_OK) {
+	int n = g->nsections;
+	struct by_order *by = malloc(sizeof(*by) * (size_t)(n + 1));
+	int *rank = malloc(sizeof(int) * (size_t)(n + 1));
+	struct pg_section *sorted = malloc(sizeof(*sorted) * (size_t)(n + 1));
+	if (!by || !rank || !sorted) {
+		free(by);
+		free(rank);
+		free(sorted);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		by[i] = (struct by_order){ g->sections[i].order, i };
+	qsort(by, (size_t)n, sizeof(*by), cmp_section);
+	for (int i = 0; i < n; i++) {
+		rank[by[i].first] = i;
+		sorted[i] = g->sections[by[i].first];
+	}
+	for (int r = 0; r < g->nrows; r++)
+		g->rows[r].section = rank[g->rows[r].section];
+	free(g->sections);
+	g->sections = sorted;
+	free(by);
+	free(rank);
+	if (g->nrows)
+		qsort(g->rows, (size_t)g->nrows, sizeof(*g->rows), cmp_row);
+	return 0;
+}
+
+/* One result into its cell: min of the mins, max of the maxes; the medians
+ * are collected, their median taken when the column is complete. */
+struct acc {
+	double *medians;
+	int n, cap;
+	double busy;
+	int nbusy;
+};
+
+static int merge_cell(struct pg_gcell *c, struct acc *a, const struct pg_record *x)
+{
+	if (x->status != PG_OK) {
 		if (!c->present) {
 			c->present = 1;
 			c->status = x->status;
 			c->reason = x->reason;
 		}
-		return;
+		return 0;
 	}
-	if (!c->present || c->status != PG_R_OK) {
-		c->present = 1;
-		c->status = PG_R_OK;
-		c->min = x->min;
-		c->max = x->max;
-		c->reason = NULL;
-		c->samples = x->samples;
-		c->nsamples = x->nsamples;
+	if (!c->present || c->status != PG_OK) {
+		*c = (struct pg_gcell){ .present = 1, .status = PG_OK, .min = x->min, .max = x->max,
+					.samples = x->samples, .nsamples = x->nsamples };
 	} else {
 		c->min = fmin(c->min, x->min);
 		c->max = fmax(c->max, x->max);
 		c->samples = NULL;
 		c->nsamples = 0;
 	}
-	medians[(*nmed)++] = x->median;
-	if (x->have_busy) {
-		*busy_sum += x->busy_pct;
-		(*nbusy)++;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 4;
+		double *m = realloc(a->medians, sizeof(double) * (size_t)a->cap);
+		if (!m)
+			return -1;
+		a->medians = m;
 	}
+	a->medians[a->n++] = x->median;
+	if (x->have_busy) {
+		a->busy += x->busy_pct;
+		a->nbusy++;
+	}
+	return 0;
+}
+
+static int fill_column(struct pg_guide *g, int c)
+{
+	struct acc *acc = calloc((size_t)g->nrows + 1, sizeof(*acc));
+	if (!acc)
+		return -1;
+	int rc = 0;
+	for (int k = 0; k < g->cols[c].nruns && rc == 0; k++) {
+		const struct pg_rrun *run = g->cols[c].runs[k];
+		for (int j = 0; j < run->nres && rc == 0; j++) {
+			int r = find_row(g, &run->res[j]);
+			if (r >= 0)
+				rc = merge_cell(&g->rows[r].cells[c], &acc[r], &run->res[j]);
+		}
+	}
+	for (int r = 0; r < g->nrows; r++) {
+		struct pg_gcell *cell = &g->rows[r].cells[c];
+		if (acc[r].n)
+			cell->median = median_of(acc[r].medians, acc[r].n);
+		if (acc[r].nbusy) {
+			cell->have_busy = 1;
+			cell->busy = acc[r].busy / acc[r].nbusy;
+		}
+		free(acc[r].medians);
+	}
+	free(acc);
+	return rc;
 }
 
 int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns)
 {
 	memset(g, 0, sizeof(*g));
+	g->baseline = -1;
 	g->cols = calloc((size_t)nruns + 1, sizeof(*g->cols));
 	if (!g->cols)
 		return -1;
-	for (int i = 0; i < nruns; i++) {
-		int c = 0;
-		while (c < g->ncols && strcmp(g->cols[c].board, runs[i]->board) != 0)
-			c++;
-		if (c == g->ncols) {
-			g->cols[c].board = runs[i]->board;
-			g->cols[c].runs = calloc((size_t)nruns, sizeof(*g->cols[c].runs));
-			if (!g->cols[c].runs)
-				return -1;
-			g->ncols++;
-		}
-		g->cols[c].runs[g->cols[c].nruns++] = runs[i];
-	}
-	/* The rows: every key any run has, in order of first appearance. */
 	int cap = 0, order = 0;
-	for (int i = 0; i < nruns; i++) {
-		for (int k = 0; k < runs[i]->nres; k++) {
-			const struct pg_rres *x = &runs[i]->res[k];
-			int r = find_row(g, x);
-			if (r >= 0) {
-				if (!g->rows[r].label && x->label)
-					g->rows[r].label = x->label;
-				continue;
-			}
-			if (g->nrows == cap) {
-				cap = cap ? cap * 2 : 64;
-				struct pg_grow *n = realloc(g->rows, sizeof(*n) * (size_t)cap);
-				if (!n)
-					return -1;
-				g->rows = n;
-			}
-			struct pg_grow *row = &g->rows[g->nrows++];
-			memset(row, 0, sizeof(*row));
-			row->bench = x->bench;
-			row->params = x->params;
-			row->metric = x->metric;
-			row->unit = x->unit;
-			row->label = x->label && x->label[0] ? x->label : NULL;
-			row->higher = x->higher;
-			row->section = pg_section_of(x->bench);
-			row->order = order++;
-		}
-	}
-	if (g->nrows)
-		qsort(g->rows, (size_t)g->nrows, sizeof(*g->rows), cmp_row);
-	double *medians = malloc(sizeof(double) * ((size_t)nruns + 1));
-	if (!medians)
-		return -1;
-	for (int r = 0; r < g->nrows; r++) {
-		struct pg_grow *row = &g->rows[r];
-		row->cells = calloc((size_t)g->ncols, sizeof(*row->cells));
-		if (!row->cells) {
-			free(medians);
+	for (int i = 0; i < nruns; i++)
+		if (add_column(g, runs[i], nruns) < 0 || add_rows(g, runs[i], &cap, &order) < 0)
 			return -1;
-		}
-		for (int c = 0; c < g->ncols; c++) {
-			struct pg_gcell *cell = &row->cells[c];
-			int nmed = 0, nbusy = 0;
-			double busy = 0;
-			for (int k = 0; k < g->cols[c].nruns; k++) {
-				const struct pg_rrun *run = g->cols[c].runs[k];
-				for (int j = 0; j < run->nres; j++) {
-					const struct pg_rres *x = &run->res[j];
-					if (strcmp(x->bench, row->bench) == 0 && strcmp(x->metric, row->metric) == 0 &&
-					    strcmp(x->params, row->params) == 0)
-						merge_cell(cell, x, medians, &nmed, &busy, &nbusy);
-				}
-			}
-			if (nmed)
-				cell->median = median_of(medians, nmed);
-			if (nbusy) {
-				cell->have_busy = 1;
-				cell->busy = busy / nbusy;
-			}
-		}
-	}
-	free(medians);
+	if (sort_sections(g) < 0)
+		return -1;
+	for (int r = 0; r < g->nrows; r++)
+		if (!(g->rows[r].cells = calloc((size_t)g->ncols + 1, sizeof(struct pg_gcell))))
+			return -1;
+	for (int c = 0; c < g->ncols; c++)
+		if (fill_column(g, c) < 0)
+			return -1;
 	return 0;
 }
 
@@ -220,9 +299,63 @@ void pg_guide_free(struct pg_guide *g)
 		free(g->cols[c].runs);
 	for (int r = 0; r < g->nrows; r++)
 		free(g->rows[r].cells);
+	for (int s = 0; s < g->nsections; s++)
+		pg_section_free(&g->sections[s]);
+	free(g->sections);
 	free(g->cols);
 	free(g->rows);
+	free(g->geomean);
+	free(g->ngeo);
 	memset(g, 0, sizeof(*g));
+	g->baseline = -1;
+}
+
+int pg_cell_ok(const struct pg_gcell *c)
+{
+	return c->present && c->status == PG_OK;
+}
+
+/* The ratio of c to the baseline cell b, above 1 when c is better. */
+static void ratio(struct pg_gcell *c, const struct pg_gcell *b, int higher)
+{
+	if (!pg_cell_ok(c) || !pg_cell_ok(b) || !(c->median > 0) || !(b->median > 0))
+		return;
+	c->have_ratio = 1;
+	c->ratio = higher ? c->median / b->median : b->median / c->median;
+	c->overlap = c->min <= b->max && b->min <= c->max;
+}
+
+int pg_guide_baseline(struct pg_guide *g, const char *board)
+{
+	int base = 0;
+	while (base < g->ncols && strcmp(g->cols[base].board, board) != 0)
+		base++;
+	if (base == g->ncols)
+		return -1;
+	size_t n = (size_t)g->nsections * (size_t)g->ncols + 1;
+	double *sum = calloc(n, sizeof(double));
+	g->geomean = calloc(n, sizeof(double));
+	g->ngeo = calloc(n, sizeof(int));
+	if (!sum || !g->geomean || !g->ngeo) {
+		free(sum);
+		return -1;
+	}
+	g->baseline = base;
+	for (int r = 0; r < g->nrows; r++) {
+		struct pg_grow *row = &g->rows[r];
+		for (int c = 0; c < g->ncols; c++) {
+			ratio(&row->cells[c], &row->cells[base], row->higher);
+			if (!row->cells[c].have_ratio)
+				continue;
+			size_t at = (size_t)row->section * (size_t)g->ncols + (size_t)c;
+			sum[at] += log(row->cells[c].ratio);
+			g->ngeo[at]++;
+		}
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		g->geomean[i] = g->ngeo[i] ? exp(sum[i] / g->ngeo[i]) : 0;
+	free(sum);
+	return 0;
 }
 
 void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
@@ -231,8 +364,8 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
 		buf[0] = '\0';
 		return;
 	}
-	if (c->status != PG_R_OK) {
-		snprintf(buf, len, "%s", c->status == PG_R_SKIPPED ? "skipped" : "error");
+	if (c->status != PG_OK) {
+		snprintf(buf, len, "%s", pg_status_name(c->status));
 		return;
 	}
 	char med[48], mn[48], mx[48];
@@ -265,9 +398,21 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", base);
 }
 
+int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last)
+{
+	*first = *last = -1;
+	for (int r = 0; r < g->nrows; r++)
+		if (g->rows[r].section == s) {
+			if (*first < 0)
+				*first = r;
+			*last = r;
+		}
+	return *first >= 0;
+}
+
 int pg_section_has_cpu(const struct pg_guide *g, int section)
 {
-	if (!pg_section(section)->cpu_load)
+	if (!g->sections[section].cpu_load)
 		return 0;
 	for (int r = 0; r < g->nrows; r++)
 		if (g->rows[r].section == section)
@@ -275,451 +420,4 @@ int pg_section_has_cpu(const struct pg_guide *g, int section)
 				if (g->rows[r].cells[c].have_busy)
 					return 1;
 	return 0;
-}
-
-/* --- the machine table --- */
-
-static const char *const machine_fields[PG_MACHINE_FIELDS] = {
-	"Board", "CPU", "Cores", "Frequency", "Memory", "Kernel", "Compiler", "perfguide", "Runs",
-};
-
-const char *pg_machine_field_name(int f)
-{
-	return machine_fields[f];
-}
-
-static void cpu_models(json_t *m, char *buf, size_t len)
-{
-	json_t *cpus = json_object_get(m, "cpus"), *c;
-	size_t i, at = 0;
-	buf[0] = '\0';
-	/* big.LITTLE: each distinct model once, with how many cores have it. */
-	const char *seen[16];
-	int count[16], nseen = 0;
-	json_array_foreach(cpus, i, c) {
-		const char *model = json_string_value(json_object_get(c, "model"));
-		if (!model)
-			continue;
-		int k = 0;
-		while (k < nseen && strcmp(seen[k], model) != 0)
-			k++;
-		if (k == nseen && nseen < 16) {
-			seen[nseen] = model;
-			count[nseen++] = 0;
-		}
-		if (k < nseen)
-			count[k]++;
-	}
-	for (int k = 0; k < nseen && at < len; k++) {
-		int w = nseen > 1 ? snprintf(buf + at, len - at, "%s%d x %s", k ? " + " : "", count[k], seen[k])
-				  : snprintf(buf + at, len - at, "%s", seen[k]);
-		if (w < 0)
-			break;
-		at += (size_t)w;
-	}
-	if (!buf[0]) {
-		const char *arch = json_string_value(json_object_get(m, "arch"));
-		snprintf(buf, len, "%s", arch ? arch : "");
-	}
-}
-
-void pg_machine_value(const struct pg_gcol *c, int f, char *buf, size_t len)
-{
-	const struct pg_rrun *run = c->runs[c->nruns - 1];
-	json_t *m = json_loads(run->machine ? run->machine : "{}", 0, NULL);
-	json_t *b = json_loads(run->build ? run->build : "{}", 0, NULL);
-	buf[0] = '\0';
-	switch (f) {
-	case 0: {
-		const char *model = json_string_value(json_object_get(m, "dt_model"));
-		if (!model)
-			model = json_string_value(json_object_get(m, "dmi_product"));
-		if (model && strcmp(model, c->board) != 0)
-			snprintf(buf, len, "%s (%s)", c->board, model);
-		else
-			snprintf(buf, len, "%s", c->board);
-		break;
-	}
-	case 1: cpu_models(m, buf, len); break;
-	case 2: {
-		json_int_t n = json_integer_value(json_object_get(m, "cpus_online"));
-		if (n)
-			snprintf(buf, len, "%lld", (long long)n);
-		break;
-	}
-	case 3: {
-		json_t *pol = json_object_get(m, "cpufreq"), *p;
-		size_t i;
-		json_int_t lo = 0, hi = 0;
-		json_array_foreach(pol, i, p) {
-			json_int_t k = json_integer_value(json_object_get(p, "max_khz"));
-			if (k && (!lo || k < lo))
-				lo = k;
-			if (k > hi)
-				hi = k;
-		}
-		if (hi && lo != hi)
-			snprintf(buf, len, "%lld-%lld MHz", (long long)lo / 1000, (long long)hi / 1000);
-		else if (hi)
-			snprintf(buf, len, "%lld MHz", (long long)hi / 1000);
-		break;
-	}
-	case 4: {
-		json_int_t mem = json_integer_value(json_object_get(m, "mem_total"));
-		if (mem)
-			snprintf(buf, len, "%.0f MiB", (double)mem / 1048576.0);
-		break;
-	}
-	case 5: {
-		const char *k = json_string_value(json_object_get(m, "kernel_release"));
-		snprintf(buf, len, "%s", k ? k : "");
-		break;
-	}
-	case 6: {
-		const char *k = json_string_value(json_object_get(b, "compiler"));
-		snprintf(buf, len, "%s", k ? k : "");
-		break;
-	}
-	case 7: snprintf(buf, len, "%s", run->version ? run->version : ""); break;
-	case 8:
-		if (c->nruns > 1)
-			snprintf(buf, len, "%d runs merged, latest %s", c->nruns, run->id);
-		else
-			snprintf(buf, len, "%s", run->id);
-		break;
-	}
-	json_decref(m);
-	json_decref(b);
-}
-
-/* --- writers --- */
-
-int pg_format_parse(const char *s, enum pg_format *f)
-{
-	static const char *const names[] = { "md", "rst", "csv", "json", "html" };
-	for (int i = 0; i < 5; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum pg_format)i;
-			return 0;
-		}
-	return -1;
-}
-
-/* Footnotes of skipped and failed results in one section. */
-struct notes {
-	char text[64][320];
-	int n;
-};
-
-static int note_add(struct notes *nb, const char *board, const struct pg_grow *r, const char *reason)
-{
-	char name[300], t[320];
-	pg_row_name(r, name, sizeof(name));
-	snprintf(t, sizeof(t), "%s, %s: %s", board, name, reason ? reason : "no reason given");
-	for (int i = 0; i < nb->n; i++)
-		if (strcmp(nb->text[i], t) == 0)
-			return i + 1;
-	if (nb->n == 64)
-		return 64;
-	snprintf(nb->text[nb->n++], sizeof(nb->text[0]), "%s", t);
-	return nb->n;
-}
-
-/* Text of a cell with its footnote mark; the CPU-load text separately. */
-static void cell_texts(const struct pg_grow *r, int c, const char *board, struct notes *nb,
-		       char *val, size_t vlen, char *cpu, size_t clen)
-{
-	const struct pg_gcell *cell = &r->cells[c];
-	pg_cell_text(cell, val, vlen);
-	if (cell->present && cell->status != PG_R_OK) {
-		size_t l = strlen(val);
-		snprintf(val + l, vlen - l, " [%d]", note_add(nb, board, r, cell->reason));
-	}
-	if (cell->have_busy)
-		snprintf(cpu, clen, "%.1f", cell->busy);
-	else
-		cpu[0] = '\0';
-}
-
-static void csv_quote(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-/* md cells cannot hold a bare |. */
-static void md_cell(FILE *out, const char *s)
-{
-	fputc(' ', out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-	fputs(" |", out);
-}
-
-/* A field no board recorded (a container has no cpufreq) is left out. */
-static int machine_row_empty(const struct pg_guide *g, int i)
-{
-	char v[512];
-	for (int c = 0; c < g->ncols; c++) {
-		pg_machine_value(&g->cols[c], i, v, sizeof(v));
-		if (v[0])
-			return 0;
-	}
-	return 1;
-}
-
-static void write_machines(const struct pg_guide *g, enum pg_format f, FILE *out)
-{
-	char v[512];
-	if (f == PG_FMT_MD) {
-		fputs("## Machines\n\n|", out);
-		md_cell(out, "");
-		for (int c = 0; c < g->ncols; c++)
-			md_cell(out, g->cols[c].board);
-		fputs("\n|---|", out);
-		for (int c = 0; c < g->ncols; c++)
-			fputs("---|", out);
-		fputc('\n', out);
-		for (int i = 0; i < PG_MACHINE_FIELDS; i++) {
-			if (machine_row_empty(g, i))
-				continue;
-			fputc('|', out);
-			md_cell(out, pg_machine_field_name(i));
-			for (int c = 0; c < g->ncols; c++) {
-				pg_machine_value(&g->cols[c], i, v, sizeof(v));
-				md_cell(out, v);
-			}
-			fputc('\n', out);
-		}
-		fputc('\n', out);
-	} else if (f == PG_FMT_RST) {
-		fputs("Machines\n========\n\n.. csv-table:: Machines\n    :header: \"\"", out);
-		for (int c = 0; c < g->ncols; c++) {
-			fputc(',', out);
-			csv_quote(out, g->cols[c].board);
-		}
-		fputs("\n\n", out);
-		for (int i = 0; i < PG_MACHINE_FIELDS; i++) {
-			if (machine_row_empty(g, i))
-				continue;
-			fputs("    ", out);
-			csv_quote(out, pg_machine_field_name(i));
-			for (int c = 0; c < g->ncols; c++) {
-				pg_machine_value(&g->cols[c], i, v, sizeof(v));
-				fputc(',', out);
-				csv_quote(out, v);
-			}
-			fputc('\n', out);
-		}
-		fputc('\n', out);
-	}
-}
-
-static void rst_title(FILE *out, const char *t, char ch)
-{
-	fprintf(out, "%s\n", t);
-	for (size_t i = strlen(t); i > 0; i--)
-		fputc(ch, out);
-	fputs("\n\n", out);
-}
-
-static int write_text(const struct pg_guide *g, enum pg_format f, FILE *out)
-{
-	char name[320], val[160], cpu[32];
-	if (f == PG_FMT_MD)
-		fputs("# Performance guide\n\n", out);
-	else if (f == PG_FMT_RST)
-		rst_title(out, "Performance guide", '#');
-	if (f != PG_FMT_CSV)
-		write_machines(g, f, out);
-	if (f == PG_FMT_CSV) {
-		fputs("section,benchmark", out);
-		for (int c = 0; c < g->ncols; c++) {
-			fputc(',', out);
-			csv_quote(out, g->cols[c].board);
-			fputc(',', out);
-			snprintf(name, sizeof(name), "%s CPU %%", g->cols[c].board);
-			csv_quote(out, name);
-		}
-		fputc('\n', out);
-	}
-	for (int s = 0; s < pg_section_count(); s++) {
-		int first = -1, last = -1;
-		for (int r = 0; r < g->nrows; r++)
-			if (g->rows[r].section == s) {
-				if (first < 0)
-					first = r;
-				last = r;
-			}
-		if (first < 0)
-			continue;
-		int has_cpu = pg_section_has_cpu(g, s);
-		struct notes *nb = calloc(1, sizeof(*nb));
-		if (!nb)
-			return -1;
-		const struct pg_gsection *sec = pg_section(s);
-		if (f == PG_FMT_MD) {
-			fprintf(out, "## %s\n\n", sec->title);
-			if (sec->intro)
-				fprintf(out, "%s\n\n", sec->intro);
-			fputc('|', out);
-			md_cell(out, "Benchmarks");
-			for (int c = 0; c < g->ncols; c++) {
-				md_cell(out, g->cols[c].board);
-				if (has_cpu) {
-					snprintf(name, sizeof(name), "%s CPU Load %%", g->cols[c].board);
-					md_cell(out, name);
-				}
-			}
-			fputs("\n|---|", out);
-			for (int c = 0; c < g->ncols * (has_cpu ? 2 : 1); c++)
-				fputs("---|", out);
-			fputc('\n', out);
-		} else if (f == PG_FMT_RST) {
-			rst_title(out, sec->title, '=');
-			if (sec->intro)
-				fprintf(out, "%s\n\n", sec->intro);
-			fprintf(out, ".. csv-table:: %s Benchmarks\n    :header: \"Benchmarks\"", sec->title);
-			for (int c = 0; c < g->ncols; c++) {
-				fputc(',', out);
-				csv_quote(out, g->cols[c].board);
-				if (has_cpu) {
-					snprintf(name, sizeof(name), "%s CPU Load %%", g->cols[c].board);
-					fputc(',', out);
-					csv_quote(out, name);
-				}
-			}
-			fputs("\n\n", out);
-		}
-		for (int r = first; r <= last; r++) {
-			const struct pg_grow *row = &g->rows[r];
-			pg_row_name(row, name, sizeof(name));
-			if (f == PG_FMT_MD) {
-				fputc('|', out);
-				md_cell(out, name);
-			} else if (f == PG_FMT_RST) {
-				fputs("    ", out);
-				csv_quote(out, name);
-			} else {
-				csv_quote(out, sec->title);
-				fputc(',', out);
-				csv_quote(out, name);
-			}
-			for (int c = 0; c < g->ncols; c++) {
-				cell_texts(row, c, g->cols[c].board, nb, val, sizeof(val), cpu, sizeof(cpu));
-				if (f == PG_FMT_MD) {
-					md_cell(out, val);
-					if (has_cpu)
-						md_cell(out, cpu);
-				} else {
-					fputc(',', out);
-					csv_quote(out, val);
-					if (has_cpu || f == PG_FMT_CSV) {
-						fputc(',', out);
-						csv_quote(out, cpu);
-					}
-				}
-			}
-			fputc('\n', out);
-		}
-		if (f != PG_FMT_CSV) {
-			fputc('\n', out);
-			for (int i = 0; i < nb->n; i++)
-				fprintf(out, "- [%d] %s\n", i + 1, nb->text[i]);
-			if (nb->n)
-				fputc('\n', out);
-		}
-		free(nb);
-	}
-	return 0;
-}
-
-static json_t *json_num_or_null(int ok, double v)
-{
-	return ok ? json_real(v) : json_null();
-}
-
-static int write_json(const struct pg_guide *g, FILE *out)
-{
-	char v[512];
-	json_t *root = json_object(), *machines = json_array(), *secs = json_array();
-	for (int c = 0; c < g->ncols; c++) {
-		json_t *m = json_object();
-		for (int i = 0; i < PG_MACHINE_FIELDS; i++) {
-			pg_machine_value(&g->cols[c], i, v, sizeof(v));
-			json_object_set_new(m, pg_machine_field_name(i), json_string(v));
-		}
-		json_object_set_new(m, "board", json_string(g->cols[c].board));
-		json_array_append_new(machines, m);
-	}
-	for (int s = 0; s < pg_section_count(); s++) {
-		json_t *rows = json_array();
-		for (int r = 0; r < g->nrows; r++) {
-			const struct pg_grow *row = &g->rows[r];
-			if (row->section != s)
-				continue;
-			json_t *o = json_object(), *cells = json_array();
-			pg_row_name(row, v, sizeof(v));
-			json_object_set_new(o, "name", json_string(v));
-			json_object_set_new(o, "bench", json_string(row->bench));
-			json_object_set_new(o, "params", json_loads(row->params, 0, NULL));
-			json_object_set_new(o, "metric", json_string(row->metric));
-			json_object_set_new(o, "unit", json_string(row->unit ? row->unit : ""));
-			json_object_set_new(o, "better", json_string(row->higher ? "higher" : "lower"));
-			for (int c = 0; c < g->ncols; c++) {
-				const struct pg_gcell *cell = &row->cells[c];
-				json_t *j = json_object();
-				json_object_set_new(j, "board", json_string(g->cols[c].board));
-				if (!cell->present) {
-					json_object_set_new(j, "status", json_null());
-				} else {
-					json_object_set_new(j, "status", json_string(cell->status == PG_R_OK ? "ok"
-							    : cell->status == PG_R_SKIPPED ? "skipped" : "error"));
-					int ok = cell->status == PG_R_OK;
-					json_object_set_new(j, "median", json_num_or_null(ok, cell->median));
-					json_object_set_new(j, "min", json_num_or_null(ok, cell->min));
-					json_object_set_new(j, "max", json_num_or_null(ok, cell->max));
-					json_object_set_new(j, "busy_pct", json_num_or_null(cell->have_busy, cell->busy));
-					if (cell->reason)
-						json_object_set_new(j, "reason", json_string(cell->reason));
-					pg_cell_text(cell, v, sizeof(v));
-					json_object_set_new(j, "text", json_string(v));
-				}
-				json_array_append_new(cells, j);
-			}
-			json_object_set_new(o, "cells", cells);
-			json_array_append_new(rows, o);
-		}
-		if (json_array_size(rows) == 0) {
-			json_decref(rows);
-			continue;
-		}
-		json_t *so = json_object();
-		json_object_set_new(so, "title", json_string(pg_section(s)->title));
-		json_object_set_new(so, "rows", rows);
-		json_array_append_new(secs, so);
-	}
-	json_object_set_new(root, "machines", machines);
-	json_object_set_new(root, "sections", secs);
-	int rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
-	fputc('\n', out);
-	json_decref(root);
-	return rc;
-}
-
-int pg_guide_write(const struct pg_guide *g, enum pg_format f, FILE *out)
-{
-	switch (f) {
-	case PG_FMT_JSON: return write_json(g, out);
-	case PG_FMT_HTML: return pg_guide_write_html(g, out);
-	default: return write_text(g, f, out);
-	}
 }

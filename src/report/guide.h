@@ -1,30 +1,38 @@
 /*
  * The performance guide as data: one column per board, one row per result
- * key (bench, params, metric), rows grouped into the guide's sections. The
- * writers (md, rst, csv, json, html) only format this.
+ * key (bench, params, metric), rows grouped into the sections the results
+ * carry. The writers only format this (writer.h); nothing here knows a
+ * benchmark id: a result's section comes from the result, else from the
+ * benchmark that the registry knows by that id, else "Other benchmarks".
  */
 #ifndef PG_GUIDE_H
 #define PG_GUIDE_H
 
-#include <stdio.h>
-
+#include "core/bench.h"
 #include "rundata.h"
 
 struct pg_gcell {
 	int present;
-	enum pg_rstatus status;
+	enum pg_status status;
 	double median, min, max;	/* merged over the column's runs */
 	int have_busy;
 	double busy;
 	const char *reason;		/* skipped or error */
 	const double *samples;		/* one run only: its samples */
 	int nsamples;
+	/* Against the baseline column (report --baseline): the ratio, read so
+	 * that above 1 is always better, and whether the two columns' min..max
+	 * overlap (the difference may be noise). */
+	int have_ratio;
+	double ratio;
+	int overlap;
 };
 
 struct pg_grow {
 	const char *bench, *params, *metric, *unit, *label;
+	const char *title;		/* the benchmark's, as its results say */
 	int higher;
-	int section;
+	int section;			/* index into pg_guide.sections */
 	int order;			/* first appearance */
 	struct pg_gcell *cells;		/* one per column */
 };
@@ -35,45 +43,42 @@ struct pg_gcol {
 	int nruns;
 };
 
-struct pg_gsection {
-	const char *title;
-	const char *intro;
-	/* The seed guides print CPU load only where it is part of the answer
-	 * (network, storage, crypto, messaging): elsewhere it would be the
-	 * benchmark's own 100 % of one core, a column of noise. */
-	int cpu_load;
-};
+/* The section of results with no section, from no benchmark this perfguide knows. */
+#define PG_OTHER_SECTION "Other benchmarks"
 
 struct pg_guide {
 	struct pg_gcol *cols;
 	int ncols;
 	struct pg_grow *rows;		/* sorted by section, then first appearance */
 	int nrows;
+	/* The sections the rows are in, in the guide's order; strings malloc'd. */
+	struct pg_section *sections;
+	int nsections;
+	int baseline;			/* column of --baseline; -1: none */
+	/* Per section and column (s * ncols + c): geometric mean of the
+	 * ratios to the baseline and how many rows it is over (0: none). */
+	double *geomean;
+	int *ngeo;
 };
-
-/* The guide's sections in order; ids match the first pattern that fits. */
-int pg_section_count(void);
-const struct pg_gsection *pg_section(int i);
-int pg_section_of(const char *bench);
 
 /* Runs of one board go into one column, in the order given. */
 int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns);
 void pg_guide_free(struct pg_guide *g);
 
+/* Ratios of every column to the column of this board, and their geometric
+ * means per section; -1 when no column is that board. */
+int pg_guide_baseline(struct pg_guide *g, const char *board);
+
 /* "9024.86 (min 4779.41, max 13270.31)", the bracket dropped when min and
  * max print as the median. */
 void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len);
+/* The row's label where it has one, else "bench params metric"; then the
+ * unit in brackets. */
 void pg_row_name(const struct pg_grow *r, char *buf, size_t len);
 int pg_section_has_cpu(const struct pg_guide *g, int section);
-
-/* Machine table: field names and one value per column. */
-#define PG_MACHINE_FIELDS 9
-const char *pg_machine_field_name(int f);
-void pg_machine_value(const struct pg_gcol *c, int f, char *buf, size_t len);
-
-enum pg_format { PG_FMT_MD, PG_FMT_RST, PG_FMT_CSV, PG_FMT_JSON, PG_FMT_HTML };
-int pg_format_parse(const char *s, enum pg_format *f);
-int pg_guide_write(const struct pg_guide *g, enum pg_format f, FILE *out);
-int pg_guide_write_html(const struct pg_guide *g, FILE *out);
+/* Rows of section s: [*first, *last]; 0 when it has none. */
+int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last);
+/* A cell with a result to draw or compare. */
+int pg_cell_ok(const struct pg_gcell *c);
 
 #endif

@@ -1,459 +1,203 @@
 /*
  * The guide as one self-contained HTML file: the tables of the text formats
- * plus SVG charts drawn here, no scripts, no network. A sweep (latency or
- * bandwidth against size, throughput against packet size) becomes a line
- * chart with a line per board, log-scaled where the sweep goes by powers of
- * two; every other row a bar chart across boards.
+ * and the charts (svg.c), no scripts, no network. A section's charts are its
+ * line plots (plots.c) and, where several boards are compared, a bar chart
+ * per row the plots do not draw: a single board gets no one-bar charts.
  */
-#include <jansson.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/params.h"
-#include "guide.h"
-
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-};
-#define NPAL (sizeof(palette) / sizeof(palette[0]))
-
-static void esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
+#include "plots.h"
+#include "writer.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:2em;color:#222}"
 	"table{border-collapse:collapse;margin:1em 0;font-size:13px}"
 	"th,td{border:1px solid #bbb;padding:3px 6px;text-align:right}"
 	"th:first-child,td:first-child{text-align:left}"
-	"th{background:#eee}.cpu{color:#666}"
+	"th{background:#eee}.cpu{color:#666}.same{color:#999}"
 	".charts{display:flex;flex-wrap:wrap;gap:12px}"
 	"svg{background:#fff;border:1px solid #ddd}"
 	"svg text{font-family:sans-serif;font-size:11px;fill:#222}"
 	".notes{font-size:12px;color:#444}";
 
-/* --- which rows make a curve --- */
-
-struct sweep {
-	char key[600];
-	char param[64];		/* the swept parameter */
-	char rest[256];		/* the other parameters, canonical JSON */
-	int *rows;		/* guide row indexes, by x */
-	double *x;
-	int n;
-	int count;		/* rows that fit, from the first pass */
-};
-
-static int is_pow2(double v)
+/* A ratio whose two boards overlap is greyed: it may be noise. */
+static const char *cell_class(const struct pg_tcell *tc)
 {
-	if (!(v > 0) || v != floor(v) || v > 9e15)
-		return 0;
-	uint64_t u = (uint64_t)v;
-	return (u & (u - 1)) == 0;
+	if (tc->kind == PG_T_RATIO)
+		return tc->cell && tc->cell->have_ratio && tc->cell->overlap ? " class=\"ratio same\"" : " class=\"ratio\"";
+	return tc->kind == PG_T_CPU ? " class=\"cpu\"" : "";
 }
 
-/* Finds the sweeps of one section: rows that differ only in one numeric
- * parameter, at least three values of it. used[r] marks rows drawn. */
-static int find_sweeps(const struct pg_guide *g, int section, struct sweep **out, char *used)
+static void html_table(FILE *out, const struct pg_table *t)
 {
-	struct sweep *sw = NULL;
-	int nsw = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		for (int r = 0; r < g->nrows; r++) {
-			const struct pg_grow *row = &g->rows[r];
-			if (row->section != section || used[r])
-				continue;
-			json_t *p = json_loads(row->params, 0, NULL);
-			const char *k;
-			json_t *v;
-			json_object_foreach(p, k, v) {
-				if (!json_is_integer(v))
-					continue;
-				json_t *rest = json_deep_copy(p);
-				json_object_del(rest, k);
-				char *rs = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS);
-				char key[600];
-				snprintf(key, sizeof(key), "%s|%s|%s|%s", row->bench, row->metric, k, rs ? rs : "");
-				free(rs);
-				json_decref(rest);
-				int i = 0;
-				while (i < nsw && strcmp(sw[i].key, key) != 0)
-					i++;
-				if (pass == 0) {
-					if (i == nsw) {
-						struct sweep *ns = realloc(sw, sizeof(*sw) * (size_t)(nsw + 1));
-						if (!ns)
-							break;
-						sw = ns;
-						memset(&sw[nsw], 0, sizeof(*sw));
-						snprintf(sw[nsw].key, sizeof(sw[nsw].key), "%s", key);
-						snprintf(sw[nsw].param, sizeof(sw[nsw].param), "%s", k);
-						snprintf(sw[nsw].rest, sizeof(sw[nsw].rest), "%s",
-							 strchr(strchr(strchr(key, '|') + 1, '|') + 1, '|') + 1);
-						nsw++;
-					}
-					sw[i].count++;
-				} else if (i < nsw && sw[i].count >= 3) {
-					/* Second pass: fill the sweeps that have three or more. */
-					if (!sw[i].rows) {
-						sw[i].rows = malloc(sizeof(int) * (size_t)sw[i].count);
-						sw[i].x = malloc(sizeof(double) * (size_t)sw[i].count);
-						if (!sw[i].rows || !sw[i].x)
-							break;
-					}
-					sw[i].rows[sw[i].n] = r;
-					sw[i].x[sw[i].n++] = (double)json_integer_value(v);
-					used[r] = 1;
-					break;
-				}
-			}
-			json_decref(p);
-		}
-	}
-	/* Keep the filled ones, points sorted by x. */
-	int k = 0;
-	for (int i = 0; i < nsw; i++) {
-		if (!sw[i].rows)
-			continue;
-		for (int a = 1; a < sw[i].n; a++)
-			for (int b = a; b > 0 && sw[i].x[b - 1] > sw[i].x[b]; b--) {
-				double tx = sw[i].x[b];
-				sw[i].x[b] = sw[i].x[b - 1];
-				sw[i].x[b - 1] = tx;
-				int tr = sw[i].rows[b];
-				sw[i].rows[b] = sw[i].rows[b - 1];
-				sw[i].rows[b - 1] = tr;
-			}
-		sw[k++] = sw[i];
-	}
-	*out = sw;
-	return k;
-}
-
-/* Round numbers for an axis from 0 to max. */
-static double nice_step(double max, int ticks)
-{
-	double raw = max / ticks, mag = pow(10, floor(log10(raw)));
-	double f = raw / mag;
-	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
-static void fmt_num(double v, char *buf, size_t len)
-{
-	if (fabs(v) >= 100 || v == floor(v))
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
-
-static void param_label(const char *bench, const char *param, double x, char *buf, size_t len)
-{
-	char p[64];
-	snprintf(p, sizeof(p), "{\"%s\":%.0f}", param, x);
-	char disp[128];
-	pg_params_display(bench, p, disp, sizeof(disp));
-	const char *eq = strchr(disp, '=');
-	snprintf(buf, len, "%s", eq ? eq + 1 : disp);
-}
-
-#define W 560
-#define H 330
-#define ML 70
-#define MR 150
-#define MT 30
-#define MB 50
-
-static void line_chart(const struct pg_guide *g, const struct sweep *s, FILE *out)
-{
-	const struct pg_grow *first = &g->rows[s->rows[0]];
-	int logx = 1;
-	for (int i = 0; i < s->n; i++)
-		logx &= is_pow2(s->x[i]);
-	double ymax = 0;
-	for (int i = 0; i < s->n; i++)
-		for (int c = 0; c < g->ncols; c++) {
-			const struct pg_gcell *cell = &g->rows[s->rows[i]].cells[c];
-			if (cell->present && cell->status == PG_R_OK && cell->median > ymax)
-				ymax = cell->median;
-		}
-	if (!(ymax > 0))
-		ymax = 1;
-	double step = nice_step(ymax, 5);
-	ymax = ceil(ymax / step) * step;
-	double x0 = logx ? log2(s->x[0]) : s->x[0], x1 = logx ? log2(s->x[s->n - 1]) : s->x[s->n - 1];
-	if (x1 == x0)
-		x1 = x0 + 1;
-	int pw = W - ML - MR, ph = H - MT - MB;
-#define PX(v) (ML + ((logx ? log2(v) : (v)) - x0) / (x1 - x0) * pw)
-#define PY(v) (MT + ph - (v) / ymax * ph)
-	char title[400], p[160], rest[200];
-	pg_params_display(first->bench, s->rest, rest, sizeof(rest));
-	snprintf(title, sizeof(title), "%s %s%s%s", first->bench, first->metric, rest[0] ? ", " : "", rest);
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		W, H, W, H);
-	fputs("<title>", out);
-	esc(out, title);
-	fputs("</title>\n<text x=\"", out);
-	fprintf(out, "%d\" y=\"18\" font-weight=\"bold\">", ML);
-	esc(out, title);
-	fputs("</text>\n", out);
-	/* axes and grid */
-	fprintf(out, "<path d=\"M%d %d V%d H%d\" stroke=\"#333\" fill=\"none\"/>\n", ML, MT, MT + ph, ML + pw);
-	for (double y = 0; y <= ymax * 1.0001; y += step) {
-		fmt_num(y, p, sizeof(p));
-		fprintf(out, "<path d=\"M%d %.1f H%d\" stroke=\"#eee\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			ML + 1, PY(y), ML + pw, ML - 4, PY(y) + 4, p);
-	}
-	for (int i = 0; i < s->n; i++) {
-		if (i && s->x[i] == s->x[i - 1])
-			continue;
-		param_label(first->bench, s->param, s->x[i], p, sizeof(p));
-		fprintf(out, "<path d=\"M%.1f %d v5\" stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
-			PX(s->x[i]), MT + ph, PX(s->x[i]), MT + ph + 17);
-		esc(out, p);
-		fputs("</text>\n", out);
-	}
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ML + pw / 2, H - 8);
-	esc(out, s->param);
-	fputs(logx ? " (log scale)</text>\n" : "</text>\n", out);
-	fprintf(out, "<text transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">", MT + ph / 2);
-	esc(out, first->metric);
-	if (first->unit && first->unit[0]) {
-		fputs(" (", out);
-		esc(out, first->unit);
-		fputs(")", out);
-	}
-	fputs("</text>\n", out);
-	/* a line per board, and the legend */
-	for (int c = 0; c < g->ncols; c++) {
-		const char *col = palette[c % NPAL];
-		int pts = 0;
-		fputs("<path fill=\"none\" stroke-width=\"2\" stroke=\"", out);
-		fputs(col, out);
-		fputs("\" d=\"", out);
-		for (int i = 0; i < s->n; i++) {
-			const struct pg_gcell *cell = &g->rows[s->rows[i]].cells[c];
-			if (!cell->present || cell->status != PG_R_OK)
-				continue;
-			fprintf(out, "%s%.1f %.1f", pts++ ? " L" : "M", PX(s->x[i]), PY(cell->median));
-		}
-		fputs("\"/>\n", out);
-		for (int i = 0; i < s->n; i++) {
-			const struct pg_gcell *cell = &g->rows[s->rows[i]].cells[c];
-			if (cell->present && cell->status == PG_R_OK)
-				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", PX(s->x[i]),
-					PY(cell->median), col);
-		}
-		fputc('\n', out);
-		int ly = MT + 14 * c;
-		fprintf(out, "<path d=\"M%d %d h18\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">",
-			ML + pw + 10, ly + 4, col, ML + pw + 32, ly + 8);
-		esc(out, g->cols[c].board);
-		fputs("</text>\n", out);
-	}
-	fputs("</svg>\n", out);
-#undef PX
-#undef PY
-}
-
-static void bar_chart(const struct pg_guide *g, const struct pg_grow *row, FILE *out)
-{
-	double max = 0;
-	for (int c = 0; c < g->ncols; c++)
-		if (row->cells[c].present && row->cells[c].status == PG_R_OK && row->cells[c].median > max)
-			max = row->cells[c].median;
-	if (!(max > 0))
-		return;
-	int bh = 16, lw = 120, vw = 80, w = 420, h = 34 + g->ncols * (bh + 4) + 18;
-	int pw = w - lw - vw;
-	char name[320], v[64];
-	pg_row_name(row, name, sizeof(name));
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		w, h, w, h);
-	fputs("<title>", out);
-	esc(out, name);
-	fputs("</title><text x=\"4\" y=\"16\" font-weight=\"bold\">", out);
-	esc(out, name);
-	fputs("</text>\n", out);
-	for (int c = 0; c < g->ncols; c++) {
-		const struct pg_gcell *cell = &row->cells[c];
-		int y = 26 + c * (bh + 4);
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", lw - 4, y + 12);
-		esc(out, g->cols[c].board);
-		fputs("</text>", out);
-		if (cell->present && cell->status == PG_R_OK) {
-			double bw = cell->median / max * pw;
-			fprintf(out, "<path d=\"M%d %d h%.1f v%d h%.1f Z\" fill=\"%s\"/>", lw, y, bw, bh, -bw,
-				palette[c % NPAL]);
-			fmt_num(cell->median, v, sizeof(v));
-			fprintf(out, "<text x=\"%.1f\" y=\"%d\">%s</text>", lw + bw + 4, y + 12, v);
-		} else {
-			fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#888\">%s</text>", lw + 4, y + 12,
-				cell->present ? (cell->status == PG_R_SKIPPED ? "skipped" : "error") : "no result");
-		}
-		fputc('\n', out);
-	}
-	/* the value axis: its unit */
-	fprintf(out, "<path d=\"M%d 24 V%d\" stroke=\"#333\"/><text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-		lw, h - 16, lw + pw / 2, h - 4);
-	esc(out, row->metric);
-	if (row->unit && row->unit[0]) {
-		fputs(" (", out);
-		esc(out, row->unit);
-		fputs(")", out);
-	}
-	fputs(", from 0</text>\n</svg>\n", out);
-}
-
-static void machine_table(const struct pg_guide *g, FILE *out)
-{
-	char v[512];
-	fputs("<h2>Machines</h2>\n<table>\n<tr><th></th>", out);
-	for (int c = 0; c < g->ncols; c++) {
-		fputs("<th>", out);
-		esc(out, g->cols[c].board);
+	fputs("<table>\n<tr>", out);
+	for (int c = 0; c < t->ncols; c++) {
+		fprintf(out, "<th%s>", t->head[c].kind == PG_T_CPU ? " class=\"cpu\"" : "");
+		pg_html_esc(out, t->head[c].text);
 		fputs("</th>", out);
 	}
 	fputs("</tr>\n", out);
-	for (int f = 0; f < PG_MACHINE_FIELDS; f++) {
-		int any = 0;
-		for (int c = 0; c < g->ncols; c++) {
-			pg_machine_value(&g->cols[c], f, v, sizeof(v));
-			any |= v[0] != '\0';
-		}
-		if (!any)
-			continue;
-		fputs("<tr><td>", out);
-		esc(out, pg_machine_field_name(f));
-		fputs("</td>", out);
-		for (int c = 0; c < g->ncols; c++) {
-			pg_machine_value(&g->cols[c], f, v, sizeof(v));
-			fputs("<td>", out);
-			esc(out, v);
+	for (int r = 0; r < t->nrows; r++) {
+		fputs("<tr>", out);
+		for (int c = 0; c < t->ncols; c++) {
+			const struct pg_tcell *tc = pg_table_cell(t, r, c);
+			fprintf(out, "<td%s>", cell_class(tc));
+			pg_html_esc(out, tc->text);
+			if (tc->note)
+				fprintf(out, " <sup>%d</sup>", tc->note);
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
+	if (t->nnotes) {
+		fputs("<ol class=\"notes\">\n", out);
+		for (int i = 0; i < t->nnotes; i++) {
+			fputs("<li>", out);
+			pg_html_esc(out, t->notes[i]);
+			fputs("</li>\n", out);
+		}
+		fputs("</ol>\n", out);
+	}
+	if (t->legend) {
+		fputs("<p class=\"notes\">", out);
+		pg_html_esc(out, t->legend);
+		fputs("</p>\n", out);
+	}
 }
 
-int pg_guide_write_html(const struct pg_guide *g, FILE *out)
+static int html_begin(struct pg_walk *w)
 {
-	char *used = calloc((size_t)g->nrows + 1, 1);
-	if (!used)
-		return -1;
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	fprintf(w->out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>Performance guide</title>\n<style>%s</style>\n</head>\n<body>\n"
 		"<h1>Performance guide</h1>\n", style);
-	machine_table(g, out);
-	char name[320], val[160];
-	for (int s = 0; s < pg_section_count(); s++) {
-		int any = 0;
-		for (int r = 0; r < g->nrows && !any; r++)
-			any = g->rows[r].section == s;
-		if (!any)
-			continue;
-		const struct pg_gsection *sec = pg_section(s);
-		fputs("<section>\n<h2>", out);
-		esc(out, sec->title);
-		fputs("</h2>\n", out);
-		if (sec->intro) {
-			fputs("<p>", out);
-			esc(out, sec->intro);
-			fputs("</p>\n", out);
-		}
-		struct sweep *sw;
-		int nsw = find_sweeps(g, s, &sw, used);
-		fputs("<div class=\"charts\">\n", out);
-		for (int i = 0; i < nsw; i++)
-			line_chart(g, &sw[i], out);
-		for (int r = 0; r < g->nrows; r++)
-			if (g->rows[r].section == s && !used[r])
-				bar_chart(g, &g->rows[r], out);
-		fputs("</div>\n", out);
-		for (int i = 0; i < nsw; i++) {
-			free(sw[i].rows);
-			free(sw[i].x);
-		}
-		free(sw);
-
-		int has_cpu = pg_section_has_cpu(g, s);
-		fputs("<table>\n<tr><th>Benchmarks</th>", out);
-		for (int c = 0; c < g->ncols; c++) {
-			fputs("<th>", out);
-			esc(out, g->cols[c].board);
-			fputs("</th>", out);
-			if (has_cpu) {
-				fputs("<th class=\"cpu\">", out);
-				esc(out, g->cols[c].board);
-				fputs(" CPU Load %</th>", out);
-			}
-		}
-		fputs("</tr>\n", out);
-		int nnotes = 0;
-		for (int r = 0; r < g->nrows; r++) {
-			const struct pg_grow *row = &g->rows[r];
-			if (row->section != s)
-				continue;
-			pg_row_name(row, name, sizeof(name));
-			fputs("<tr><td>", out);
-			esc(out, name);
-			fputs("</td>", out);
-			for (int c = 0; c < g->ncols; c++) {
-				const struct pg_gcell *cell = &row->cells[c];
-				pg_cell_text(cell, val, sizeof(val));
-				fputs("<td>", out);
-				esc(out, val);
-				if (cell->present && cell->status != PG_R_OK)
-					fprintf(out, " <sup>%d</sup>", ++nnotes);
-				fputs("</td>", out);
-				if (has_cpu) {
-					if (cell->have_busy)
-						fprintf(out, "<td class=\"cpu\">%.1f</td>", cell->busy);
-					else
-						fputs("<td class=\"cpu\"></td>", out);
-				}
-			}
-			fputs("</tr>\n", out);
-		}
-		fputs("</table>\n", out);
-		if (nnotes) {
-			fputs("<ol class=\"notes\">\n", out);
-			for (int r = 0; r < g->nrows; r++) {
-				const struct pg_grow *row = &g->rows[r];
-				if (row->section != s)
-					continue;
-				for (int c = 0; c < g->ncols; c++) {
-					const struct pg_gcell *cell = &row->cells[c];
-					if (!cell->present || cell->status == PG_R_OK)
-						continue;
-					pg_row_name(row, name, sizeof(name));
-					fputs("<li>", out);
-					esc(out, g->cols[c].board);
-					fputs(", ", out);
-					esc(out, name);
-					fputs(": ", out);
-					esc(out, cell->reason ? cell->reason : "no reason given");
-					fputs("</li>\n", out);
-				}
-			}
-			fputs("</ol>\n", out);
-		}
-		fputs("</section>\n", out);
-	}
-	fputs("</body>\n</html>\n", out);
-	free(used);
-	return ferror(out) ? -1 : 0;
+	return 0;
 }
+
+static void html_machines(struct pg_walk *w, const struct pg_table *t)
+{
+	fputs("<h2>Machines</h2>\n", w->out);
+	html_table(w->out, t);
+}
+
+static void heading(FILE *out, const struct pg_table *t)
+{
+	fputs("<section>\n<h2>", out);
+	pg_html_esc(out, t->title);
+	fputs("</h2>\n", out);
+	if (t->intro) {
+		fputs("<p>", out);
+		pg_html_esc(out, t->intro);
+		fputs("</p>\n", out);
+	}
+}
+
+/* The geometric means against the baseline, a bar per section and board. */
+static void ratio_chart(FILE *out, const struct pg_guide *g)
+{
+	int n = g->nsections * g->ncols, k = 0;
+	const char **labels = calloc((size_t)n + 1, sizeof(*labels));
+	char (*text)[300] = calloc((size_t)n + 1, sizeof(*text));
+	double *v = calloc((size_t)n + 1, sizeof(double));
+	int *color = calloc((size_t)n + 1, sizeof(int));
+	char title[300], axis[200];
+	for (int s = 0; labels && text && v && color && s < g->nsections; s++)
+		for (int c = 0; c < g->ncols; c++) {
+			size_t at = (size_t)s * (size_t)g->ncols + (size_t)c;
+			if (c == g->baseline || !g->ngeo[at])
+				continue;
+			snprintf(text[k], sizeof(text[k]), "%s: %s", g->sections[s].title, g->cols[c].board);
+			labels[k] = text[k];
+			v[k] = g->geomean[at];
+			color[k++] = c;
+		}
+	snprintf(title, sizeof(title), "Geometric mean of the ratios to %s (above 1: better)", g->cols[g->baseline].board);
+	snprintf(axis, sizeof(axis), "ratio to %s", g->cols[g->baseline].board);
+	struct pg_bars b = { .title = title, .axis = axis, .n = k, .labels = labels, .v = v, .color = color,
+			     .ref = 1, .label_width = 260 };
+	if (k)
+		pg_svg_bars(out, &b);
+	free(labels);
+	free(text);
+	free(v);
+	free(color);
+}
+
+static void html_summary(struct pg_walk *w, const struct pg_table *t)
+{
+	heading(w->out, t);
+	fputs("<div class=\"charts\">\n", w->out);
+	ratio_chart(w->out, w->g);
+	fputs("</div>\n", w->out);
+	html_table(w->out, t);
+	fputs("</section>\n", w->out);
+}
+
+/* A bar per board for one row. */
+static void row_bars(FILE *out, const struct pg_guide *g, const struct pg_grow *row)
+{
+	const char **labels = calloc((size_t)g->ncols + 1, sizeof(*labels));
+	const char **missing = calloc((size_t)g->ncols + 1, sizeof(*missing));
+	double *v = calloc((size_t)g->ncols + 1, sizeof(double));
+	char name[320], axis[200];
+	for (int c = 0; labels && missing && v && c < g->ncols; c++) {
+		const struct pg_gcell *cell = &row->cells[c];
+		labels[c] = g->cols[c].board;
+		v[c] = pg_cell_ok(cell) ? cell->median : NAN;
+		missing[c] = cell->present ? pg_status_name(cell->status) : "no result";
+	}
+	pg_row_name(row, name, sizeof(name));
+	snprintf(axis, sizeof(axis), "%s%s%s%s", row->metric, row->unit && row->unit[0] ? " (" : "",
+		 row->unit ? row->unit : "", row->unit && row->unit[0] ? ")" : "");
+	struct pg_bars b = { .title = name, .axis = axis, .n = g->ncols, .labels = labels, .v = v,
+			     .missing = missing, .ref = NAN };
+	if (labels && missing && v)
+		pg_svg_bars(out, &b);
+	free(labels);
+	free(missing);
+	free(v);
+}
+
+static void charts(FILE *out, const struct pg_guide *g, int s)
+{
+	char *used = calloc((size_t)g->nrows + 1, 1);
+	struct pg_plot *plots = NULL;
+	int n = 0;
+	if (!used)
+		return;
+	fputs("<div class=\"charts\">\n", out);
+	pg_section_plots(g, s, used, &plots, &n);
+	for (int i = 0; i < n; i++)
+		pg_svg_lines(out, &plots[i]);
+	pg_plots_free(plots, n);
+	for (int r = 0; r < g->nrows && g->ncols > 1; r++)
+		if (g->rows[r].section == s && !used[r])
+			row_bars(out, g, &g->rows[r]);
+	fputs("</div>\n", out);
+	free(used);
+}
+
+static void html_section(struct pg_walk *w, int s, const struct pg_table *t)
+{
+	heading(w->out, t);
+	charts(w->out, w->g, s);
+	html_table(w->out, t);
+	fputs("</section>\n", w->out);
+}
+
+static int html_end(struct pg_walk *w)
+{
+	fputs("</body>\n</html>\n", w->out);
+	return 0;
+}
+
+const struct pg_writer pg_writer_html = {
+	.name = "html",
+	.begin = html_begin,
+	.machines = html_machines,
+	.summary = html_summary,
+	.section = html_section,
+	.end = html_end,
+};

@@ -7,37 +7,18 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/params.h"
+#include "core/record_json.h"
 #include "core/registry.h"
-
-char *pg_strdup0(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-static void res_free(struct pg_rres *x)
-{
-	free(x->bench);
-	free(x->params);
-	free(x->metric);
-	free(x->unit);
-	free(x->label);
-	free(x->title);
-	free(x->note);
-	free(x->reason);
-	free(x->cpu);
-	free(x->samples);
-}
 
 void pg_rrun_free(struct pg_rrun *r)
 {
 	for (int i = 0; i < r->nres; i++)
-		res_free(&r->res[i]);
+		pg_record_free(&r->res[i]);
 	free(r->res);
 	free(r->id);
 	free(r->board);
@@ -48,6 +29,7 @@ void pg_rrun_free(struct pg_rrun *r)
 	free(r->machine);
 	free(r->build);
 	free(r->config);
+	free(r->sections);
 	free(r->source);
 	memset(r, 0, sizeof(*r));
 }
@@ -55,20 +37,6 @@ void pg_rrun_free(struct pg_rrun *r)
 static const char *str(json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
-}
-
-static char *dump(json_t *v)
-{
-	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
-}
-
-static int num(json_t *o, const char *k, double *v)
-{
-	json_t *j = json_object_get(o, k);
-	if (!json_is_number(j))
-		return -1;
-	*v = json_number_value(j);
-	return isfinite(*v) ? 0 : -1;
 }
 
 static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
@@ -91,9 +59,11 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	r->started = pg_strdup0(str(o, "started"));
 	json_t *build = json_object_get(o, "build");
 	r->version = pg_strdup0(str(build, "version"));
-	r->machine = dump(json_object_get(o, "machine"));
-	r->build = dump(build);
-	r->config = dump(json_object_get(o, "config"));
+	r->machine = pg_json_text(json_object_get(o, "machine"));
+	r->build = pg_json_text(build);
+	r->config = pg_json_text(json_object_get(o, "config"));
+	json_t *secs = json_object_get(o, "sections");
+	r->sections = json_is_array(secs) ? pg_json_text(secs) : NULL;
 	if (!r->machine)
 		r->machine = strdup("{}");
 	return 0;
@@ -101,72 +71,12 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 
 static int add_result(struct pg_rrun *r, json_t *o, char *err, size_t len)
 {
-	const char *bench = str(o, "bench"), *metric = str(o, "metric"), *status = str(o, "status");
-	json_t *params = json_object_get(o, "params");
-	if (!bench || !metric || !json_is_object(params) || !status) {
-		snprintf(err, len, "result record without \"bench\", \"params\", \"metric\" or \"status\"");
+	struct pg_record x;
+	if (pg_record_from_json(o, &x, err, len) < 0)
 		return -1;
-	}
-	struct pg_rres x = { 0 };
-	if (strcmp(status, "ok") == 0) {
-		x.status = PG_R_OK;
-	} else if (strcmp(status, "skipped") == 0) {
-		x.status = PG_R_SKIPPED;
-	} else if (strcmp(status, "error") == 0) {
-		x.status = PG_R_ERROR;
-	} else {
-		snprintf(err, len, "result status '%s' is not ok, skipped or error", status);
-		return -1;
-	}
-	json_t *samples = json_object_get(o, "samples");
-	if (x.status == PG_R_OK) {
-		if (num(o, "median", &x.median) || num(o, "min", &x.min) || num(o, "max", &x.max)) {
-			snprintf(err, len, "result %s %s without a numeric median, min and max", bench, metric);
-			return -1;
-		}
-		if (!json_is_array(samples) || json_array_size(samples) == 0) {
-			snprintf(err, len, "result %s %s without samples", bench, metric);
-			return -1;
-		}
-		x.nsamples = (int)json_array_size(samples);
-		x.samples = malloc(sizeof(double) * (size_t)x.nsamples);
-		for (int i = 0; i < x.nsamples; i++) {
-			json_t *s = json_array_get(samples, (size_t)i);
-			x.samples[i] = json_number_value(s);
-			if (!json_is_number(s) || !isfinite(x.samples[i])) {
-				free(x.samples);
-				snprintf(err, len, "result %s %s: sample %d is not a number", bench, metric, i + 1);
-				return -1;
-			}
-		}
-		x.mean = x.median;
-		num(o, "mean", &x.mean);
-		num(o, "stddev", &x.stddev);
-		num(o, "cv", &x.cv);
-		x.noisy = json_is_true(json_object_get(o, "noisy"));
-		json_t *cpu = json_object_get(o, "cpu");
-		if (json_is_object(cpu)) {
-			x.have_busy = num(cpu, "busy_pct", &x.busy_pct) == 0;
-			x.cpu = dump(cpu);
-		}
-	} else if (!str(o, "reason")) {
-		snprintf(err, len, "%s result %s without a \"reason\"", status, bench);
-		return -1;
-	}
-	const char *better = str(o, "better");
-	x.higher = !better || strcmp(better, "lower") != 0;
-	x.bench = strdup(bench);
-	x.params = dump(params);
-	x.metric = strdup(metric);
-	x.unit = strdup(str(o, "unit") ? str(o, "unit") : "");
-	x.label = pg_strdup0(str(o, "label"));
-	x.title = pg_strdup0(str(o, "title"));
-	x.note = pg_strdup0(str(o, "note"));
-	x.reason = pg_strdup0(str(o, "reason"));
-
-	struct pg_rres *n = realloc(r->res, sizeof(*n) * (size_t)(r->nres + 1));
+	struct pg_record *n = realloc(r->res, sizeof(*n) * (size_t)(r->nres + 1));
 	if (!n) {
-		res_free(&x);
+		pg_record_free(&x);
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
@@ -297,10 +207,8 @@ static int param_is_size(const char *bench, const char *name)
 	const struct pg_bench *b = pg_registry_find(bench);
 	if (!b)
 		return strcmp(name, "size") == 0;
-	for (const struct pg_param *p = b->params; p && p->name; p++)
-		if (strcmp(p->name, name) == 0)
-			return p->type == PG_P_SIZE;
-	return 0;
+	const struct pg_param *p = pg_param_find(b, name);
+	return p && p->type == PG_P_SIZE;
 }
 
 void pg_params_display(const char *bench, const char *params, char *buf, size_t len)
@@ -326,31 +234,4 @@ void pg_params_display(const char *bench, const char *params, char *buf, size_t 
 		at += (size_t)w;
 	}
 	json_decref(o);
-}
-
-int pg_params_num(const char *params, const char *name, double *v)
-{
-	json_t *o = json_loads(params, 0, NULL);
-	json_t *j = json_object_get(o, name);
-	int ok = json_is_number(j);
-	if (ok)
-		*v = json_number_value(j);
-	json_decref(o);
-	return ok;
-}
-
-const char *pg_machine_field(const char *machine, const char *field)
-{
-	static char buf[512];
-	json_t *o = json_loads(machine ? machine : "{}", 0, NULL);
-	json_t *j = json_object_get(o, field);
-	const char *ret = buf;
-	if (json_is_string(j))
-		snprintf(buf, sizeof(buf), "%s", json_string_value(j));
-	else if (json_is_integer(j))
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(j));
-	else
-		ret = NULL;
-	json_decref(o);
-	return ret;
 }

@@ -9,21 +9,7 @@
 
 #include <stddef.h>
 
-enum pg_rstatus { PG_R_OK, PG_R_SKIPPED, PG_R_ERROR };
-
-struct pg_rres {
-	char *bench, *params, *metric;
-	char *unit, *label, *title, *note, *reason;
-	int higher;		/* 1: higher is better */
-	enum pg_rstatus status;
-	double median, min, max, mean, stddev, cv;
-	int noisy;
-	int have_busy;
-	double busy_pct;
-	char *cpu;		/* the cpu object as JSON, NULL when absent */
-	double *samples;
-	int nsamples;
-};
+#include "core/record.h"
 
 struct pg_rrun {
 	char *id, *board, *started;
@@ -31,8 +17,9 @@ struct pg_rrun {
 	char *end_status;	/* complete | interrupted */
 	char *version;		/* perfguide version that wrote it */
 	char *machine, *build, *config;	/* JSON objects as text */
+	char *sections;		/* JSON array of the sections of what ran; NULL: not listed */
 	char *source;		/* where it was read from */
-	struct pg_rres *res;
+	struct pg_record *res;
 	int nres;
 };
 
@@ -54,14 +41,5 @@ int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t len)
 /* Canonical parameters text -> "size=8m threads=1" (sizes by the registry's
  * parameter type where the benchmark is known). */
 void pg_params_display(const char *bench, const char *params, char *buf, size_t len);
-
-/* Value of one parameter as a number; returns 0 when absent or not numeric. */
-int pg_params_num(const char *params, const char *name, double *v);
-
-/* One field of the machine JSON ("kernel_release"); NULL when absent.
- * Returns a pointer into a static buffer. */
-const char *pg_machine_field(const char *machine, const char *field);
-
-char *pg_strdup0(const char *s);	/* strdup that takes NULL */
 
 #endif

@@ -36,7 +36,7 @@ struct pg_store_ops {
 	int (*add_runs)(struct pg_store *s, const struct pg_rrun *r, int n, int *how, char *err, size_t len);
 	/* Follows a run as it is written: begin, each result, end. */
 	int (*begin_run)(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len);
-	int (*add_result)(struct pg_store *s, const char *run_id, const struct pg_rres *x, char *err, size_t len);
+	int (*add_result)(struct pg_store *s, const char *run_id, const struct pg_record *x, char *err, size_t len);
 	int (*end_run)(struct pg_store *s, const char *run_id, const char *finished, const char *status,
 		       char *err, size_t len);
 	/* Every run, oldest first; the caller frees *out. */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/record_json.h"
 #include "store.h"
 
 /* "pgrs" in the header, so `file` and other tools can tell what it is. */
@@ -37,6 +38,12 @@ static const char *const migrations[] = {
 	"CREATE INDEX results_run ON results(run_id, seq);"
 	"CREATE INDEX results_key ON results(bench, params, metric);"
 	"CREATE INDEX runs_board ON runs(board, started);",
+	/* 2 -> 3: the run's sections; the result fields of version 3 (section,
+	 * iterations, copies, sample_s) are added from pg_record_fields. */
+	"ALTER TABLE runs ADD COLUMN sections TEXT;",
+	/* 3 -> 4: only the result fields of version 4, from pg_record_fields
+	 * (the median's interval, why sampling stopped, bimodality). */
+	"",
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -72,12 +79,39 @@ static void rollback(sqlite3 *db)
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+static const char *column_type(const struct pg_field *f)
+{
+	switch (f->type) {
+	case PG_F_REAL: return "REAL";
+	case PG_F_INT:
+	case PG_F_INT32:
+	case PG_F_BOOL: return "INTEGER";
+	default: return "TEXT";
+	}
+}
+
+/* Migration v -> v + 1: its SQL, then the result columns of version v + 1. */
+static int migrate_one(sqlite3 *db, int v, char *err, size_t len)
+{
+	if (exec(db, migrations[v], err, len) < 0)
+		return -1;
+	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
+		if (f->since != v + 1 || (f->flags & PG_F_SAMPLES) || v == 0)
+			continue;
+		char sql[128];
+		snprintf(sql, sizeof(sql), "ALTER TABLE results ADD COLUMN %s %s;", f->name, column_type(f));
+		if (exec(db, sql, err, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int migrate(sqlite3 *db, int from, int to, char *err, size_t len)
 {
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
 		return -1;
 	for (int v = from; v < to; v++) {
-		if (exec(db, migrations[v], err, len) < 0) {
+		if (migrate_one(db, v, err, len) < 0) {
 			rollback(db);
 			return -1;
 		}
@@ -212,50 +246,56 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-static const char *status_text(enum pg_rstatus s)
+/* The result columns, in pg_record_fields' order: "bench, params, ..." */
+static void result_columns(char *buf, size_t len, int placeholders)
 {
-	return s == PG_R_OK ? "ok" : s == PG_R_SKIPPED ? "skipped" : "error";
+	size_t at = 0;
+	buf[0] = '\0';
+	for (const struct pg_field *f = pg_record_fields; f->name && at < len; f++) {
+		if (f->flags & PG_F_SAMPLES)
+			continue;
+		int w = snprintf(buf + at, len - at, "%s%s", at ? ", " : "", placeholders ? "?" : f->name);
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
 }
 
-static int insert_result(sqlite3 *db, const char *run_id, int seq, const struct pg_rres *x,
-			 char *err, size_t len)
+static void bind_field(sqlite3_stmt *st, int i, const struct pg_field *f, const struct pg_record *x)
 {
-	static const char sql[] =
-		"INSERT INTO results(run_id, seq, bench, params, metric, unit, better, status, reason,"
-		" median, min, max, mean, stddev, cv, noisy, busy_pct, cpu, label, title, note)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(db, err, len, "adding a result");
-	bind_text(st, 1, run_id);
-	sqlite3_bind_int(st, 2, seq);
-	bind_text(st, 3, x->bench);
-	bind_text(st, 4, x->params);
-	bind_text(st, 5, x->metric);
-	bind_text(st, 6, x->unit);
-	bind_text(st, 7, x->higher ? "higher" : "lower");
-	bind_text(st, 8, status_text(x->status));
-	bind_text(st, 9, x->reason);
-	if (x->status == PG_R_OK) {
-		sqlite3_bind_double(st, 10, x->median);
-		sqlite3_bind_double(st, 11, x->min);
-		sqlite3_bind_double(st, 12, x->max);
-		sqlite3_bind_double(st, 13, x->mean);
-		sqlite3_bind_double(st, 14, x->stddev);
-		sqlite3_bind_double(st, 15, x->cv);
-		sqlite3_bind_int(st, 16, x->noisy);
+	const void *p = (const char *)x + f->off;
+	int there = !(f->flags & PG_F_OK) || x->status == PG_OK;
+	if (f->flags & PG_F_HAVE)
+		there = *(const int *)((const char *)x + f->count_off);
+	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
+		there = 0;
+	if (!there) {
+		sqlite3_bind_null(st, i);
+		return;
 	}
-	if (x->have_busy)
-		sqlite3_bind_double(st, 17, x->busy_pct);
-	bind_text(st, 18, x->cpu);
-	bind_text(st, 19, x->label);
-	bind_text(st, 20, x->title);
-	bind_text(st, 21, x->note);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return fail(db, err, len, "adding a result");
-	sqlite3_int64 rid = sqlite3_last_insert_rowid(db);
+	switch (f->type) {
+	case PG_F_TEXT:
+	case PG_F_JSON: bind_text(st, i, *(char *const *)p); break;
+	case PG_F_REAL: sqlite3_bind_double(st, i, *(const double *)p); break;
+	case PG_F_INT: sqlite3_bind_int64(st, i, *(const int64_t *)p); break;
+	case PG_F_INT32:
+	case PG_F_BOOL: sqlite3_bind_int(st, i, *(const int *)p); break;
+	case PG_F_STATUS: bind_text(st, i, pg_status_name(*(const enum pg_status *)p)); break;
+	case PG_F_BETTER: bind_text(st, i, pg_better_name(*(const int *)p)); break;
+	case PG_F_REALS: {
+		json_t *a = pg_json_reals(*(double *const *)p, *(const int *)((const char *)x + f->count_off));
+		char *t = pg_json_text(a);
+		json_decref(a);
+		bind_text(st, i, t);
+		free(t);
+		break;
+	}
+	}
+}
+
+static int insert_samples(sqlite3 *db, sqlite3_int64 rid, const struct pg_record *x, char *err, size_t len)
+{
+	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "INSERT INTO samples(result_id, seq, value) VALUES (?,?,?)", -1, &st,
 			       NULL) != SQLITE_OK)
 		return fail(db, err, len, "adding samples");
@@ -273,6 +313,29 @@ static int insert_result(sqlite3 *db, const char *run_id, int seq, const struct 
 	return 0;
 }
 
+static int insert_result(sqlite3 *db, const char *run_id, int seq, const struct pg_record *x,
+			 char *err, size_t len)
+{
+	char cols[1024], marks[512], sql[1700];
+	result_columns(cols, sizeof(cols), 0);
+	result_columns(marks, sizeof(marks), 1);
+	snprintf(sql, sizeof(sql), "INSERT INTO results(run_id, seq, %s) VALUES (?, ?, %s)", cols, marks);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(db, err, len, "adding a result");
+	bind_text(st, 1, run_id);
+	sqlite3_bind_int(st, 2, seq);
+	int i = 3;
+	for (const struct pg_field *f = pg_record_fields; f->name; f++)
+		if (!(f->flags & PG_F_SAMPLES))
+			bind_field(st, i++, f, x);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(db, err, len, "adding a result");
+	return insert_samples(db, sqlite3_last_insert_rowid(db), x, err, len);
+}
+
 static int insert_run(sqlite3 *db, const struct pg_rrun *r, char *err, size_t len)
 {
 	sqlite3_stmt *st;
@@ -284,8 +347,8 @@ static int insert_run(sqlite3 *db, const struct pg_rrun *r, char *err, size_t le
 	if (rc != SQLITE_DONE)
 		return fail(db, err, len, "adding the machine");
 	static const char sql[] =
-		"INSERT INTO runs(id, board, started, finished, status, version, machine_id, build, config, source)"
-		" VALUES (?,?,?,?,?,?,(SELECT id FROM machines WHERE identity = ?),?,?,?)";
+		"INSERT INTO runs(id, board, started, finished, status, version, machine_id, build, config, source,"
+		" sections) VALUES (?,?,?,?,?,?,(SELECT id FROM machines WHERE identity = ?),?,?,?,?)";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, len, "adding the run");
 	bind_text(st, 1, r->id);
@@ -298,6 +361,7 @@ static int insert_run(sqlite3 *db, const struct pg_rrun *r, char *err, size_t le
 	bind_text(st, 8, r->build);
 	bind_text(st, 9, r->config);
 	bind_text(st, 10, r->source);
+	bind_text(st, 11, r->sections);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -385,7 +449,7 @@ static int sq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, 
 	return 0;
 }
 
-static int sq_add_result(struct pg_store *s, const char *run_id, const struct pg_rres *x, char *err, size_t len)
+static int sq_add_result(struct pg_store *s, const char *run_id, const struct pg_record *x, char *err, size_t len)
 {
 	sqlite3 *db = db_of(s);
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
@@ -468,109 +532,135 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return t ? strdup((const char *)t) : NULL;
 }
 
+static void column_field(sqlite3_stmt *st, int i, const struct pg_field *f, struct pg_record *x)
+{
+	void *p = (char *)x + f->off;
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return;
+	if (f->flags & PG_F_HAVE)
+		*(int *)((char *)x + f->count_off) = 1;
+	switch (f->type) {
+	case PG_F_TEXT:
+	case PG_F_JSON: *(char **)p = col_dup(st, i); break;
+	case PG_F_REAL: *(double *)p = sqlite3_column_double(st, i); break;
+	case PG_F_INT: *(int64_t *)p = sqlite3_column_int64(st, i); break;
+	case PG_F_INT32:
+	case PG_F_BOOL: *(int *)p = sqlite3_column_int(st, i); break;
+	case PG_F_STATUS:
+		if (pg_status_parse((const char *)sqlite3_column_text(st, i), (enum pg_status *)p) < 0)
+			*(enum pg_status *)p = PG_ERROR;
+		break;
+	case PG_F_BETTER: *(int *)p = pg_better_parse((const char *)sqlite3_column_text(st, i)); break;
+	case PG_F_REALS: {
+		char e[64];
+		json_t *a = json_loads((const char *)sqlite3_column_text(st, i), 0, NULL);
+		int *n = (int *)((char *)x + f->count_off);
+		*(double **)p = json_is_array(a) ? pg_json_to_reals(a, n, f->name, e, sizeof(e)) : NULL;
+		if (!*(double **)p)
+			*n = 0;
+		json_decref(a);
+		break;
+	}
+	}
+}
+
+/* The run's own row; 1 found, 0 not, -1 error. */
+static int load_run_row(sqlite3 *db, const char *id, struct pg_rrun *r)
+{
+	static const char sql[] =
+		"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
+		" r.source, r.sections FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		char **dst[] = { &r->id, &r->board, &r->started, &r->finished, &r->end_status, &r->version,
+				 &r->machine, &r->build, &r->config, &r->source, &r->sections };
+		for (int i = 0; i < (int)(sizeof(dst) / sizeof(dst[0])); i++)
+			*dst[i] = col_dup(st, i);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int load_samples(sqlite3 *db, struct pg_rrun *r, const sqlite3_int64 *rids)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM samples WHERE result_id = ? ORDER BY seq", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (int i = 0; i < r->nres; i++) {
+		struct pg_record *x = &r->res[i];
+		x->samples = x->nsamples ? calloc((size_t)x->nsamples, sizeof(double)) : NULL;
+		if (!x->samples)
+			x->nsamples = 0;
+		sqlite3_bind_int64(st, 1, rids[i]);
+		for (int k = 0; k < x->nsamples && sqlite3_step(st) == SQLITE_ROW; k++)
+			x->samples[k] = sqlite3_column_double(st, 0);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Every result of the run, by the field table; their ids into *rids. */
+static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_int64 **rids)
+{
+	char cols[1024], sql[1300];
+	result_columns(cols, sizeof(cols), 0);
+	snprintf(sql, sizeof(sql), "SELECT id, (SELECT count(*) FROM samples WHERE result_id = results.id), %s"
+		 " FROM results WHERE run_id = ? ORDER BY seq", cols);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, id);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pg_record *p = realloc(r->res, sizeof(*p) * (size_t)(r->nres + 1));
+		if (p)
+			r->res = p;
+		sqlite3_int64 *q = realloc(*rids, sizeof(*q) * (size_t)(r->nres + 1));
+		if (q)
+			*rids = q;
+		if (!p || !q) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		struct pg_record *x = &r->res[r->nres];
+		memset(x, 0, sizeof(*x));
+		x->higher = 1;
+		(*rids)[r->nres++] = sqlite3_column_int64(st, 0);
+		x->nsamples = sqlite3_column_int(st, 1);
+		int i = 2;
+		for (const struct pg_field *f = pg_record_fields; f->name; f++)
+			if (!(f->flags & PG_F_SAMPLES))
+				column_field(st, i++, f, x);
+		if (!x->unit)
+			x->unit = strdup("");
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t len)
 {
 	sqlite3 *db = db_of(s);
 	memset(r, 0, sizeof(*r));
-	sqlite3_stmt *st;
-	static const char run_sql[] =
-		"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
-		" r.source FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?";
-	if (sqlite3_prepare_v2(db, run_sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(db, err, len, "reading a run");
-	bind_text(st, 1, id);
-	int rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return rc == SQLITE_DONE ? 0 : fail(db, err, len, "reading a run");
+	int found = load_run_row(db, id, r);
+	if (found <= 0) {
+		pg_rrun_free(r);
+		return found < 0 ? fail(db, err, len, "reading a run") : 0;
 	}
-	r->id = col_dup(st, 0);
-	r->board = col_dup(st, 1);
-	r->started = col_dup(st, 2);
-	r->finished = col_dup(st, 3);
-	r->end_status = col_dup(st, 4);
-	r->version = col_dup(st, 5);
-	r->machine = col_dup(st, 6);
-	r->build = col_dup(st, 7);
-	r->config = col_dup(st, 8);
-	r->source = col_dup(st, 9);
-	sqlite3_finalize(st);
-
-	static const char res_sql[] =
-		"SELECT bench, params, metric, unit, better, status, reason, median, min, max, mean, stddev, cv,"
-		" noisy, busy_pct, cpu, label, title, note, id,"
-		" (SELECT count(*) FROM samples WHERE result_id = results.id)"
-		" FROM results WHERE run_id = ? ORDER BY seq";
-	if (sqlite3_prepare_v2(db, res_sql, -1, &st, NULL) != SQLITE_OK)
-		goto bad;
-	bind_text(st, 1, id);
 	sqlite3_int64 *rids = NULL;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pg_rres *p = realloc(r->res, sizeof(*p) * (size_t)(r->nres + 1));
-		sqlite3_int64 *q = realloc(rids, sizeof(*q) * (size_t)(r->nres + 1));
-		if (q)
-			rids = q;
-		if (!p || !q) {
-			if (p)
-				r->res = p;
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		r->res = p;
-		struct pg_rres *x = &r->res[r->nres];
-		memset(x, 0, sizeof(*x));
-		r->nres++;
-		x->bench = col_dup(st, 0);
-		x->params = col_dup(st, 1);
-		x->metric = col_dup(st, 2);
-		x->unit = col_dup(st, 3);
-		const unsigned char *better = sqlite3_column_text(st, 4);
-		x->higher = !better || strcmp((const char *)better, "lower") != 0;
-		const char *status = (const char *)sqlite3_column_text(st, 5);
-		x->status = !status || strcmp(status, "ok") == 0 ? PG_R_OK
-			  : strcmp(status, "skipped") == 0 ? PG_R_SKIPPED : PG_R_ERROR;
-		x->reason = col_dup(st, 6);
-		x->median = sqlite3_column_double(st, 7);
-		x->min = sqlite3_column_double(st, 8);
-		x->max = sqlite3_column_double(st, 9);
-		x->mean = sqlite3_column_double(st, 10);
-		x->stddev = sqlite3_column_double(st, 11);
-		x->cv = sqlite3_column_double(st, 12);
-		x->noisy = sqlite3_column_int(st, 13);
-		x->have_busy = sqlite3_column_type(st, 14) != SQLITE_NULL;
-		x->busy_pct = sqlite3_column_double(st, 14);
-		x->cpu = col_dup(st, 15);
-		x->label = col_dup(st, 16);
-		x->title = col_dup(st, 17);
-		x->note = col_dup(st, 18);
-		rids[r->nres - 1] = sqlite3_column_int64(st, 19);
-		x->nsamples = sqlite3_column_int(st, 20);
-		x->samples = x->nsamples ? calloc((size_t)x->nsamples, sizeof(double)) : NULL;
-		if (x->nsamples && !x->samples)
-			x->nsamples = 0;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	if (load_results(db, id, r, &rids) < 0 || load_samples(db, r, rids) < 0) {
 		free(rids);
-		goto bad;
+		fail(db, err, len, "reading results");
+		pg_rrun_free(r);
+		return -1;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT value FROM samples WHERE result_id = ? ORDER BY seq", -1, &st, NULL) != SQLITE_OK) {
-		free(rids);
-		goto bad;
-	}
-	for (int i = 0; i < r->nres; i++) {
-		sqlite3_bind_int64(st, 1, rids[i]);
-		for (int k = 0; k < r->res[i].nsamples && sqlite3_step(st) == SQLITE_ROW; k++)
-			r->res[i].samples[k] = sqlite3_column_double(st, 0);
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
 	free(rids);
 	return 1;
-bad:
-	fail(db, err, len, "reading results");
-	pg_rrun_free(r);
-	return -1;
 }
 
 int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len)

@@ -1,5 +1,6 @@
 # The static cross builds run under qemu-user: list, and one short memory
-# benchmark whose results file is read back.
+# benchmark whose results file is read back. A static build has no
+# alsa-lib (Debian ships no libasound.a): its audio group says so.
 . "$(dirname "$0")/lib.sh"
 : "${PG_SOURCE_DIR:?}"
 CMAKE=${CMAKE_COMMAND:-cmake}
@@ -29,6 +30,10 @@ for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
 		grep -q '"bench":"mem.bw.rd".*"status":"ok"' "$T/$triple.jsonl" || fail "$triple: no result record"
 		grep -q "\"arch\":\"${t##*:}" "$T/$triple.jsonl" || fail "$triple: machine is not ${t##*:}"
 	fi
+	"$q" "$b/perfguide" run audio.playback -p time=1 --runs 1 >"$T/audio" 2>&1 \
+		|| fail "$triple: audio run failed under $q: $(cat "$T/audio")"
+	grep -q '^audio.playback .*skipped: built without alsa-lib: a static build' "$T/audio" \
+		|| fail "$triple: the static build's audio skip does not say why: $(cat "$T/audio")"
 	echo "$triple: ok"
 	ran=1
 done

@@ -156,6 +156,8 @@ chmod 600 "$T/key"
 start_serve --psk-file "$T/key"
 "$PGC" run net.tcp.rr -p time=1 --runs 1 --peer "$ADDR" --psk-file "$T/key" --no-db --out "$T/k.jsonl" \
 	>>"$T/table" 2>>"$T/err" || fail "run with the key failed: $(cat "$T/err")"
+# The key's path is an input, not a condition of the measurement: not recorded.
+grep -q "$T/key\|psk_file" "$T/k.jsonl" && fail "the key file's path is in the results"
 "$PGC" run net.tcp.rr -p time=1 --runs 1 --peer "$ADDR" --no-db --out "$T/n.jsonl" \
 	>>"$T/table" 2>>"$T/err" || fail "run without the key was not a skip: $(cat "$T/err")"
 kill $SERVE; wait $SERVE 2>/dev/null || true

@@ -40,4 +40,19 @@ grep -qi 'CONSOLE' "$T/shot.err" "$T/dom.err" && fail "console messages: $(grep 
 grep -Eq '<path fill="none" stroke-width="2" stroke="#[0-9a-f]{6}" d="M[0-9.]+ [0-9.]+ L[0-9.]+ [0-9.]+' "$T/dom.html" ||
 	fail "no drawn line in the rendered page"
 grep -q '<path d="M[0-9]* [0-9]* h[0-9.]*[1-9]' "$T/dom.html" || fail "no drawn bar in the rendered page"
+
+# With a baseline: the summary and its chart, ratios in the tables, rendered clean.
+"$PG" report "$F"/seed-*.jsonl --baseline j721e-idk-gw --format html -o "$T/base.html" 2>/dev/null ||
+	fail "report --baseline --format html failed"
+chrome --dump-dom "file://$T/base.html" >"$T/base.dom" 2>"$T/base.err" || fail "chromium --dump-dom (baseline) failed"
+grep -qi 'CONSOLE' "$T/base.err" && fail "console messages (baseline): $(grep -i console "$T/base.err" | head -3)"
+grep -q '<h2>Against j721e-idk-gw</h2>' "$T/base.dom" || fail "no summary against the baseline"
+grep -q 'stroke-dasharray="4 3"' "$T/base.dom" || fail "the ratio chart has no line at 1"
+grep -q '<td class="ratio same">' "$T/base.dom" || fail "no greyed ratio where the boards overlap"
+
+# One board: no one-bar charts, the sweeps' curves stay.
+"$PG" report "$F/seed-am68_sk-fs.jsonl" --format html -o "$T/one.html" 2>/dev/null || fail "report of one board failed"
+grep -q '<svg [^>]*width="420"' "$T/one.html" && fail "a one-bar chart for a single board"
+grep -q '<svg [^>]*width="420"' "$T/guide.html" || fail "no bar charts for seven boards"
+grep -q 'mem.bw.fcp value, threads=1' "$T/one.html" || fail "a single board lost its line charts"
 echo ok

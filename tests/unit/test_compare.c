@@ -42,9 +42,9 @@ static void mw_ties_and_large(void **state)
 	assert_float_equal(pg_mann_whitney(a, 0, b, 3), 1.0, 0);
 }
 
-static struct pg_rres res(const char *bench, double *s, int n, double median, int higher)
+static struct pg_record res(const char *bench, double *s, int n, double median, int higher)
 {
-	struct pg_rres x = { 0 };
+	struct pg_record x = { 0 };
 	x.bench = (char *)bench;
 	x.params = (char *)"{\"size\":1}";
 	x.metric = (char *)"m";
@@ -63,8 +63,8 @@ static void verdicts(void **state)
 	double slow[] = { 90, 91, 89, 90.5, 89.5, 90.2, 89.8 };
 	double wide1[] = { 60, 140, 70, 130, 100, 90, 110 };
 	double wide2[] = { 65, 135, 75, 125, 100, 95, 105 };
-	struct pg_rres b[3] = { res("x", base, 7, 100, 1), res("w", wide1, 7, 100, 1), res("l", base, 7, 100, 0) };
-	struct pg_rres n[3] = { res("x", slow, 7, 90, 1), res("w", wide2, 7, 100, 1), res("l", slow, 7, 90, 0) };
+	struct pg_record b[3] = { res("x", base, 7, 100, 1), res("w", wide1, 7, 100, 1), res("l", base, 7, 100, 0) };
+	struct pg_record n[3] = { res("x", slow, 7, 90, 1), res("w", wide2, 7, 100, 1), res("l", slow, 7, 90, 0) };
 	struct pg_rrun rb = { .id = (char *)"b", .res = b, .nres = 3 };
 	struct pg_rrun rn = { .id = (char *)"n", .res = n, .nres = 3 };
 	struct pg_cmp_row *rows;

@@ -29,12 +29,17 @@ static void make_run(struct pg_rrun *r, const char *id, int with_end)
 	memset(r, 0, sizeof(*r));
 	snprintf(line, sizeof(line),
 		 "{\"type\":\"run\",\"schema\":\"perfguide/1\",\"id\":\"%s\",\"board\":\"bd\",\"started\":\"2026-01-0%cT00:00:00Z\","
-		 "\"machine\":{\"arch\":\"x\"},\"build\":{\"version\":\"9.9\"}}", id, id[strlen(id) - 1]);
+		 "\"machine\":{\"arch\":\"x\"},\"build\":{\"version\":\"9.9\"},"
+		 "\"sections\":[{\"title\":\"LMBench\",\"order\":10}]}", id, id[strlen(id) - 1]);
 	assert_int_equal(pg_rrun_add_line(r, line, err, sizeof(err)), 0);
 	assert_int_equal(pg_rrun_add_line(r,
 		"{\"type\":\"result\",\"bench\":\"mem.bw.rd\",\"params\":{\"threads\":1,\"size\":8388608},"
 		"\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"samples\":[1.5,2.5,3.25],"
-		"\"median\":2.5,\"min\":1.5,\"max\":3.25,\"cpu\":{\"busy_pct\":51.5},\"label\":\"bw_mem-rd-8mb\",\"status\":\"ok\"}",
+		"\"median\":2.5,\"min\":1.5,\"max\":3.25,\"cpu\":{\"busy_pct\":51.5},\"label\":\"bw_mem-rd-8mb\",\"status\":\"ok\","
+		"\"iterations\":1099511627776,\"copies\":2,\"sample_s\":[0.5,0.25,0.125],\"section\":\"LMBench\","
+		"\"hist\":{\"unit\":\"ns\",\"count\":3,\"buckets\":[[5,2],[1000,1]]},"
+		"\"ci_lo\":1.5,\"ci_hi\":3.25,\"ci_level\":0.75,\"ci_rel\":0.35,\"stop\":\"time\",\"cap_s\":3,"
+		"\"bimodal\":[1.5,3],\"bimodal_low_n\":1}",
 		err, sizeof(err)), 0);
 	assert_int_equal(pg_rrun_add_line(r,
 		"{\"type\":\"result\",\"bench\":\"crypto.x\",\"params\":{},\"metric\":\"t\",\"status\":\"skipped\","
@@ -59,12 +64,33 @@ static void round_trip(void **state)
 	assert_int_equal(s->ops->load_run(s, "run1", &back, err, sizeof(err)), 1);
 	assert_string_equal(back.board, "bd");
 	assert_string_equal(back.version, "9.9");
+	assert_string_equal(back.sections, "[{\"order\":10,\"title\":\"LMBench\"}]");
 	assert_int_equal(back.nres, 2);
 	assert_int_equal(back.res[0].nsamples, 3);
 	assert_true(back.res[0].samples[2] == 3.25);
 	assert_true(back.res[0].have_busy && back.res[0].busy_pct == 51.5);
 	assert_string_equal(back.res[0].label, "bw_mem-rd-8mb");
-	assert_int_equal(back.res[1].status, PG_R_SKIPPED);
+	/* the fields of schema 3 */
+	assert_string_equal(back.res[0].section, "LMBench");
+	assert_true(back.res[0].iterations == 1099511627776LL);
+	assert_int_equal(back.res[0].copies, 2);
+	assert_int_equal(back.res[0].nsample_s, 3);
+	assert_true(back.res[0].sample_s[2] == 0.125);
+	assert_null(back.res[1].section);
+	/* the fields of schema 4: the median's interval, why sampling stopped */
+	assert_true(back.res[0].ci_lo == 1.5 && back.res[0].ci_hi == 3.25);
+	assert_true(back.res[0].ci_level == 0.75 && back.res[0].ci_rel == 0.35);
+	assert_string_equal(back.res[0].stop, "time");
+	assert_true(back.res[0].cap_s == 3);
+	assert_int_equal(back.res[0].nbimodal, 2);
+	assert_true(back.res[0].bimodal[1] == 3);
+	assert_int_equal(back.res[0].bimodal_low_n, 1);
+	assert_null(back.res[1].stop);
+	assert_int_equal(back.res[1].nbimodal, 0);
+	/* a nested field is kept as its JSON */
+	assert_string_equal(back.res[0].hist, "{\"buckets\":[[5,2],[1000,1]],\"count\":3,\"unit\":\"ns\"}");
+	assert_null(back.res[1].hist);
+	assert_int_equal(back.res[1].status, PG_SKIP);
 	assert_string_equal(back.res[1].reason, "no engine");
 	{ struct pg_rrun none; assert_int_equal(s->ops->load_run(s, "nope", &none, err, sizeof(err)), 0); }
 	pg_rrun_free(&back);
@@ -108,7 +134,7 @@ static void older_schema_migrated(void **state)
 {
 	(void)state;
 	char err[512];
-	assert_true(pg_store_sqlite_version() >= 2);
+	assert_true(pg_store_sqlite_version() >= 4);
 	assert_int_equal(pg_store_sqlite_create_at(path("old.db"), 1, err, sizeof(err)), 0);
 	struct pg_store *s = pg_store_open(path("old.db"), 0, err, sizeof(err));
 	assert_non_null(s);
@@ -124,6 +150,18 @@ static void older_schema_migrated(void **state)
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_int_equal(sqlite3_column_int(st, 0), pg_store_sqlite_version());
 	sqlite3_finalize(st);
+	/* Every field of the record has its column once migrated. */
+	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
+		if (f->flags & PG_F_SAMPLES)
+			continue;
+		char sql[160];
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('results') WHERE name = '%s'", f->name);
+		assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		if (sqlite3_column_int(st, 0) != 1)
+			fail_msg("no column for field %s", f->name);
+		sqlite3_finalize(st);
+	}
 	/* A store from a newer perfguide is refused, not downgraded. */
 	assert_int_equal(sqlite3_exec(db, "UPDATE perfguide_schema SET version = 999", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);

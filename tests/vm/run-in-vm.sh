@@ -4,7 +4,8 @@
 # rpmsg, storage...). The guest is Debian's stock kernel (downloaded with
 # apt-get download and unpacked, never installed) booted by
 # qemu-system-x86_64 from an initramfs that holds busybox-static, the
-# kernel modules asked for, a static perfguide and the caller's script.
+# kernel modules asked for, perfguide (static, or dynamic with its shared
+# libraries) and the caller's script.
 # What the script writes to $PG_OUT comes back to the host; the script's
 # exit status is this command's. See docs/testing-vm.md.
 #
@@ -31,8 +32,12 @@ usage: tests/vm/run-in-vm.sh --script FILE [options]
                       so the kernel can load what it asks for (modprobe)
   --file SRC[:DEST]   also copy SRC into the guest (default DEST: /data/NAME);
                       may be repeated
-  --perfguide BIN     the static perfguide to put in the guest (default: build
-                      one in $PG_VM_BUILD)
+  --perfguide BIN     the perfguide to put in the guest (default: build a
+                      static one in $PG_VM_BUILD); a dynamic one comes with
+                      the shared libraries and loader ldd lists for it
+  --bin PROG          also put the program PROG (a path, or a name on PATH)
+                      in the guest's /usr/bin, with its shared libraries
+                      (ldd); may be repeated
   --kernel-package P  Debian kernel package (default: linux-image-amd64)
   --append "ARGS"     more kernel command-line arguments
   --qemu-args "ARGS"  more qemu arguments (a disk, a device: "-drive ...")
@@ -53,11 +58,11 @@ EOF
 die() { echo "$me: $*" >&2; exit 125; }
 bad() { echo "$me: $*" >&2; exit 2; }
 
-script="" out="" modules="" moddirs="" files="" pg="" kmeta=linux-image-amd64
+script="" out="" modules="" moddirs="" files="" bins="" pg="" kmeta=linux-image-amd64
 append="" qargs="" mem=512M smp=1 tmo=300 verbose=0 keep=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--script|--out|--modules|--module-dirs|--file|--perfguide|--kernel-package|--append|--qemu-args|--memory|--smp|--timeout)
+	--script|--out|--modules|--module-dirs|--file|--bin|--perfguide|--kernel-package|--append|--qemu-args|--memory|--smp|--timeout)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
 		--script) script=$2 ;;
@@ -66,6 +71,7 @@ while [ $# -gt 0 ]; do
 		--module-dirs) moddirs="$moddirs $2" ;;
 		--file) files="$files
 $2" ;;
+		--bin) bins="$bins $2" ;;
 		--perfguide) pg=$2 ;;
 		--kernel-package) kmeta=$2 ;;
 		--append) append="$append $2" ;;
@@ -120,8 +126,10 @@ if [ -z "$pg" ]; then
 	pg=$PG_VM_BUILD/perfguide
 fi
 [ -x "$pg" ] || die "no perfguide binary at $pg"
-if command -v readelf >/dev/null 2>&1 && readelf -l "$pg" 2>/dev/null | grep -q 'Requesting program interpreter'; then
-	die "$pg is not static (build with -DPG_STATIC=ON)"
+dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; }
+if [ -n "$bins" ] || dynamic "$pg"; then
+	command -v readelf >/dev/null 2>&1 && command -v ldd >/dev/null 2>&1 ||
+		die "shipping a dynamic program needs readelf and ldd (install binutils)"
 fi
 
 # --- the kernel: Debian's package, unpacked once into the cache ---
@@ -208,6 +216,24 @@ cp "$bb" "$stage/bin/busybox"
 done
 cp "$pg" "$stage/bin/perfguide"
 cp "$script" "$stage/etc/pg-vm/guest.sh"
+# A dynamic program's shared libraries and loader, at the paths ldd
+# resolves them to here (the guest's loader searches the same directories).
+ship_libs() {
+	dynamic "$1" || return 0
+	ldd "$1" >"$run/ldd" 2>&1 || die "ldd cannot list the libraries of $1: $(head -n 1 "$run/ldd")"
+	! grep -q 'not found' "$run/ldd" || die "$1 needs libraries this machine lacks: $(grep 'not found' "$run/ldd" | tr -d '\t' | tr '\n' ' ')"
+	for l in $(sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (0x.*/\1/p' "$run/ldd"); do
+		[ -e "$stage$l" ] && continue
+		mkdir -p "$stage$(dirname "$l")"
+		cp -L "$l" "$stage$l" || die "cannot copy $l"
+	done
+}
+ship_libs "$pg"
+for b in $bins; do
+	prog=$(command -v "$b" 2>/dev/null) || die "--bin: no program '$b'"
+	cp -L "$prog" "$stage/usr/bin/$(basename "$prog")"
+	ship_libs "$prog"
+done
 
 # Module names: file names use - and _ alike.
 norm() { echo "$1" | tr - _; }

@@ -1,6 +1,12 @@
 /* The CPU group's table: one line per benchmark, in the guide's order. */
 #include "cpu.h"
 
+const struct pg_section pg_cpu_sec_dhrystone = { .title = "Dhrystone", .intro = "Integer performance.", .order = 20 };
+const struct pg_section pg_cpu_sec_whetstone = { .title = "Whetstone", .intro = "Floating-point performance.", .order = 30 };
+const struct pg_section pg_cpu_sec_linpack = { .title = "Linpack", .intro = "Dense linear algebra.", .order = 40 };
+const struct pg_section pg_cpu_sec_nbench = { .title = "NBench", .intro = "BYTE's native mode benchmarks.", .order = 50 };
+const struct pg_section pg_cpu_sec_cpu = { .title = "CPU benchmarks", .order = 80 };
+
 const struct pg_bench *const pg_group_cpu[] = {
 	&pg_cpu_dhrystone,
 	&pg_cpu_whetstone,

@@ -87,4 +87,9 @@ void pg_work_sha256(const void *data, size_t len, uint8_t out[32]);
 /* Geometric mean of n positive values; NAN when one is not positive. */
 double pg_work_geomean(const double *v, int n);
 
+/* The guide's tables, one per classic suite, and "CPU benchmarks" for the
+ * workloads and scaling. */
+extern const struct pg_section pg_cpu_sec_dhrystone, pg_cpu_sec_whetstone, pg_cpu_sec_linpack,
+	pg_cpu_sec_nbench, pg_cpu_sec_cpu;
+
 #endif

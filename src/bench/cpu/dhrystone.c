@@ -147,6 +147,7 @@ static const struct pg_metric dhry_metrics[] = {
 
 const struct pg_bench pg_cpu_dhrystone = {
 	.id = "cpu.dhrystone",
+	.section = &pg_cpu_sec_dhrystone,
 	.title = "Dhrystone 2.1",
 	.params = dhry_params, .metrics = dhry_metrics, .copies_param = "copies",
 	.setup = dhry_setup, .step = dhry_step, .verify = dhry_verify,

@@ -320,6 +320,7 @@ static const struct pg_metric lp_metrics[] = {
 
 const struct pg_bench pg_cpu_linpack = {
 	.id = "cpu.linpack",
+	.section = &pg_cpu_sec_linpack,
 	.title = "LINPACK 100, double precision",
 	.params = lp_params, .metrics = lp_metrics, .copies_param = "copies",
 	.setup = lp_setup, .step = lp_step, .verify = lp_verify,

@@ -250,6 +250,7 @@ static const struct pg_metric assign_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_assign = {
 	.id = "cpu.nbench.assign",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark assignment problem (101 x 101)",
 	.params = assign_params, .metrics = assign_metrics, .copies_param = "copies",
 	.setup = assign_setup, .step = assign_step, .teardown = assign_teardown,

@@ -156,6 +156,7 @@ static const struct pg_metric bitfield_metrics[] = {
 /* The seed's NBench table has no bitfield row. */
 const struct pg_bench pg_cpu_nbench_bitfield = {
 	.id = "cpu.nbench.bitfield",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark bitfield operations",
 	.params = bitfield_params, .metrics = bitfield_metrics, .copies_param = "copies",
 	.setup = bitfield_setup, .step = bitfield_step, .teardown = bitfield_teardown,

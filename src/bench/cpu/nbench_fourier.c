@@ -157,6 +157,7 @@ static const struct pg_metric fourier_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_fourier = {
 	.id = "cpu.nbench.fourier",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark Fourier coefficients",
 	.params = fourier_params, .metrics = fourier_metrics, .copies_param = "copies",
 	.setup = fourier_setup, .step = fourier_step, .verify = fourier_verify,

@@ -479,6 +479,7 @@ static const struct pg_metric fpemu_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_fpemu = {
 	.id = "cpu.nbench.fpemu",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark floating-point emulation",
 	.params = fpemu_params, .metrics = fpemu_metrics, .copies_param = "copies",
 	.setup = fpemu_setup, .step = fpemu_step, .teardown = fpemu_teardown,

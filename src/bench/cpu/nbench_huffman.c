@@ -245,6 +245,7 @@ static const struct pg_metric huffman_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_huffman = {
 	.id = "cpu.nbench.huffman",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark Huffman compression and decompression of 5000 bytes",
 	.params = huffman_params, .metrics = huffman_metrics, .copies_param = "copies",
 	.setup = huffman_setup, .step = huffman_step, .teardown = huffman_teardown,

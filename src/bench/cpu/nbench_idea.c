@@ -207,6 +207,7 @@ static const struct pg_metric idea_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_idea = {
 	.id = "cpu.nbench.idea",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark IDEA encryption and decryption of 4000 bytes",
 	.params = idea_params, .metrics = idea_metrics, .copies_param = "copies",
 	.setup = idea_setup, .step = idea_step, .teardown = idea_teardown,

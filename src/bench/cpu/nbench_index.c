@@ -93,6 +93,7 @@ static const struct pg_metric index_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_index = {
 	.id = "cpu.nbench.index",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark memory, integer and floating-point indices (AMD K6/233 = 1)",
 	.params = index_params, .metrics = index_metrics,
 	/* It runs the ten workloads again: the quick suite has them alone. */

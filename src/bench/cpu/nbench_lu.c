@@ -176,6 +176,7 @@ static const struct pg_metric lu_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_lu = {
 	.id = "cpu.nbench.lu",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark LU decomposition of a 101 x 101 system",
 	.params = lu_params, .metrics = lu_metrics, .copies_param = "copies",
 	.setup = lu_setup, .step = lu_step, .teardown = lu_teardown,

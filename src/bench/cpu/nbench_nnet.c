@@ -270,6 +270,7 @@ static const struct pg_metric nnet_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_nnet = {
 	.id = "cpu.nbench.nnet",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark back-propagation neural net",
 	.params = nnet_params, .metrics = nnet_metrics, .copies_param = "copies",
 	.setup = nnet_setup, .step = nnet_step, .teardown = nnet_teardown,

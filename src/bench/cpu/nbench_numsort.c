@@ -138,6 +138,7 @@ static const struct pg_metric numsort_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_numsort = {
 	.id = "cpu.nbench.numsort",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark numeric sort (heapsort of 8111 longs)",
 	.params = numsort_params, .metrics = numsort_metrics, .copies_param = "copies",
 	.setup = numsort_setup, .step = numsort_step, .teardown = numsort_teardown,

@@ -209,6 +209,7 @@ static const struct pg_metric strsort_metrics[] = {
 
 const struct pg_bench pg_cpu_nbench_strsort = {
 	.id = "cpu.nbench.strsort",
+	.section = &pg_cpu_sec_nbench,
 	.title = "BYTEmark string sort (heapsort of 8111 bytes of strings)",
 	.params = strsort_params, .metrics = strsort_metrics, .copies_param = "copies",
 	.setup = strsort_setup, .step = strsort_step, .teardown = strsort_teardown,

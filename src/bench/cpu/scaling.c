@@ -87,6 +87,7 @@ static const struct pg_metric scaling_metrics[] = {
 
 const struct pg_bench pg_cpu_scaling = {
 	.id = "cpu.scaling",
+	.section = &pg_cpu_sec_cpu,
 	.title = "Scaling of N copies against one (aggregate / N x single)",
 	.params = scaling_params, .metrics = scaling_metrics,
 	.once = 1, .check = scaling_check, .step = scaling_step,

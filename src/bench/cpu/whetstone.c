@@ -265,6 +265,7 @@ static const struct pg_metric whet_metrics[] = {
 
 const struct pg_bench pg_cpu_whetstone = {
 	.id = "cpu.whetstone",
+	.section = &pg_cpu_sec_whetstone,
 	.title = "Whetstone, double precision",
 	.params = whet_params, .metrics = whet_metrics, .copies_param = "copies",
 	.setup = whet_setup, .step = whet_step, .teardown = whet_teardown,

@@ -38,6 +38,7 @@ extern const struct pg_metric pg_work_metrics[];
 
 #define PG_WORK_BENCH(ID, TITLE, WORK)                                              \
 	{ .id = ID, .title = TITLE, .params = pg_work_params,                       \
+	  .section = &pg_cpu_sec_cpu,                                               \
 	  .metrics = pg_work_metrics, .copies_param = "copies", .data = WORK,       \
 	  .setup = pg_work_setup, .step = pg_work_step,                             \
 	  .teardown = pg_work_teardown }
@@ -58,5 +59,7 @@ static inline uint32_t pg_work_rand(uint32_t *s)
 	x ^= x << 5;
 	return *s = x;
 }
+
+extern const struct pg_section pg_cpu_sec_cpu;
 
 #endif

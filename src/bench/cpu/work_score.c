@@ -59,6 +59,7 @@ static const struct pg_metric score_metrics[] = {
 
 const struct pg_bench pg_cpu_work_score = {
 	.id = "cpu.work.score",
+	.section = &pg_cpu_sec_cpu,
 	.title = "Geometric mean of the cpu.work workloads' iterations per second",
 	.params = pg_work_params, .metrics = score_metrics,
 	/* It runs the nine workloads again: the quick suite has them alone. */

@@ -257,21 +257,25 @@ static const enum type k_int = T_INT, k_int64 = T_INT64, k_float = T_FLOAT, k_do
 
 const struct pg_bench pg_cpu_ops_int = {
 	.id = "cpu.ops.int", .title = "32-bit integer operation latency (lat_ops int)",
+	.section = &pg_cpuops_sec_lmbench,
 	.params = int_params, .metrics = ns_per_op, .data = &k_int, .check = ops_check,
 	.setup = ops_setup, .step = ops_step, .label = ops_label,
 };
 const struct pg_bench pg_cpu_ops_int64 = {
 	.id = "cpu.ops.int64", .title = "64-bit integer operation latency (lat_ops int64)",
+	.section = &pg_cpuops_sec_lmbench,
 	.params = int_params, .metrics = ns_per_op, .data = &k_int64, .check = ops_check,
 	.setup = ops_setup, .step = ops_step, .label = ops_label,
 };
 const struct pg_bench pg_cpu_ops_float = {
 	.id = "cpu.ops.float", .title = "Single-precision operation latency (lat_ops float)",
+	.section = &pg_cpuops_sec_lmbench,
 	.params = fp_params, .metrics = ns_per_op, .data = &k_float, .check = ops_check,
 	.setup = ops_setup, .step = ops_step, .label = ops_label,
 };
 const struct pg_bench pg_cpu_ops_double = {
 	.id = "cpu.ops.double", .title = "Double-precision operation latency (lat_ops double)",
+	.section = &pg_cpuops_sec_lmbench,
 	.params = fp_params, .metrics = ns_per_op, .data = &k_double, .check = ops_check,
 	.setup = ops_setup, .step = ops_step, .label = ops_label,
 };

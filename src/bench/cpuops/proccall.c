@@ -47,5 +47,6 @@ static const struct pg_metric ns_per_call[] = {
 
 const struct pg_bench pg_cpu_proccall = {
 	.id = "cpu.proccall", .title = "Procedure call and return (lat_proc proccall)",
+	.section = &pg_cpuops_sec_lmbench,
 	.params = no_params, .metrics = ns_per_call, .step = call_step, .label = call_label,
 };

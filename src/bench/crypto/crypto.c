@@ -274,6 +274,7 @@ static int check_des(const struct pg_args *a, char *err, size_t len)
 #define BENCH(var, idx, id_, what, prm, chk, suite)                                     \
 	const struct pg_bench pg_crypto_##var = {                                       \
 		.id = "crypto." id_, .title = what, .params = prm,                      \
+		.section = &pg_crypto_sec_crypto,                                       \
 		.metrics = crypto_metrics, .copies_param = "threads",                  \
 		.min_suite = suite, .data = &crypto_algs[idx], .check = chk,           \
 		.setup = crypto_setup, .prepare = crypto_prepare, .step = crypto_step, \
@@ -295,6 +296,11 @@ BENCH(aes256gcm, 11, "aes-256-gcm", "AES-256-GCM (openssl speed -evp aes-256-gcm
 BENCH(aes128ctr, 12, "aes-128-ctr", "AES-128-CTR (openssl speed -evp aes-128-ctr)", cipher_params, crypto_check, PG_IN_STANDARD);
 BENCH(chacha, 13, "chacha20-poly1305", "ChaCha20-Poly1305 (openssl speed -evp chacha20-poly1305)", cipher_params, crypto_check, PG_IN_STANDARD);
 BENCH(hmacsha256, 14, "hmac-sha256", "HMAC-SHA-256 (openssl speed -hmac sha256)", hash_params, crypto_check, PG_IN_STANDARD);
+
+const struct pg_section pg_crypto_sec_crypto = {
+	.title = "Crypto", .order = 120, .cpu_load = 1,
+	.intro = "Cipher and digest throughput (openssl speed counts input bytes).",
+};
 
 const struct pg_bench *const pg_group_crypto[] = {
 	&pg_crypto_aes128cbc, &pg_crypto_aes192cbc, &pg_crypto_aes256cbc,

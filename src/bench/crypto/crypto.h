@@ -116,4 +116,6 @@ extern const struct pg_bench pg_crypto_aes128cbc, pg_crypto_aes192cbc, pg_crypto
 	pg_crypto_sha1, pg_crypto_sha256, pg_crypto_sha512, pg_crypto_aes128gcm,
 	pg_crypto_aes256gcm, pg_crypto_aes128ctr, pg_crypto_chacha, pg_crypto_hmacsha256;
 
+extern const struct pg_section pg_crypto_sec_crypto;
+
 #endif

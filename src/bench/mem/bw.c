@@ -212,6 +212,7 @@ static const struct pg_metric bw_metrics[] = {
 	static const struct bw_op var##_op = { opc, nm, two };                  \
 	const struct pg_bench pg_mem_bw_##var = {                               \
 		.id = "mem.bw." nm,                                             \
+		.section = &pg_mem_sec_lmbench,                                 \
 		.title = "Memory bandwidth, " what " (bw_mem " nm ")",          \
 		.params = bw_params, .metrics = bw_metrics,                     \
 		.copies_param = "threads", .data = &var##_op,                   \

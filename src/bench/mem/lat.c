@@ -352,6 +352,7 @@ static const int sequential = 0, randomised = 1;
 
 const struct pg_bench pg_mem_lat_rd = {
 	.id = "mem.lat.rd",
+	.section = &pg_mem_sec_lmbench,
 	.title = "Memory read latency, strided chase (lat_mem_rd)",
 	.params = rd_params, .metrics = lat_metrics, .data = &sequential,
 	.check = lat_check, .setup = lat_setup, .step = lat_step,
@@ -360,6 +361,7 @@ const struct pg_bench pg_mem_lat_rd = {
 
 const struct pg_bench pg_mem_lat_rand = {
 	.id = "mem.lat.rand",
+	.section = &pg_mem_sec_lmbench,
 	.title = "Memory read latency, random chase",
 	.params = rand_params, .metrics = lat_metrics, .data = &randomised,
 	.check = lat_check, .setup = lat_setup, .step = lat_step,

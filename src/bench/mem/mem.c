@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bench/lmbench.h"
 #include "mem.h"
 
 void *pg_mem_alloc(size_t bytes)
@@ -12,6 +13,12 @@ void *pg_mem_alloc(size_t bytes)
 		return NULL;
 	return p;
 }
+
+const struct pg_section pg_mem_sec_lmbench = PG_SECTION_LMBENCH;
+const struct pg_section pg_mem_sec_stream = {
+	.title = "Stream", .order = 60,
+	.intro = "Sustained memory bandwidth; a byte read and a byte written each count.",
+};
 
 const struct pg_bench *const pg_group_mem[] = {
 	&pg_mem_bw_rd,

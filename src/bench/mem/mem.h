@@ -15,4 +15,7 @@ extern const struct pg_bench pg_mem_lat_rd, pg_mem_lat_rand;
 extern const struct pg_bench pg_mem_stream_copy, pg_mem_stream_scale, pg_mem_stream_add,
 	pg_mem_stream_triad;
 
+/* The guide's tables: LMBench (bw_mem, lat_mem_rd) and Stream. */
+extern const struct pg_section pg_mem_sec_lmbench, pg_mem_sec_stream;
+
 #endif

@@ -241,6 +241,7 @@ static const struct pg_metric stream_metrics[] = {
 	static const struct stream_kernel var##_kernel = { kc, nm, arrays };      \
 	const struct pg_bench pg_mem_stream_##var = {                             \
 		.id = "mem.stream." nm,                                           \
+		.section = &pg_mem_sec_stream,                                    \
 		.title = "STREAM " nm,                                            \
 		.params = stream_params, .metrics = stream_metrics,               \
 		.copies_param = "threads", .data = &var##_kernel,                 \

@@ -24,9 +24,8 @@ int net_open(struct pg_ctx *ctx, struct net_session *s)
 		snprintf(addr, sizeof(addr), "%s", peer);
 	}
 	snprintf(s->where, sizeof(s->where), "%s", addr);
-	/* The key's path stays out of the results: run --psk-file sets it here. */
-	const char *psk = getenv("PERFGUIDE_PSK_FILE");
-	if (psk && !psk[0])
+	const char *psk = pg_arg_str(ctx->args, "psk_file");
+	if (strcmp(psk, "none") == 0)
 		psk = NULL;
 	if (pg_peer_open(addr, psk, OPEN_TIMEOUT_S, &s->peer, err, sizeof(err)) < 0) {
 		int local = s->local_pid > 0;

@@ -1,6 +1,11 @@
 /* The network group's table: one line per benchmark, in the guide's order. */
 #include "net.h"
 
+const struct pg_section pg_net_sec_ethernet = {
+	.title = "Ethernet", .order = 100, .cpu_load = 1,
+	.intro = "Network throughput, with the CPU load it costs.",
+};
+
 const struct pg_bench *const pg_group_net[] = {
 	&pg_net_tcp_bidir,
 	&pg_net_tcp_stream,

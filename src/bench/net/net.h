@@ -113,13 +113,18 @@ int net_udp_run(struct pg_ctx *ctx, struct net_session *s, int in, int64_t size,
 /* The UDP throughput benchmarks' check of dir against size. */
 int net_udp_dir_check(const struct pg_args *a, char *err, size_t len);
 
-/* The parameters every net benchmark has. */
-#define NET_PEER_PARAM							\
+/* The parameters every net benchmark has: the peer, and the key it may ask
+ * for, whose path stays out of the results. */
+#define NET_PEER_PARAMS							\
 	{ .name = "peer", .type = PG_P_STR, .def = "local",		\
-	  .help = "HOST[:PORT] running `perfguide serve` (--peer), or local: one started on loopback" }
+	  .help = "HOST[:PORT] running `perfguide serve` (--peer), or local: one started on loopback" }, \
+	{ .name = "psk_file", .type = PG_P_STR, .def = "none", .not_recorded = 1,	\
+	  .help = "the file of the key the peer asks for (--psk-file), none: no key; not recorded" }
 
 extern const struct pg_bench pg_net_tcp_stream, pg_net_tcp_maerts, pg_net_tcp_bidir;
 extern const struct pg_bench pg_net_tcp_rr, pg_net_tcp_crr, pg_net_udp_rr;
 extern const struct pg_bench pg_net_udp_stream, pg_net_udp_zeroloss;
+
+extern const struct pg_section pg_net_sec_ethernet;
 
 #endif

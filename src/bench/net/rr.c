@@ -216,7 +216,7 @@ static void rr_teardown(struct pg_ctx *ctx)
 }
 
 static const struct pg_param rr_params[] = {
-	NET_PEER_PARAM,
+	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
 	  .help = "seconds each sample lasts (netperf -l)", .standard = "10" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1", .min = 1, .max = 65507,
@@ -239,11 +239,14 @@ static const struct pg_metric rr_metrics[] = {
 
 const struct pg_bench pg_net_tcp_rr = {
 	.id = "net.tcp.rr", .title = "TCP request/response (netperf TCP_RR)", RR_BENCH("tcp_rr"),
+	.section = &pg_net_sec_ethernet,
 };
 const struct pg_bench pg_net_tcp_crr = {
 	.id = "net.tcp.crr", .title = "TCP connect/request/response/close (netperf TCP_CRR)",
+	.section = &pg_net_sec_ethernet,
 	RR_BENCH("tcp_crr"),
 };
 const struct pg_bench pg_net_udp_rr = {
 	.id = "net.udp.rr", .title = "UDP request/response (netperf UDP_RR)", RR_BENCH("udp_rr"),
+	.section = &pg_net_sec_ethernet,
 };

@@ -236,7 +236,7 @@ static void bidir_label(const struct pg_bench *b, const struct pg_args *a, const
 }
 
 #define STREAM_PARAMS(quick_time)							\
-	NET_PEER_PARAM,									\
+	NET_PEER_PARAMS,									\
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,	\
 	  .help = "seconds each sample sends for (netperf -l)",				\
 	  .quick = quick_time, .standard = "10" },					\
@@ -281,16 +281,19 @@ static const struct stream_kind k_bidir = { "tcp_bidir", 1, 1 };
 
 const struct pg_bench pg_net_tcp_stream = {
 	.id = "net.tcp.stream", .min_suite = PG_IN_STANDARD,
+	.section = &pg_net_sec_ethernet,
 	STREAM_BENCH(k_stream, "TCP throughput, this side sends (netperf TCP_STREAM)",
 		     stream_params, one_way),
 };
 const struct pg_bench pg_net_tcp_maerts = {
 	.id = "net.tcp.maerts", .min_suite = PG_IN_STANDARD,
+	.section = &pg_net_sec_ethernet,
 	STREAM_BENCH(k_maerts, "TCP throughput, the peer sends (netperf TCP_MAERTS)",
 		     stream_params, one_way),
 };
 const struct pg_bench pg_net_tcp_bidir = {
 	.id = "net.tcp.bidir", .label = bidir_label,
+	.section = &pg_net_sec_ethernet,
 	STREAM_BENCH(k_bidir, "TCP bidirectional throughput (TCP_STREAM and TCP_MAERTS at once)",
 		     quick_params, both_ways),
 };

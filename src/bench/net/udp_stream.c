@@ -187,7 +187,7 @@ static void udp_label(const struct pg_bench *b, const struct pg_args *a, const c
 }
 
 static const struct pg_param udp_params[] = {
-	NET_PEER_PARAM,
+	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
 	  .help = "seconds each sample sends for (netperf -l)", .standard = "10" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1472", .min = 1, .max = 65507,
@@ -212,6 +212,7 @@ static const struct pg_metric udp_metrics[] = {
 
 const struct pg_bench pg_net_udp_stream = {
 	.id = "net.udp.stream", .title = "UDP throughput, offered and received (netperf UDP_STREAM)",
+	.section = &pg_net_sec_ethernet,
 	.params = udp_params, .metrics = udp_metrics, .trial = 1, .min_suite = PG_IN_STANDARD,
 	.check = udp_check, .setup = udp_setup, .step = udp_step, .teardown = udp_teardown,
 	.label = udp_label,

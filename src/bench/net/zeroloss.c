@@ -150,7 +150,7 @@ static void zl_label(const struct pg_bench *b, const struct pg_args *a, const ch
 }
 
 static const struct pg_param zl_params[] = {
-	NET_PEER_PARAM,
+	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
 	  .help = "seconds of the trial that confirms the rate (the search's are a tenth, 0.5 to 2 s)",
 	  .quick = "2", .standard = "60" },
@@ -170,6 +170,7 @@ static const struct pg_metric zl_metrics[] = {
 
 const struct pg_bench pg_net_udp_zeroloss = {
 	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1 search)",
+	.section = &pg_net_sec_ethernet,
 	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = net_udp_dir_check,
 	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .label = zl_label,
 };

@@ -153,11 +153,13 @@ static const int userspace = 1;
 
 const struct pg_bench pg_os_boot_kernel = {
 	.id = "os.boot.kernel", .title = "Boot time, kernel start to first user-space process",
+	.section = &pg_os_sec_boot,
 	.params = no_params, .metrics = seconds, .once = 1,
 	.setup = boot_setup, .step = boot_step, .teardown = boot_teardown,
 };
 const struct pg_bench pg_os_boot_userspace = {
 	.id = "os.boot.userspace", .title = "Boot time, user space (systemd)",
+	.section = &pg_os_sec_boot,
 	.params = no_params, .metrics = seconds, .once = 1, .data = &userspace,
 	.setup = boot_setup, .step = boot_step, .teardown = boot_teardown,
 };

@@ -194,6 +194,7 @@ static const struct pg_metric us_per_switch[] = {
 
 const struct pg_bench pg_os_ctx = {
 	.id = "os.ctx", .title = "Context switch, token ring of processes (lat_ctx)",
+	.section = &pg_os_sec_lmbench,
 	.params = ctx_params, .metrics = us_per_switch,
 	.setup = ctx_setup, .step = ctx_step, .teardown = ctx_teardown, .label = ctx_label,
 };

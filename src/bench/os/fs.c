@@ -350,33 +350,39 @@ static const enum fs_kind k_create = FS_CREATE, k_delete = FS_DELETE, k_io = RD_
 
 const struct pg_bench pg_os_fs_create = {
 	.id = "os.fs.create", .title = "File creation (lat_fs create)",
+	.section = &pg_os_sec_lmbench,
 	.params = fs_params, .metrics = files_per_s, .data = &k_create,
 	.setup = fs_setup, .prepare = fs_prepare, .step = fs_step, .teardown = fs_teardown,
 	.label = fs_label,
 };
 const struct pg_bench pg_os_fs_delete = {
 	.id = "os.fs.delete", .title = "File deletion (lat_fs delete)",
+	.section = &pg_os_sec_lmbench,
 	.params = del_params, .metrics = files_per_s, .data = &k_delete, .min_suite = PG_IN_FULL,
 	.setup = fs_setup, .prepare = fs_prepare, .step = fs_step, .teardown = fs_teardown,
 	.label = fs_label,
 };
 const struct pg_bench pg_os_file_rd_io = {
 	.id = "os.file.rd.io", .title = "File read, open once (bw_file_rd io_only)",
+	.section = &pg_os_sec_lmbench,
 	.params = rd_params, .metrics = mb_per_s, .data = &k_io,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };
 const struct pg_bench pg_os_file_rd_o2c = {
 	.id = "os.file.rd.o2c", .title = "File read, open to close (bw_file_rd open2close)",
+	.section = &pg_os_sec_lmbench,
 	.params = rd_params, .metrics = mb_per_s, .data = &k_o2c, .min_suite = PG_IN_STANDARD,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };
 const struct pg_bench pg_os_mmap_rd_mo = {
 	.id = "os.mmap.rd.mo", .title = "Mapped file read, map once (bw_mmap_rd mmap_only)",
+	.section = &pg_os_sec_lmbench,
 	.params = mm_params, .metrics = mb_per_s, .data = &k_mo,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };
 const struct pg_bench pg_os_mmap_rd_o2c = {
 	.id = "os.mmap.rd.o2c", .title = "Mapped file read, open to close (bw_mmap_rd open2close)",
+	.section = &pg_os_sec_lmbench,
 	.params = mm_params, .metrics = mb_per_s, .data = &k_mo2c, .min_suite = PG_IN_STANDARD,
 	.setup = fs_setup, .step = fs_step, .teardown = fs_teardown, .label = fs_label,
 };

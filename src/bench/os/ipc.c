@@ -286,6 +286,7 @@ static const struct ipc_kind
 #define IPC(var, idstr, what, kind, plist, mlist, suite)				\
 	const struct pg_bench var = {							\
 		.id = idstr, .title = what, .params = plist, .metrics = mlist,	\
+		.section = &pg_os_sec_lmbench,                                  \
 		.data = &kind, .setup = ipc_setup, .step = ipc_step,			\
 		.teardown = ipc_teardown, .label = ipc_label, .min_suite = suite,	\
 	}

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/lmbench.h"
 #include "core/timer.h"
 #include "os.h"
 
@@ -139,6 +140,9 @@ int os_pin(struct pg_ctx *ctx, const char *cpu)
 	pg_note(ctx, "all processes on CPU %ld", c);
 	return PG_OK;
 }
+
+const struct pg_section pg_os_sec_lmbench = PG_SECTION_LMBENCH;
+const struct pg_section pg_os_sec_boot = { .title = "Boot time", .order = 90 };
 
 /* In the order of the seed's LMBench table. */
 const struct pg_bench *const pg_group_os[] = {

@@ -48,4 +48,7 @@ extern const struct pg_bench pg_os_fs_create, pg_os_fs_delete, pg_os_file_rd_io,
 	pg_os_file_rd_o2c, pg_os_mmap_rd_mo, pg_os_mmap_rd_o2c;
 extern const struct pg_bench pg_os_boot_kernel, pg_os_boot_userspace;
 
+/* The guide's tables: LMBench, and Boot time for os.boot.*. */
+extern const struct pg_section pg_os_sec_lmbench, pg_os_sec_boot;
+
 #endif

@@ -295,16 +295,19 @@ static const enum proc_kind k_fork = PROC_FORK, k_exec = PROC_EXEC, k_shell = PR
 
 const struct pg_bench pg_os_proc_fork = {
 	.id = "os.proc.fork", .title = "fork() and exit (lat_proc fork)",
+	.section = &pg_os_sec_lmbench,
 	.params = fork_params, .metrics = us_per_proc, .data = &k_fork,
 	.setup = proc_setup, .step = proc_step, .teardown = proc_teardown, .label = proc_label,
 };
 const struct pg_bench pg_os_proc_exec = {
 	.id = "os.proc.exec", .title = "fork() and execve() (lat_proc exec)",
+	.section = &pg_os_sec_lmbench,
 	.params = prog_params, .metrics = us_per_proc, .data = &k_exec,
 	.setup = proc_setup, .step = proc_step, .teardown = proc_teardown, .label = proc_label,
 };
 const struct pg_bench pg_os_proc_shell = {
 	.id = "os.proc.shell", .title = "fork() and /bin/sh -c (lat_proc shell)",
+	.section = &pg_os_sec_lmbench,
 	.params = prog_params, .metrics = us_per_proc, .data = &k_shell, .min_suite = PG_IN_STANDARD,
 	.setup = proc_setup, .step = proc_step, .teardown = proc_teardown, .label = proc_label,
 };

@@ -128,6 +128,7 @@ static const struct pg_metric us_per_op[] = {
 
 const struct pg_bench pg_os_select = {
 	.id = "os.select", .title = "select() on TCP descriptors (lat_select tcp)",
+	.section = &pg_os_sec_lmbench,
 	.params = sel_params, .metrics = us_per_op, .check = sel_check,
 	.setup = sel_setup, .step = sel_step, .teardown = sel_teardown, .label = sel_label,
 };
@@ -209,6 +210,7 @@ static const struct pg_param no_params[] = { { 0 } };
 
 const struct pg_bench pg_os_sem = {
 	.id = "os.sem", .title = "System V semaphore hand-off between two processes (lat_sem)",
+	.section = &pg_os_sec_lmbench,
 	.params = no_params, .metrics = us_per_op,
 	.setup = sem_setup, .step = sem_step, .teardown = sem_teardown, .label = sem_label,
 };

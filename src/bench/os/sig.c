@@ -206,16 +206,19 @@ static const enum sig_kind k_install = SIG_INSTALL, k_catch = SIG_CATCH, k_prot 
 
 const struct pg_bench pg_os_sig_install = {
 	.id = "os.sig.install", .title = "Signal handler installation (lat_sig install)",
+	.section = &pg_os_sec_lmbench,
 	.params = no_params, .metrics = us_per_op, .data = &k_install,
 	.setup = sig_setup, .step = sig_step, .teardown = sig_teardown, .label = sig_label,
 };
 const struct pg_bench pg_os_sig_catch = {
 	.id = "os.sig.catch", .title = "Signal handler overhead, send and catch (lat_sig catch)",
+	.section = &pg_os_sec_lmbench,
 	.params = no_params, .metrics = us_per_op, .data = &k_catch,
 	.setup = sig_setup, .step = sig_step, .teardown = sig_teardown, .label = sig_label,
 };
 const struct pg_bench pg_os_sig_prot = {
 	.id = "os.sig.prot", .title = "Protection fault caught by a handler (lat_sig prot)",
+	.section = &pg_os_sec_lmbench,
 	.params = no_params, .metrics = us_per_op, .data = &k_prot,
 	.setup = sig_setup, .step = sig_step, .teardown = sig_teardown, .label = sig_label,
 };

@@ -137,6 +137,7 @@ static const enum sc_kind k_null = SC_NULL, k_read = SC_READ, k_write = SC_WRITE
 #define SYSCALL(name, kind, plist, what, suite)					\
 	const struct pg_bench pg_os_syscall_##name = {					\
 		.id = "os.syscall." #name,						\
+		.section = &pg_os_sec_lmbench,                                          \
 		.title = what " (lat_syscall " #name ")",				\
 		.params = plist, .metrics = us_per_call, .data = &kind,		\
 		.setup = sc_setup, .step = sc_step, .teardown = sc_teardown,		\

@@ -169,11 +169,13 @@ static const enum vm_kind k_fault = VM_PAGEFAULT, k_mmap = VM_MMAP;
 
 const struct pg_bench pg_os_pagefault = {
 	.id = "os.pagefault", .title = "Page fault on a cached file page (lat_pagefault)",
+	.section = &pg_os_sec_lmbench,
 	.params = vm_params, .metrics = us_per_op, .data = &k_fault,
 	.setup = vm_setup, .step = vm_step, .teardown = vm_teardown, .label = vm_label,
 };
 const struct pg_bench pg_os_mmap = {
 	.id = "os.mmap", .title = "Map, touch sparsely and unmap a file (lat_mmap)",
+	.section = &pg_os_sec_lmbench,
 	.params = vm_params, .metrics = us_per_op, .data = &k_mmap,
 	.setup = vm_setup, .step = vm_step, .teardown = vm_teardown, .label = vm_label,
 };

@@ -1,0 +1,601 @@
+/*
+ * EEMBC's Multi-Instance Test Harness (MITH), which CoreMark-PRO and
+ * MultiBench are both built on: each workload is one program,
+ * <workload>.exe, that runs its iterations on -cN contexts (or -wN workers)
+ * and reports, among other lines,
+ *
+ *   -- Workload:core=490760323
+ *   -- core:contexts=2
+ *   -- core:iterations=2
+ *   -- core:time(secs)=   1.716
+ *   -- core:workloads/sec=  1.1655
+ *   -- Done:core=490760323
+ *
+ * The figure is iterations / time(secs), as the suite's own results parser
+ * (util/perl/results_parser.pl) computes it; the suite's certification
+ * (make certify-all) runs every workload once with -c1 -w1 ("single") and
+ * once at the chosen concurrency ("best"), after one run with -v1 that
+ * checks the workload's output. perfguide does the same:
+ *
+ *   setup   the -v1 run (no errors allowed), then one run of each kind at
+ *           the workload's own iteration count; a kind whose run lasted
+ *           under 1 s (the run rules' 1000 ticks of a 1 ms timer) gets
+ *           its iteration count raised so that every timed run lasts at
+ *           least 1 s, or --min-time when that is longer;
+ *   step    one sample: the single run and the multi run; metrics single,
+ *           multi (iter/s) and scaling (multi / single).
+ *
+ * A mark (CoreMark-PRO's score) runs all its workloads in each sample and
+ * computes the mark from that sample's rates, as util/perl/cert_mark.pl
+ * does from the medians: factor x geomean(rate x scale).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/runner.h"
+#include "ext.h"
+
+/* Run rule 1: a workload runs for at least 1000 ticks of its timer, whose
+ * Linux port ticks every millisecond. */
+#define MITH_MIN_RUN_S 1.0
+#define MITH_MAX_ITERATIONS 1000000000L
+
+/* ---- parsing one run's output ---- */
+
+/* A whole number, spaces around it allowed (MITH pads with %8g). */
+static int parse_long(const char *s, long *out)
+{
+	char *end;
+	while (*s == ' ')
+		s++;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+	while (*s == ' ')
+		s++;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Keys of the workload's own lines, in the order MITH prints them. */
+enum { K_CONTEXTS, K_WORKERS, K_ITERATIONS, K_SECS, K_WPS, K_N };
+static const char *const key_name[K_N] = {
+	"contexts", "workers", "iterations", "time(secs)", "workloads/sec",
+};
+static const char *const key_form[K_N] = { "N", "N", "N", "SECONDS", "RATE" };
+
+int ext_mith_parse(const char *text, const char *workload, struct ext_mith_run *r,
+		   char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->workers = -1;
+	if (strlen(workload) >= sizeof(r->workload)) {
+		snprintf(err, errlen, "workload name too long");
+		return -1;
+	}
+	snprintf(r->workload, sizeof(r->workload), "%s", workload);
+	size_t wl = strlen(workload);
+	int started = 0, done = 0, seen[K_N] = { 0 };
+	double wps = 0;
+	char line[512];
+	for (const char *p = text; !done && ext_next_line(&p, line, sizeof(line));) {
+		if (ext_starts(line, "-  ERROR:") || ext_starts(line, "-  FATAL:")) {
+			snprintf(err, errlen, "the workload said '%.160s'", line);
+			return -1;
+		}
+		if (!ext_starts(line, "-- "))
+			continue;
+		const char *s = line + 3;
+		if (ext_starts(s, "Workload:") || ext_starts(s, "Done:")) {
+			int is_done = ext_starts(s, "Done:");
+			const char *name = s + (is_done ? 5 : 9);
+			const char *eq = strchr(name, '=');
+			long uid;
+			if (!eq || parse_long(eq + 1, &uid) < 0 || uid < 0) {
+				snprintf(err, errlen, "'%.120s' is not '-- %s:NAME=UID'", line,
+					 is_done ? "Done" : "Workload");
+				return -1;
+			}
+			if ((size_t)(eq - name) != wl || strncmp(name, workload, wl) != 0) {
+				snprintf(err, errlen, "'%.120s' is of another workload: expected "
+					 "'-- %s:%s=UID'", line, is_done ? "Done" : "Workload", workload);
+				return -1;
+			}
+			if (!is_done) {
+				if (started) {
+					snprintf(err, errlen, "a second '-- Workload:%s=UID' line", workload);
+					return -1;
+				}
+				started = 1;
+				r->uid = (unsigned long)uid;
+			} else {
+				if (!started) {
+					snprintf(err, errlen, "'-- Done:%s' came before '-- Workload:%s=UID'",
+						 workload, workload);
+					return -1;
+				}
+				if ((unsigned long)uid != r->uid) {
+					snprintf(err, errlen, "'%.120s' does not end workload %lu", line, r->uid);
+					return -1;
+				}
+				done = 1;
+			}
+			continue;
+		}
+		if (!started)
+			continue;
+		const char *colon = strchr(s, ':');
+		const char *eq = colon ? strchr(colon, '=') : NULL;
+		if (!eq)
+			continue;
+		const char *key = colon + 1, *val = eq + 1;
+		size_t kl = (size_t)(eq - key);
+		/* An item's verification result, under the item's own name. */
+		if (kl == 5 && strncmp(key, "fails", 5) == 0) {
+			long f;
+			if (parse_long(val, &f) < 0 || f < 0) {
+				snprintf(err, errlen, "'%.120s' is not '-- ITEM:fails=N'", line);
+				return -1;
+			}
+			r->errors += f;
+			continue;
+		}
+		if ((size_t)(colon - s) != wl || strncmp(s, workload, wl) != 0)
+			continue;
+		if (kl == 6 && strncmp(key, "ERRORS", 6) == 0) {
+			long f;
+			if (parse_long(val, &f) < 0 || f < 0) {
+				snprintf(err, errlen, "'%.120s' is not '-- %s:ERRORS=N'", line, workload);
+				return -1;
+			}
+			r->errors += f;
+			continue;
+		}
+		for (int k = 0; k < K_N; k++) {
+			if (kl != strlen(key_name[k]) || strncmp(key, key_name[k], kl) != 0)
+				continue;
+			/* The first one is the workload's: with -v1 an item of the
+			 * same name (core) prints its own time(secs) later. */
+			if (seen[k])
+				break;
+			seen[k] = 1;
+			int bad = 0;
+			long v;
+			switch (k) {
+			case K_CONTEXTS:
+				bad = parse_long(val, &v) < 0 || v < 0;
+				r->contexts = v;
+				break;
+			case K_WORKERS:
+				bad = parse_long(val, &v) < 0 || v < 0;
+				r->workers = v;
+				break;
+			case K_ITERATIONS:
+				bad = parse_long(val, &v) < 0 || v <= 0;
+				r->iterations = v;
+				break;
+			case K_SECS:
+				bad = parse_double(val, &r->seconds) < 0 || r->seconds < 0;
+				break;
+			case K_WPS:
+				/* "inf" when the run was shorter than the clock. */
+				bad = parse_double(val, &wps) < 0 || wps < 0;
+				break;
+			}
+			if (bad) {
+				snprintf(err, errlen, "'%.120s' is not '-- %s:%s=%s'", line, workload,
+					 key_name[k], key_form[k]);
+				return -1;
+			}
+			break;
+		}
+	}
+	if (!started) {
+		snprintf(err, errlen, "no '-- Workload:%s=UID' line: not the output of MITH "
+			 "workload %s", workload, workload);
+		return -1;
+	}
+	for (int k = 0; k < K_N; k++) {
+		if (k == K_WORKERS || seen[k])
+			continue;
+		snprintf(err, errlen, "no '-- %s:%s=%s' line (output cut short or changed)",
+			 workload, key_name[k], key_form[k]);
+		return -1;
+	}
+	if (!done) {
+		snprintf(err, errlen, "no '-- Done:%s=%lu' line: the output is cut short", workload,
+			 r->uid);
+		return -1;
+	}
+	if (r->errors > 0) {
+		snprintf(err, errlen, "the workload reported %ld error%s (its ERRORS or fails lines)",
+			 r->errors, r->errors == 1 ? "" : "s");
+		return -1;
+	}
+	if (!(r->seconds > 0) || isinf(wps)) {
+		snprintf(err, errlen, "'-- %s:time(secs)=0': the run was shorter than the suite's "
+			 "clock; give more iterations", workload);
+		return -1;
+	}
+	r->rate = (double)r->iterations / r->seconds;
+	/* workloads/sec is printed to 6 significant digits. */
+	if (fabs(r->rate - wps) > 1e-3 * r->rate) {
+		snprintf(err, errlen, "'-- %s:workloads/sec=%g' is not iterations / time(secs) = %g",
+			 workload, wps, r->rate);
+		return -1;
+	}
+	return 0;
+}
+
+double ext_mark(const struct ext_mark_term *terms, int n, double factor, const double *rates)
+{
+	if (n <= 0)
+		return NAN;
+	double logsum = 0;
+	for (int i = 0; i < n; i++) {
+		if (!(rates[i] > 0) || !isfinite(rates[i]))
+			return NAN;
+		logsum += log(rates[i] * terms[i].scale);
+	}
+	return factor * exp(logsum / n);
+}
+
+/* ---- the benchmark ---- */
+
+enum { SINGLE, MULTI, NKINDS };
+
+struct mith_workload_state {
+	const struct ext_mith_workload *w;
+	char exe[4200];
+	long iterations[NKINDS];	/* -iN given; 0: the workload's own count */
+	long own_iterations[NKINDS];	/* what it ran without -i */
+	unsigned long uid;
+};
+
+struct mith_state {
+	const struct ext_mith_suite *suite;
+	char dir[PATH_MAX];
+	int contexts;			/* the multi run's -c (or -w) */
+	double timeout_s;
+	double min_run_s;
+	struct ext_raw raw;
+	int n;
+	struct mith_workload_state *ws;
+	double *rates[NKINDS];		/* this sample's, per workload */
+	char cmd[2][160];		/* the two command lines, for the note */
+};
+
+const struct pg_metric ext_mith_metrics[] = {
+	{ "single", "iter/s", PG_VALUE, 1, 1, 0 },
+	{ "multi", "iter/s", PG_VALUE, 1, 1, 0 },
+	{ "scaling", "x", PG_VALUE, 1, 1, 0 },
+	{ 0 },
+};
+
+static const struct ext_mith_variant *variant(const struct pg_bench *b)
+{
+	return b->data;
+}
+
+static int has_exe(const char *dir, const char *name)
+{
+	char p[4400];
+	snprintf(p, sizeof(p), "%s/%s.exe", dir, name);
+	return access(p, X_OK) == 0;
+}
+
+/* The directory holding <workload>.exe: path itself, path/bin, or the one
+ * build of a built tree, path/builds/<target>/<toolchain>/bin. */
+static int find_dir(struct pg_ctx *ctx, struct mith_state *s, const char *path, const char *probe)
+{
+	const struct ext_mith_suite *su = s->suite;
+	char here[4096];
+	if (strcmp(path, "auto") == 0) {
+		if (!getcwd(here, sizeof(here)))
+			return pg_skip(ctx, "%s not found (%s)", su->name, su->how_to_get);
+		path = here;
+	}
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return pg_skip(ctx, "%s not found: no directory %s (%s)", su->name, path,
+			       su->how_to_get);
+	char cand[4200];
+	snprintf(cand, sizeof(cand), "%s", path);
+	if (has_exe(cand, probe))
+		goto found;
+	snprintf(cand, sizeof(cand), "%s/bin", path);
+	if (has_exe(cand, probe))
+		goto found;
+	char pattern[4200];
+	snprintf(pattern, sizeof(pattern), "%s/builds/*/*/bin/%s.exe", path, probe);
+	glob_t g;
+	int gr = glob(pattern, 0, NULL, &g);
+	if (gr == 0 && g.gl_pathc > 1) {
+		pg_skip(ctx, "%s: %zu builds under %s/builds: give path=%s/builds/TARGET/TOOLCHAIN/bin",
+			su->name, g.gl_pathc, path, path);
+		globfree(&g);
+		return PG_SKIP;
+	}
+	if (gr == 0 && g.gl_pathc == 1) {
+		snprintf(cand, sizeof(cand), "%s", g.gl_pathv[0]);
+		*strrchr(cand, '/') = '\0';
+		globfree(&g);
+		goto found;
+	}
+	if (gr == 0)
+		globfree(&g);
+	return pg_skip(ctx, "%s not found: no %s.exe in %s, %s/bin or a build under %s/builds (%s)",
+		       su->name, probe, path, path, path, su->how_to_get);
+found:
+	/* Absolute: the programs run in their own directory, as the suite's
+	 * makefiles run them. */
+	if (!realpath(cand, s->dir))
+		return pg_error(ctx, "%s: %s", cand, strerror(errno));
+	return PG_OK;
+}
+
+/* argv for one run: exe -vV -cC [-wW] [-iI]. */
+struct argv_buf {
+	char *argv[8];
+	char arg[5][32];
+};
+
+static void make_argv(struct argv_buf *a, struct mith_workload_state *w, int verify, int kind,
+		      int contexts)
+{
+	int n = 0, k = 0;
+	a->argv[n++] = w->exe;
+	snprintf(a->arg[k], sizeof(a->arg[k]), "-v%d", verify);
+	a->argv[n++] = a->arg[k++];
+	if (kind == MULTI && w->w->by_workers) {
+		snprintf(a->arg[k], sizeof(a->arg[k]), "-c1");
+		a->argv[n++] = a->arg[k++];
+		snprintf(a->arg[k], sizeof(a->arg[k]), "-w%d", contexts);
+		a->argv[n++] = a->arg[k++];
+	} else if (kind == MULTI) {
+		snprintf(a->arg[k], sizeof(a->arg[k]), "-c%d", contexts);
+		a->argv[n++] = a->arg[k++];
+	} else {
+		/* What the suite's certification gives its single runs. */
+		snprintf(a->arg[k], sizeof(a->arg[k]), "-c1");
+		a->argv[n++] = a->arg[k++];
+		snprintf(a->arg[k], sizeof(a->arg[k]), "-w1");
+		a->argv[n++] = a->arg[k++];
+	}
+	if (!verify && w->iterations[kind] > 0) {
+		snprintf(a->arg[k], sizeof(a->arg[k]), "-i%ld", w->iterations[kind]);
+		a->argv[n++] = a->arg[k++];
+	}
+	a->argv[n] = NULL;
+}
+
+/* One run of one workload, checked: what it printed must be a complete
+ * report of the concurrency and iterations asked for. */
+static int run_one(struct pg_ctx *ctx, struct mith_state *s, struct mith_workload_state *w,
+		   int verify, int kind, struct ext_mith_run *out)
+{
+	struct argv_buf a;
+	make_argv(&a, w, verify, kind, s->contexts);
+	const int *cpus = ctx->run ? ctx->run->cpus : NULL;
+	int ncpus = ctx->run ? ctx->run->ncpus : 0;
+	struct ext_proc p;
+	char err[200], how[128], what[96];
+	snprintf(what, sizeof(what), "%s.exe%s%s", w->w->name, verify ? " -v1" : "",
+		 kind == MULTI ? " (multi)" : "");
+	if (ext_run(a.argv, s->dir, cpus, ncpus, s->timeout_s, &p, err, sizeof(err)) < 0)
+		return pg_error(ctx, "%s: cannot run %s: %s", s->suite->name, what, err);
+	ext_raw_add(&s->raw, a.argv, &p, s->timeout_s);
+	int st = PG_OK;
+	if (p.interrupted) {
+		st = pg_error(ctx, "interrupted");
+	} else if (!ext_proc_ok(&p)) {
+		char last[96];
+		ext_proc_describe(&p, s->timeout_s, how, sizeof(how));
+		ext_last_line(&p, last, sizeof(last));
+		st = pg_error(ctx, "%s %s: %s ('%s'); raw output: %s", s->suite->name, what, how,
+			      last, s->raw.name);
+	} else if (ext_mith_parse(p.out.s, w->w->name, out, err, sizeof(err)) < 0) {
+		st = pg_error(ctx, "%s %s: %s; raw output: %s", s->suite->name, what, err,
+			      s->raw.name);
+	} else {
+		long want_c = kind == MULTI && !w->w->by_workers ? s->contexts : 1;
+		/* -w is given to the single run and to the workers' multi run;
+		 * without it MITH prints no workers line. */
+		long want_w = kind == SINGLE ? 1 : w->w->by_workers ? s->contexts : -1;
+		long want_i = verify ? 0 : w->iterations[kind] ? w->iterations[kind]
+					    : w->own_iterations[kind];
+		if (out->contexts != want_c)
+			st = pg_error(ctx, "%s %s: ran on %ld contexts, not the %ld asked for "
+				      "('-- %s:contexts=%ld' expected); raw output: %s", s->suite->name,
+				      what, out->contexts, want_c, w->w->name, want_c, s->raw.name);
+		else if (out->workers != want_w)
+			st = pg_error(ctx, "%s %s: %s '-- %s:workers=%ld' line; raw output: %s",
+				      s->suite->name, what, want_w < 0 ? "an unasked-for" : "no",
+				      w->w->name, want_w < 0 ? out->workers : want_w, s->raw.name);
+		else if (want_i && out->iterations != want_i)
+			st = pg_error(ctx, "%s %s: '-- %s:iterations=%ld' expected, got %ld; raw "
+				      "output: %s", s->suite->name, what, w->w->name, want_i,
+				      out->iterations, s->raw.name);
+		else if (w->uid && out->uid != w->uid)
+			st = pg_error(ctx, "%s %s: workload uid %lu, earlier %lu; raw output: %s",
+				      s->suite->name, what, out->uid, w->uid, s->raw.name);
+		w->uid = out->uid;
+	}
+	ext_proc_free(&p);
+	return st;
+}
+
+/* The -v1 run, then one run of each kind at the workload's own iteration
+ * count, which sets the count of the timed runs. */
+static int prepare_workload(struct pg_ctx *ctx, struct mith_state *s, struct mith_workload_state *w,
+			    long iterations)
+{
+	struct ext_mith_run r;
+	int st = run_one(ctx, s, w, 1, SINGLE, &r);
+	if (st != PG_OK)
+		return st;
+	for (int k = 0; k < NKINDS; k++) {
+		if (iterations > 0) {
+			w->iterations[k] = iterations;
+			continue;
+		}
+		st = run_one(ctx, s, w, 0, k, &r);
+		if (st != PG_OK)
+			return st;
+		w->own_iterations[k] = r.iterations;
+		if (r.seconds >= s->min_run_s)
+			continue;
+		double want = ceil((double)r.iterations * s->min_run_s * 1.1 / r.seconds);
+		w->iterations[k] = want > MITH_MAX_ITERATIONS ? MITH_MAX_ITERATIONS : (long)want;
+	}
+	return PG_OK;
+}
+
+int ext_mith_setup(struct pg_ctx *ctx)
+{
+	const struct ext_mith_variant *v = variant(ctx->bench);
+	struct mith_state *s = calloc(1, sizeof(*s));
+	if (!s)
+		return pg_error(ctx, "out of memory");
+	ctx->priv = s;
+	s->suite = v->suite;
+	s->timeout_s = (double)pg_arg_int(ctx->args, "timeout");
+	s->min_run_s = MITH_MIN_RUN_S;
+	if (ctx->run && ctx->run->min_time > s->min_run_s)
+		s->min_run_s = ctx->run->min_time;
+	long c = (long)pg_arg_int(ctx->args, "contexts");
+	if (c == 0)
+		c = ctx->run && ctx->run->ncpus > 0 ? ctx->run->ncpus : sysconf(_SC_NPROCESSORS_ONLN);
+	s->contexts = c > 0 ? (int)c : 1;
+
+	const char *wname = pg_arg_str(ctx->args, "workload");
+	int st = find_dir(ctx, s, pg_arg_str(ctx->args, "path"),
+			  v->mark ? s->suite->mark[0].workload : wname);
+	if (st != PG_OK)
+		return st;
+
+	s->n = v->mark ? s->suite->nmark : 1;
+	s->ws = calloc((size_t)s->n, sizeof(*s->ws));
+	for (int k = 0; k < NKINDS; k++)
+		s->rates[k] = calloc((size_t)s->n, sizeof(double));
+	if (!s->ws || !s->rates[SINGLE] || !s->rates[MULTI])
+		return pg_error(ctx, "out of memory");
+	for (int i = 0; i < s->n; i++) {
+		const char *name = v->mark ? s->suite->mark[i].workload : wname;
+		for (int j = 0; j < s->suite->nworkloads; j++)
+			if (strcmp(s->suite->workloads[j].name, name) == 0)
+				s->ws[i].w = &s->suite->workloads[j];
+		if (!s->ws[i].w)
+			return pg_error(ctx, "%s has no workload %s", s->suite->name, name);
+		snprintf(s->ws[i].exe, sizeof(s->ws[i].exe), "%s/%s.exe", s->dir, name);
+		if (access(s->ws[i].exe, X_OK) != 0)
+			return pg_skip(ctx, "%s: no %s.exe in %s: build all of the suite's workloads "
+				       "(%s)", s->suite->name, name, s->dir, s->suite->how_to_get);
+	}
+
+	ext_raw_open(ctx, &s->raw);
+	long iterations = (long)pg_arg_int(ctx->args, "iterations");
+	for (int i = 0; i < s->n; i++) {
+		st = prepare_workload(ctx, s, &s->ws[i], iterations);
+		if (st != PG_OK)
+			return st;
+	}
+
+	/* The note: the suite (it prints no version: the workload's uid is
+	 * what its results files identify it by), the commands, the raw file. */
+	struct argv_buf a[NKINDS];
+	for (int k = 0; k < NKINDS; k++) {
+		make_argv(&a[k], &s->ws[0], 0, k, s->contexts);
+		ext_format_argv(a[k].argv + 1, s->cmd[k], sizeof(s->cmd[k]));
+	}
+	/* The raw file first: a long board name must not cut it off. */
+	if (v->mark)
+		pg_note(ctx, "raw output: %s; %s of %d workloads, each -v1 verified, then e.g. "
+			"%s.exe %s / %s, every run >= %.3g s, in %.60s", s->raw.name, s->suite->name,
+			s->n, s->ws[0].w->name, s->cmd[SINGLE], s->cmd[MULTI], s->min_run_s, s->dir);
+	else
+		pg_note(ctx, "raw output: %s; %s workload uid %lu (the suite prints no version), -v1 "
+			"verified: %s.exe %s / %s in %.60s", s->raw.name, s->suite->name, s->ws[0].uid,
+			s->ws[0].w->name, s->cmd[SINGLE], s->cmd[MULTI], s->dir);
+	return PG_OK;
+}
+
+int ext_mith_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	(void)iters;
+	const struct ext_mith_variant *v = variant(ctx->bench);
+	struct mith_state *s = ctx->priv;
+	for (int i = 0; i < s->n; i++)
+		for (int k = 0; k < NKINDS; k++) {
+			struct ext_mith_run r;
+			int st = run_one(ctx, s, &s->ws[i], 0, k, &r);
+			if (st != PG_OK)
+				return st;
+			s->rates[k][i] = r.rate;
+		}
+	if (v->mark) {
+		counts[0] = ext_mark(s->suite->mark, s->n, s->suite->mark_factor, s->rates[SINGLE]);
+		counts[1] = ext_mark(s->suite->mark, s->n, s->suite->mark_factor, s->rates[MULTI]);
+		if (!isfinite(counts[0]) || !isfinite(counts[1]))
+			return pg_error(ctx, "%s: a workload gave no rate", s->suite->mark_name);
+	} else {
+		counts[0] = s->rates[SINGLE][0];
+		counts[1] = s->rates[MULTI][0];
+	}
+	counts[2] = counts[1] / counts[0];
+	return PG_OK;
+}
+
+void ext_mith_teardown(struct pg_ctx *ctx)
+{
+	struct mith_state *s = ctx->priv;
+	if (!s)
+		return;
+	ext_raw_close(&s->raw);
+	free(s->ws);
+	free(s->rates[SINGLE]);
+	free(s->rates[MULTI]);
+	free(s);
+}
+
+void ext_mith_label(const struct pg_bench *b, const struct pg_args *args,
+		    const char *metric, char *buf, size_t len)
+{
+	const struct ext_mith_variant *v = variant(b);
+	buf[0] = '\0';
+	if (strcmp(metric, v->suite->label_metric) != 0)
+		return;
+	const char *w = pg_arg_str(args, "workload");
+	size_t i = 0;
+	for (; w && w[i] && i + 1 < len; i++)
+		buf[i] = (char)tolower((unsigned char)w[i]);
+	buf[i] = '\0';
+}

@@ -1,0 +1,155 @@
+/*
+ * perfguide run, in parts: the options (run_options.c), the plan of what
+ * runs with which parameters (run_plan.c), and the sinks every result goes
+ * to (run_sinks.c: the console and the summary; run_sink_file.c: the
+ * results file; run_sink_store.c: the store). run.c runs the plan through
+ * the sinks. A new way to report results (a LAVA test case per result) is a
+ * new sink; the whole run's time (--budget) is a field of the config that
+ * run.c's loop shares out.
+ */
+#ifndef PG_CLI_RUN_H
+#define PG_CLI_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/params.h"
+#include "core/results.h"
+#include "core/runner.h"
+#include "pg_build.h"
+
+#define RUN_MAX_OVERRIDES 16
+#define RUN_MAX_CPUS 256
+#define RUN_RESULTS_DIR "perfguide-results"
+
+struct run_config {
+	enum pg_suite suite;
+	int runs;		/* 0: the noise-aware runner, with: */
+	int min_runs, max_runs;
+	double ci_target, max_time;
+	double budget;		/* the whole run's seconds (--budget); 0: none */
+	double min_time;
+	uint64_t iters;
+	const char *board, *out, *db;
+	int json, no_db;
+	int cpus[RUN_MAX_CPUS];
+	int ncpus;
+	struct pg_override ov[RUN_MAX_OVERRIDES];
+	int nov;
+	const char *const *selectors;
+	int nselectors;
+};
+
+/* Parses argv into c. Returns -1 to go on, else the exit status to end
+ * with (--help: 0; bad input: 2, the message printed). */
+int run_parse_options(int argc, char **argv, struct run_config *c);
+
+struct run_item {
+	const struct pg_bench *bench;
+	struct pg_args args;
+};
+
+struct run_plan {
+	struct run_item *items;
+	int n;
+	/* The guide's sections of what runs, one per title. */
+	const struct pg_section *sections[64];
+	int nsections;
+};
+
+/* Every benchmark the selectors name, with every parameter combination,
+ * all checked before anything runs; fills in the suite's defaults. Returns
+ * 0, or -1 with err set (bad input). */
+int run_make_plan(struct run_config *c, struct run_plan *p, char *err, size_t len);
+void run_plan_free(struct run_plan *p);
+
+/* --- sinks: where each result goes --- */
+
+struct run_sink_ops {
+	/* The run record: everything known before the first benchmark. */
+	void (*begin)(void *self, const struct pg_run_info *ri);
+	/* Before item i of n starts; seconds_left is a guess. */
+	void (*before)(void *self, const struct run_item *item, int i, int n, double seconds_left);
+	void (*result)(void *self, const struct pg_result *r);
+	void (*end)(void *self, int interrupted);
+	/* Frees it; -1 when what it kept is incomplete (a results file that
+	 * could not be written), which fails the run. */
+	int (*close)(void *self);
+};
+
+#define RUN_MAX_SINKS 8
+
+struct run_sinks {
+	const struct run_sink_ops *ops[RUN_MAX_SINKS];
+	void *self[RUN_MAX_SINKS];
+	int n;
+	char path[512];		/* the results file, once chosen */
+	char raw_dir[520];	/* beside it, other programs' raw output */
+};
+
+int run_sinks_add(struct run_sinks *s, const struct run_sink_ops *ops, void *self);
+void run_sinks_begin(struct run_sinks *s, const struct pg_run_info *ri);
+void run_sinks_before(struct run_sinks *s, const struct run_item *item, int i, int n, double left);
+void run_sinks_result(struct run_sinks *s, const struct pg_result *r);
+void run_sinks_end(struct run_sinks *s, int interrupted);
+/* Closes them all, in order; -1 when one failed. */
+int run_sinks_close(struct run_sinks *s);
+
+/* The table lines and the progress line. */
+int run_sink_console(struct run_sinks *s, const struct run_config *c);
+/* Counts ok, noisy, skipped and failed results, and ends the run with a
+ * line of them and one per failure. *failed says whether one failed. */
+int run_sink_summary(struct run_sinks *s, int *failed);
+
+/*
+ * The results file (and --json on stdout), and the store that follows it.
+ * run_results_path chooses the file (--out, or perfguide-results/<run id>.jsonl);
+ * the store is opened next, before the file is, so that it follows the file
+ * from its current end; then the file. Each returns 0, or -1 with err set
+ * (bad input: nothing has run). Built without the library a sink needs, the
+ * stub below says so for an option that asks for it, and otherwise adds
+ * nothing.
+ */
+#ifdef PG_HAVE_JANSSON
+int run_results_path(struct run_sinks *s, const struct run_config *c, const char *run_id, char *err, size_t len);
+int run_sink_file(struct run_sinks *s, const struct run_config *c, char *err, size_t len);
+#else
+#include <stdio.h>
+static inline int run_results_path(struct run_sinks *s, const struct run_config *c, const char *run_id, char *err,
+				   size_t len)
+{
+	(void)s;
+	(void)run_id;
+	if (c->out || c->json) {
+		snprintf(err, len, "--out and --json need a build with jansson (install libjansson-dev and rebuild)");
+		return -1;
+	}
+	return 0;
+}
+static inline int run_sink_file(struct run_sinks *s, const struct run_config *c, char *err, size_t len)
+{
+	(void)s;
+	(void)c;
+	(void)err;
+	(void)len;
+	fprintf(stderr, "perfguide: built without jansson: results are shown but no results file is written\n");
+	return 0;
+}
+#endif
+
+#ifdef PG_HAVE_STORE
+int run_sink_store(struct run_sinks *s, const struct run_config *c, char *err, size_t len);
+#else
+#include <stdio.h>
+static inline int run_sink_store(struct run_sinks *s, const struct run_config *c, char *err, size_t len)
+{
+	(void)s;
+	if (c->db) {
+		snprintf(err, len, "--db needs a build with jansson and SQLite (install libsqlite3-dev and rebuild)");
+		return -1;
+	}
+	return 0;
+}
+#endif
+
+#endif

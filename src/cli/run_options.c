@@ -1,0 +1,256 @@
+/* perfguide run: its options, each checked before anything runs. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "run.h"
+
+static const char help[] =
+	"usage: perfguide run [SELECTOR...] [options]\n"
+	"\n"
+	"Runs the benchmarks that the SELECTORs name (an id, a group such as 'mem',\n"
+	"or a glob such as 'mem.bw.*'; all benchmarks when none is given) and writes\n"
+	"one results file. Without --suite each parameter takes its default.\n"
+	"\n"
+	"  --suite quick|standard|full  sweep each parameter as the suite says\n"
+	"                               (default: quick when no SELECTOR is given)\n"
+	"  --runs N                     exactly N samples per result; without it, each\n"
+	"                               result samples until the median's 95% interval\n"
+	"                               is within +/-2% of it (full: 1%), at least 6\n"
+	"                               (full 10) and at most 10, 30, 100 samples or 1,\n"
+	"                               3, 30 s (quick, standard, full)\n"
+	"  --min-time SECONDS           each sample lasts at least this long\n"
+	"                               (quick 0.05, standard 0.1, full 0.5)\n"
+	"  --budget DURATION            the whole run's time (900, 15m, 1h30m): each\n"
+	"                               result may use what is left over the results\n"
+	"                               left (at least 3 samples each)\n"
+	"  --iterations N               every sample is N iterations, not calibrated\n"
+	"                               by time: the same work on any machine (for\n"
+	"                               counting instructions, e.g. under callgrind)\n"
+	"  --board NAME                 the guide's column name (default: device-tree\n"
+	"                               model, DMI product, or hostname)\n"
+	"  --out FILE.jsonl             results file (default: " RUN_RESULTS_DIR "/<board>-<time>.jsonl)\n"
+	"  --json                       also print every record as JSON on stdout\n"
+	"  --db FILE                    also add the results to this store (default:\n"
+	"                               $XDG_DATA_HOME/perfguide/results.db)\n"
+	"  --no-db                      write only the results file\n"
+	"  --cpu LIST                   pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a\n"
+	"                               benchmark runs on the i-th CPU of the list\n"
+	"  -p NAME=VALUE[,VALUE...]     set a parameter; several values sweep it.\n"
+	"                               Sizes take k, m, g suffixes (powers of 1024)\n"
+	"  --peer HOST[:PORT]           the net.* benchmarks' far end, running\n"
+	"                               `perfguide serve` (default: one started on\n"
+	"                               loopback); the same as -p peer=HOST[:PORT]\n"
+	"  --psk-file F                 the key that peer asks for (serve --psk-file);\n"
+	"                               the same as -p psk_file=F, kept out of the results\n"
+	"\n"
+	"The run ends with a summary: how many results were ok, noisy, skipped and\n"
+	"failed, and a line per failure with the benchmark and why.\n"
+	"Exit status: 0 every benchmark ran or was skipped, 1 a benchmark failed\n"
+	"(or the results file could not be written), 2 bad input (nothing was run),\n"
+	"130 interrupted (finished results kept).\n"
+	"\n"
+	"examples:\n"
+	"  perfguide run mem.bw.fcp -p size=8m\n"
+	"  perfguide run 'mem.*' --suite standard --board am62x-sk\n";
+
+static int parse_cpus(const char *s, int *cpus, int *n, char *err, size_t errlen)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	*n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long lo = strtol(tok, &end, 10), hi = lo;
+		if (end == tok || lo < 0)
+			goto bad;
+		if (*end == '-') {
+			char *e2;
+			hi = strtol(end + 1, &e2, 10);
+			if (e2 == end + 1 || *e2 || hi < lo)
+				goto bad;
+		} else if (*end) {
+			goto bad;
+		}
+		for (long c = lo; c <= hi; c++) {
+			if (c >= ncpu) {
+				snprintf(err, errlen, "--cpu: CPU %ld does not exist (this machine has %ld)", c, ncpu);
+				return -1;
+			}
+			if (*n == RUN_MAX_CPUS)
+				goto bad;
+			cpus[(*n)++] = (int)c;
+		}
+	}
+	if (*n > 0)
+		return 0;
+bad:
+	snprintf(err, errlen, "--cpu: '%s' is not a CPU list (use 0, 2,3 or 0-3)", s);
+	return -1;
+}
+
+/* -p NAME=VALUE, and the options that are parameters of some benchmarks
+ * (--peer, --psk-file): the values are typed and checked by the benchmark's
+ * parameter, as any -p. */
+static int add_override(struct run_config *c, const char *opt, const char *name, const char *value)
+{
+	char arg[300], err[320];
+	if (c->nov == RUN_MAX_OVERRIDES)
+		return pg_usage_error("run: at most %d -p options", RUN_MAX_OVERRIDES);
+	if (name && (!value[0] || strchr(value, ',')))
+		return pg_usage_error("run: %s '%s': give one value", opt, value);
+	snprintf(arg, sizeof(arg), "%s%s%s", name ? name : "", name ? "=" : "", value);
+	if (pg_override_parse(arg, &c->ov[c->nov], err, sizeof(err)) < 0)
+		return pg_usage_error("run: %s%s%s", name ? opt : "", name ? ": " : "", err);
+	c->nov++;
+	return -1;
+}
+
+/* A number in [lo, hi]; what says what to give when it is not. */
+static int parse_number(const char *opt, const char *s, double lo, double hi, int whole, const char *what, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || s[0] == '-' || !(*v >= lo) || *v > hi || (whole && *v != (double)(int64_t)*v))
+		return pg_usage_error("run: %s '%s': give %s", opt, s, what);
+	return -1;
+}
+
+/* "90", "90s", "15m", "1h30m": seconds, or -1. */
+static double parse_duration(const char *s)
+{
+	double total = 0;
+	const char *p = s;
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		errno = 0;
+		double v = strtod(p, &end);
+		if (errno || end == p || !(v >= 0) || *p == '-' || *p == '+')
+			return -1;
+		double unit = *end == 'h' ? 3600 : *end == 'm' ? 60 : 1;
+		if (*end && *end != 'h' && *end != 'm' && *end != 's')
+			return -1;
+		total += v * unit;
+		p = *end ? end + 1 : end;
+	}
+	return total;
+}
+
+/* The noise-aware runner's settings per suite (runner.h, pg_run_opts):
+ * samples of at least min_time, at least min_runs (6 gives the median a 95%
+ * interval), more until that interval is within +/- ci_target of the
+ * median, at most max_runs or max_time seconds per result. Without --suite,
+ * a named benchmark gets the standard suite's. --runs N: exactly N. */
+static void suite_defaults(struct run_config *c)
+{
+	static const struct { double min_time; int min_runs, max_runs; double ci_target, max_time; } d[] = {
+		[PG_SUITE_NONE] = { 0.1, 6, 30, 0.02, 3 }, [PG_SUITE_QUICK] = { 0.05, 6, 10, 0.02, 1 },
+		[PG_SUITE_STANDARD] = { 0.1, 6, 30, 0.02, 3 }, [PG_SUITE_FULL] = { 0.5, 10, 100, 0.01, 30 },
+	};
+	if (c->nselectors == 0 && c->suite == PG_SUITE_NONE)
+		c->suite = PG_SUITE_QUICK;
+	if (!(c->min_time > 0))
+		c->min_time = d[c->suite].min_time;
+	c->min_runs = d[c->suite].min_runs;
+	c->max_runs = d[c->suite].max_runs;
+	c->ci_target = d[c->suite].ci_target;
+	c->max_time = d[c->suite].max_time;
+}
+
+enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
+       O_BUDGET };
+
+static int one_option(int opt, const char *arg, struct run_config *c)
+{
+	char err[320];
+	double v;
+	int rc = -1;
+	switch (opt) {
+	case O_SUITE:
+		if (pg_suite_parse(arg, &c->suite) < 0)
+			return pg_usage_error("run: --suite '%s': use quick, standard or full", arg);
+		break;
+	case O_RUNS:
+		if ((rc = parse_number("--runs", arg, 1, 100000, 1, "a whole number from 1 to 100000", &v)) < 0)
+			c->runs = (int)v;
+		break;
+	case O_MINTIME:
+		if ((rc = parse_number("--min-time", arg, 1e-9, 3600, 0, "seconds above 0 (at most 3600)", &v)) < 0)
+			c->min_time = v;
+		break;
+	case O_ITERS:
+		if ((rc = parse_number("--iterations", arg, 1, (double)(1ULL << 40), 1,
+					"a whole number from 1 to 2^40", &v)) < 0)
+			c->iters = (uint64_t)v;
+		break;
+	case O_BUDGET:
+		c->budget = parse_duration(arg);
+		if (!(c->budget > 0) || c->budget > 30 * 86400)
+			return pg_usage_error("run: --budget '%s': give a duration such as 900, 15m or 1h30m "
+					      "(at most 30 days)", arg);
+		break;
+	case O_BOARD:
+		if (!arg[0] || strlen(arg) > 100)
+			return pg_usage_error("run: --board: give a name of 1 to 100 characters");
+		c->board = arg;
+		break;
+	case O_OUT: c->out = arg; break;
+	case O_JSON: c->json = 1; break;
+	case O_DB: c->db = arg; break;
+	case O_NODB: c->no_db = 1; break;
+	case O_CPU:
+		if (parse_cpus(arg, c->cpus, &c->ncpus, err, sizeof(err)) < 0)
+			return pg_usage_error("run: %s", err);
+		break;
+	case 'p': return add_override(c, "-p", NULL, arg);
+	case O_PEER: return add_override(c, "--peer", "peer", arg);
+	case O_PSK:
+		if (access(arg, R_OK) < 0)
+			return pg_usage_error("run: --psk-file '%s': %s", arg, strerror(errno));
+		return add_override(c, "--psk-file", "psk_file", arg);
+	}
+	return rc;
+}
+
+int run_parse_options(int argc, char **argv, struct run_config *c)
+{
+	static const struct option opts[] = {
+		{ "suite", required_argument, NULL, O_SUITE }, { "runs", required_argument, NULL, O_RUNS },
+		{ "min-time", required_argument, NULL, O_MINTIME }, { "iterations", required_argument, NULL, O_ITERS },
+		{ "budget", required_argument, NULL, O_BUDGET },
+		{ "board", required_argument, NULL, O_BOARD }, { "out", required_argument, NULL, O_OUT },
+		{ "json", no_argument, NULL, O_JSON }, { "cpu", required_argument, NULL, O_CPU },
+		{ "db", required_argument, NULL, O_DB }, { "no-db", no_argument, NULL, O_NODB },
+		{ "peer", required_argument, NULL, O_PEER }, { "psk-file", required_argument, NULL, O_PSK },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+	memset(c, 0, sizeof(*c));
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(help, stdout);
+			return PG_EXIT_OK;
+		}
+		if (opt == '?') {
+			if (optopt)
+				return pg_usage_error("run: option '-%c' needs a value or is unknown", optopt);
+			return pg_usage_error("run: unknown option '%s' (see 'perfguide run --help')", argv[optind - 1]);
+		}
+		if ((rc = one_option(opt, optarg, c)) >= 0)
+			return rc;
+	}
+	c->selectors = (const char *const *)argv + optind;
+	c->nselectors = argc - optind;
+	suite_defaults(c);
+	return -1;
+}

@@ -1,0 +1,61 @@
+/*
+ * The results store follows the results file: after every record the file
+ * gets, the follower reads the new lines back and adds them, so the store
+ * holds exactly what the file holds. An explicit --db that cannot be used is
+ * bad input; a default store that cannot is a warning, and the run goes on.
+ * A store that fails later is not a failed run: the file has it all.
+ */
+#include <stdio.h>
+
+#include "report/follow.h"
+#include "run.h"
+
+static void store_sync(void *self, const struct pg_run_info *ri)
+{
+	(void)ri;
+	pg_follow_sync(self);
+}
+
+static void store_result(void *self, const struct pg_result *r)
+{
+	(void)r;
+	pg_follow_sync(self);
+}
+
+static void store_end(void *self, int interrupted)
+{
+	(void)interrupted;
+	pg_follow_sync(self);
+}
+
+static int store_close(void *self)
+{
+	pg_follow_close(self);
+	return 0;
+}
+
+static const struct run_sink_ops store_ops = {
+	.begin = store_sync, .result = store_result, .end = store_end, .close = store_close,
+};
+
+int run_sink_store(struct run_sinks *s, const struct run_config *c, char *err, size_t len)
+{
+	char serr[600];
+	if (c->no_db || !s->path[0])
+		return 0;
+	struct pg_follow *fw = pg_follow_open(c->db, s->path, serr, sizeof(serr));
+	if (!fw && c->db) {
+		snprintf(err, len, "--db: %s", serr);
+		return -1;
+	}
+	if (!fw) {
+		fprintf(stderr, "perfguide: not adding results to the store: %s\n", serr);
+		return 0;
+	}
+	if (run_sinks_add(s, &store_ops, fw) < 0) {
+		pg_follow_close(fw);
+		snprintf(err, len, "too many sinks");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,174 @@
+/*
+ * Where a run's results go: every sink gets every record, in the order the
+ * sinks were added (the results file before the store that follows it). The
+ * console shows progress and a line per result; the summary counts them and
+ * ends the run with what failed and why.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/console.h"
+#include "core/record.h"
+#include "run.h"
+
+int run_sinks_add(struct run_sinks *s, const struct run_sink_ops *ops, void *self)
+{
+	if (s->n == RUN_MAX_SINKS)
+		return -1;
+	s->ops[s->n] = ops;
+	s->self[s->n++] = self;
+	return 0;
+}
+
+void run_sinks_begin(struct run_sinks *s, const struct pg_run_info *ri)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ops[i]->begin)
+			s->ops[i]->begin(s->self[i], ri);
+}
+
+void run_sinks_before(struct run_sinks *s, const struct run_item *item, int k, int n, double left)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ops[i]->before)
+			s->ops[i]->before(s->self[i], item, k, n, left);
+}
+
+void run_sinks_result(struct run_sinks *s, const struct pg_result *r)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ops[i]->result)
+			s->ops[i]->result(s->self[i], r);
+}
+
+void run_sinks_end(struct run_sinks *s, int interrupted)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ops[i]->end)
+			s->ops[i]->end(s->self[i], interrupted);
+}
+
+int run_sinks_close(struct run_sinks *s)
+{
+	int rc = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->ops[i]->close && s->ops[i]->close(s->self[i]) < 0)
+			rc = -1;
+	s->n = 0;
+	return rc;
+}
+
+/* --- the console --- */
+
+static void console_before(void *self, const struct run_item *item, int i, int n, double left)
+{
+	char what[200], args[160];
+	pg_args_format(&item->args, args, sizeof(args));
+	snprintf(what, sizeof(what), "%s %s", item->bench->id, args);
+	pg_console_progress(self, i, n, what, left);
+}
+
+static void console_result(void *self, const struct pg_result *r)
+{
+	pg_console_result(self, r);
+}
+
+static void console_end(void *self, int interrupted)
+{
+	(void)interrupted;
+	pg_console_clear(self);
+}
+
+static int console_close(void *self)
+{
+	free(self);
+	return 0;
+}
+
+static const struct run_sink_ops console_ops = {
+	.before = console_before, .result = console_result, .end = console_end, .close = console_close,
+};
+
+int run_sink_console(struct run_sinks *s, const struct run_config *c)
+{
+	struct pg_console *con = malloc(sizeof(*con));
+	if (!con)
+		return -1;
+	pg_console_init(con, c->json);
+	if (run_sinks_add(s, &console_ops, con) < 0) {
+		free(con);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- the summary --- */
+
+#define MAX_FAILURES 64
+
+struct summary {
+	int ok, noisy, skipped, errors;
+	char failures[MAX_FAILURES][512];
+	int *failed;
+};
+
+static void summary_result(void *self, const struct pg_result *r)
+{
+	struct summary *s = self;
+	if (r->status == PG_SKIP) {
+		s->skipped++;
+	} else if (r->status == PG_ERROR) {
+		char args[160];
+		pg_args_format(r->args, args, sizeof(args));
+		if (s->errors < MAX_FAILURES) {
+			char *f = s->failures[s->errors];
+			snprintf(f, sizeof(s->failures[0]), "%s%s%s: %s", r->bench->id, args[0] ? " " : "", args, r->reason);
+			for (; *f; f++)	/* one line each */
+				if ((unsigned char)*f < 0x20)
+					*f = ' ';
+		}
+		s->errors++;
+		*s->failed = 1;
+	} else if (r->nmetrics > 0 && r->stats[0].cv > PG_NOISY_CV) {
+		s->noisy++;	/* by its primary metric, as the console marks it */
+	} else {
+		s->ok++;
+	}
+}
+
+static void summary_end(void *self, int interrupted)
+{
+	struct summary *s = self;
+	int n = s->ok + s->noisy + s->skipped + s->errors;
+	fprintf(stderr, "perfguide: %s%d result%s: %d ok, %d noisy, %d skipped, %d error%s\n",
+		interrupted ? "interrupted after " : "", n, n == 1 ? "" : "s", s->ok, s->noisy, s->skipped, s->errors,
+		s->errors == 1 ? "" : "s");
+	for (int i = 0; i < s->errors && i < MAX_FAILURES; i++)
+		fprintf(stderr, "perfguide: error: %s\n", s->failures[i]);
+	if (s->errors > MAX_FAILURES)
+		fprintf(stderr, "perfguide: and %d more errors (see the results file)\n", s->errors - MAX_FAILURES);
+}
+
+static int summary_close(void *self)
+{
+	free(self);
+	return 0;
+}
+
+static const struct run_sink_ops summary_ops = {
+	.result = summary_result, .end = summary_end, .close = summary_close,
+};
+
+int run_sink_summary(struct run_sinks *s, int *failed)
+{
+	struct summary *sum = calloc(1, sizeof(*sum));
+	if (!sum)
+		return -1;
+	sum->failed = failed;
+	if (run_sinks_add(s, &summary_ops, sum) < 0) {
+		free(sum);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * The guide's charts as inline SVG: a line plot of values against a
+ * parameter, and horizontal bars. They know nothing of results: plots.c
+ * makes their data from the guide.
+ */
+#ifndef PG_SVG_H
+#define PG_SVG_H
+
+#include <stdio.h>
+
+struct pg_series {
+	char name[160];		/* the legend's text */
+	int color, dash;	/* palette index; 0: solid, else a dash pattern */
+	int n;
+	double *x, *y;		/* n points, x ascending */
+};
+
+struct pg_plot {
+	char title[400];
+	char xlabel[64];	/* the parameter */
+	char ylabel[200];	/* "metric (unit)" */
+	int logx;		/* every x a power of two (sizes) */
+	int nx;
+	double *xs;		/* the distinct x values, ascending */
+	char (*xticks)[48];	/* and how each prints ("4k") */
+	int ns;
+	struct pg_series *s;
+};
+
+void pg_plot_free(struct pg_plot *p);
+
+void pg_svg_lines(FILE *out, const struct pg_plot *p);
+
+/* A bar per label from 0; a value that is NAN draws missing[i] instead.
+ * ref, when not NAN, draws a line at that value (1 for ratios). */
+struct pg_bars {
+	const char *title;
+	const char *axis;		/* what the values are: "metric (unit)" */
+	int n;
+	const char *const *labels;
+	const double *v;
+	const char *const *missing;
+	const int *color;		/* palette index per bar */
+	double ref;
+	int label_width;		/* pixels for the labels */
+};
+
+void pg_svg_bars(FILE *out, const struct pg_bars *b);
+
+/* Text for HTML and SVG: <, >, & and " escaped. */
+void pg_html_esc(FILE *out, const char *s);
+
+#endif
