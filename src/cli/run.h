@@ -21,6 +21,7 @@
 #define RUN_MAX_OVERRIDES 16
 #define RUN_MAX_CPUS 256
 #define RUN_RESULTS_DIR "perfguide-results"
+#define RUN_NO_BUDGET (-1.0)	/* --budget none */
 
 struct run_config {
 	enum pg_suite suite;

@@ -10,8 +10,13 @@ cd "$T"
 	--out "$T/b.jsonl" >"$T/out" 2>"$T/err" || fail "budget run failed: $(cat "$T/err")"
 "$PG" run mem.bw.rd -p size=64k --runs 4 --min-time 0.01 --no-db --out "$T/r.jsonl" \
 	>/dev/null 2>"$T/err" || fail "--runs run failed: $(cat "$T/err")"
+# The standard suite's default budget, and none when asked.
+"$PG" run mem.bw.rd -p size=64k --suite standard --min-time 0.01 --no-db --out "$T/s.jsonl" \
+	>/dev/null 2>"$T/err" || fail "standard run failed: $(cat "$T/err")"
+"$PG" run mem.bw.rd -p size=64k --suite standard --budget none --min-time 0.01 --no-db \
+	--out "$T/n.jsonl" >/dev/null 2>"$T/err" || fail "--budget none run failed: $(cat "$T/err")"
 
-python3 - "$T/b.jsonl" "$T/r.jsonl" <<'PY'
+python3 - "$T/b.jsonl" "$T/r.jsonl" "$T/s.jsonl" "$T/n.jsonl" <<'PY'
 import json, sys
 
 def check(cond, what):
@@ -46,6 +51,10 @@ recs = [json.loads(l) for l in open(sys.argv[2])]
 r = [x for x in recs if x["type"] == "result"][0]
 check(len(r["samples"]) == 4 and r["stop"] == "runs" and "cap_s" not in r, "--runs 4 is exactly 4: %r" % r["stop"])
 check(recs[0]["config"]["runs"] == 4 and "min_runs" not in recs[0]["config"], "a fixed run's config")
+cfg = json.loads(open(sys.argv[3]).readline())["config"]
+check(cfg["budget_s"] == 840 and cfg["max_time"] == 3, "standard: 14 minutes at most: %r" % cfg)
+cfg = json.loads(open(sys.argv[4]).readline())["config"]
+check("budget_s" not in cfg, "--budget none: no budget: %r" % cfg)
 print("ok")
 PY
 # The table gives the interval, or why the samples stopped short of it.
