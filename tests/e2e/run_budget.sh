@@ -8,6 +8,8 @@ cd "$T"
 
 "$PG" run mem.bw.rd mem.bw.wr mem.lat.rd -p size=64k --suite quick --budget 1.5 --no-db \
 	--out "$T/b.jsonl" >"$T/out" 2>"$T/err" || fail "budget run failed: $(cat "$T/err")"
+grep -Eq '^perfguide: [0-3] of 3 results reached their interval target' "$T/err" ||
+	fail "no interval summary: $(cat "$T/err")"
 "$PG" run mem.bw.rd -p size=64k --runs 4 --min-time 0.01 --no-db --out "$T/r.jsonl" \
 	>/dev/null 2>"$T/err" || fail "--runs run failed: $(cat "$T/err")"
 # The standard suite's default budget, and none when asked.
