@@ -206,8 +206,12 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 			c->iters = (uint64_t)v;
 		break;
 	case O_BUDGET:
-		c->budget = strcmp(arg, "none") == 0 ? RUN_NO_BUDGET : parse_duration(arg);
-		if (c->budget != RUN_NO_BUDGET && (!(c->budget > 0) || c->budget > 30 * 86400))
+		if (strcmp(arg, "none") == 0) {
+			c->budget = RUN_NO_BUDGET;
+			break;
+		}
+		c->budget = parse_duration(arg);
+		if (!(c->budget > 0) || c->budget > 30 * 86400)
 			return pg_usage_error("run: --budget '%s': give a duration such as 900, 15m or 1h30m "
 					      "(at most 30 days)", arg);
 		break;
