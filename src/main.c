@@ -67,6 +67,8 @@ int main(int argc, char **argv)
 		printf("perfguide %s\n", PG_VERSION);
 		return PG_EXIT_OK;
 	}
+	if (strcmp(argv[1], PG_HELPER_LAT_PROC) == 0)
+		return pg_os_proc_helper(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].fn(argc - 1, argv + 1);

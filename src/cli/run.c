@@ -38,6 +38,9 @@ static void catch_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	/* A single-copy benchmark runs on this thread: its reads and writes
+	 * go on after the first Ctrl-C, which stops at the sample's end. */
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
@@ -92,26 +95,34 @@ static void raw_dir_of(const char *results, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* The runner's options for item i. The same for every item today; a time
- * budget for the whole run would share it out here. */
-static void item_opts(const struct run_config *c, const struct run_sinks *s, int i, struct pg_run_opts *ro)
+/* The runner's options for every item; budget: the run's, shared out by
+ * the runner (each result may use the time left over the results left). */
+static void item_opts(const struct run_config *c, const struct run_sinks *s, struct pg_budget *budget,
+		      struct pg_run_opts *ro)
 {
-	(void)i;
-	*ro = (struct pg_run_opts){ .runs = c->runs, .min_time = c->min_time, .iters = c->iters,
+	*ro = (struct pg_run_opts){ .runs = c->runs, .min_runs = c->min_runs, .max_runs = c->max_runs,
+				    .ci_target = c->ci_target, .max_time = c->max_time, .budget = budget,
+				    .min_time = c->min_time, .iters = c->iters,
 				    .cpus = c->ncpus ? c->cpus : NULL, .ncpus = c->ncpus,
 				    .raw_dir = s->raw_dir[0] ? s->raw_dir : NULL };
 }
 
 static void run_plan(const struct run_config *c, const struct run_plan *p, struct run_sinks *s)
 {
+	struct pg_run_opts ro;
+	struct pg_budget shared;
+	item_opts(c, s, c->budget > 0 ? &shared : NULL, &ro);
+	if (ro.budget)
+		pg_budget_init(&shared, c->budget, p->n, &ro);
 	double t0 = pg_now();
 	for (int i = 0; i < p->n && !pg_interrupted; i++) {
 		/* Until something has run, guess warm-up, calibration and samples. */
-		double left = i ? (pg_now() - t0) / i * (p->n - i) : (c->runs + 4) * c->min_time * p->n;
+		double left = i ? (pg_now() - t0) / i * (p->n - i)
+				: ((c->runs ? c->runs : c->min_runs) + 4) * c->min_time * p->n;
+		if (ro.budget && shared.deadline - pg_now() < left)
+			left = shared.deadline - pg_now();
 		run_sinks_before(s, &p->items[i], i, p->n, left);
-		struct pg_run_opts ro;
 		struct pg_result r;
-		item_opts(c, s, i, &ro);
 		pg_run_bench(p->items[i].bench, &p->items[i].args, &ro, &r);
 		/* A benchmark stopped by Ctrl-C did not fail: it is left out. */
 		if (!(pg_interrupted && r.status == PG_ERROR))
@@ -137,7 +148,9 @@ int pg_cmd_run(int argc, char **argv)
 	pg_machine_read(&machine);
 	struct pg_run_info ri = {
 		.board = c.board ? c.board : machine.board, .started = pg_wall_time(), .machine = &machine,
-		.suite = c.suite, .runs = c.runs, .min_time = c.min_time, .iters = c.iters,
+		.suite = c.suite, .runs = c.runs, .min_runs = c.min_runs, .max_runs = c.max_runs,
+		.ci_target = c.ci_target, .max_time = c.max_time, .budget = c.budget,
+		.min_time = c.min_time, .iters = c.iters,
 		.selectors = c.selectors, .nselectors = c.nselectors, .overrides = c.ov, .noverrides = c.nov,
 		.cpus = c.ncpus ? c.cpus : NULL, .ncpus = c.ncpus,
 		.sections = plan.sections, .nsections = plan.nsections,

@@ -4,8 +4,8 @@
  * to (run_sinks.c: the console and the summary; run_sink_file.c: the
  * results file; run_sink_store.c: the store). run.c runs the plan through
  * the sinks. A new way to report results (a LAVA test case per result) is a
- * new sink; a limit on the whole run's time is a field of the config that
- * run.c's loop reads.
+ * new sink; the whole run's time (--budget) is a field of the config that
+ * run.c's loop shares out.
  */
 #ifndef PG_CLI_RUN_H
 #define PG_CLI_RUN_H
@@ -21,10 +21,14 @@
 #define RUN_MAX_OVERRIDES 16
 #define RUN_MAX_CPUS 256
 #define RUN_RESULTS_DIR "perfguide-results"
+#define RUN_NO_BUDGET (-1.0)	/* --budget none */
 
 struct run_config {
 	enum pg_suite suite;
-	int runs;
+	int runs;		/* 0: the noise-aware runner, with: */
+	int min_runs, max_runs;
+	double ci_target, max_time;
+	double budget;		/* the whole run's seconds (--budget); 0: none */
 	double min_time;
 	uint64_t iters;
 	const char *board, *out, *db;

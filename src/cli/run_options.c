@@ -19,9 +19,17 @@ static const char help[] =
 	"\n"
 	"  --suite quick|standard|full  sweep each parameter as the suite says\n"
 	"                               (default: quick when no SELECTOR is given)\n"
-	"  --runs N                     samples per result (quick 5, standard 10, full 20)\n"
+	"  --runs N                     exactly N samples per result; without it, each\n"
+	"                               result samples until the median's 95% interval\n"
+	"                               is within +/-2% of it (full: 1%), at least 6\n"
+	"                               (full 10) and at most 10, 30, 100 samples or 1,\n"
+	"                               3, 30 s (quick, standard, full)\n"
 	"  --min-time SECONDS           each sample lasts at least this long\n"
-	"                               (quick 0.1, standard 0.5, full 1)\n"
+	"                               (quick 0.05, standard 0.1, full 0.5)\n"
+	"  --budget DURATION|none       the whole run's time (900, 15m, 1h30m): each\n"
+	"                               result may use what is left over the results\n"
+	"                               left (at least 3 samples each); standard\n"
+	"                               suite: 14m unless given, none for no limit\n"
 	"  --iterations N               every sample is N iterations, not calibrated\n"
 	"                               by time: the same work on any machine (for\n"
 	"                               counting instructions, e.g. under callgrind)\n"
@@ -120,22 +128,63 @@ static int parse_number(const char *opt, const char *s, double lo, double hi, in
 	return -1;
 }
 
+/* "90", "90s", "15m", "1h30m": seconds, or -1. */
+static double parse_duration(const char *s)
+{
+	double total = 0;
+	const char *p = s;
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		errno = 0;
+		double v = strtod(p, &end);
+		if (errno || end == p || !(v >= 0) || *p == '-' || *p == '+')
+			return -1;
+		double unit = *end == 'h' ? 3600 : *end == 'm' ? 60 : 1;
+		if (*end && *end != 'h' && *end != 'm' && *end != 's')
+			return -1;
+		total += v * unit;
+		p = *end ? end + 1 : end;
+	}
+	return total;
+}
+
+/* The noise-aware runner's settings per suite (runner.h, pg_run_opts):
+ * samples of at least min_time, at least min_runs (6 gives the median a 95%
+ * interval), more until that interval is within +/- ci_target of the
+ * median, at most max_runs or max_time seconds per result. Without --suite,
+ * a named benchmark gets the standard suite's (but no budget). --runs N:
+ * exactly N. */
 static void suite_defaults(struct run_config *c)
 {
-	static const struct { int runs; double min_time; } d[] = {
-		[PG_SUITE_NONE] = { 5, 0.1 }, [PG_SUITE_QUICK] = { 5, 0.1 },
-		[PG_SUITE_STANDARD] = { 10, 0.5 }, [PG_SUITE_FULL] = { 20, 1.0 },
+	static const struct {
+		double min_time;
+		int min_runs, max_runs;
+		double ci_target, max_time, budget;
+	} d[] = {
+		[PG_SUITE_NONE] = { 0.1, 6, 30, 0.02, 3, 0 }, [PG_SUITE_QUICK] = { 0.05, 6, 10, 0.02, 1, 0 },
+		[PG_SUITE_STANDARD] = { 0.1, 6, 30, 0.02, 3, 14 * 60 }, [PG_SUITE_FULL] = { 0.5, 10, 100, 0.01, 30, 0 },
 	};
 	if (c->nselectors == 0 && c->suite == PG_SUITE_NONE)
 		c->suite = PG_SUITE_QUICK;
-	if (!c->runs)
-		c->runs = d[c->suite].runs;
 	if (!(c->min_time > 0))
 		c->min_time = d[c->suite].min_time;
+	c->min_runs = d[c->suite].min_runs;
+	c->max_runs = d[c->suite].max_runs;
+	c->ci_target = d[c->suite].ci_target;
+	c->max_time = d[c->suite].max_time;
+	/* The standard guide of every group within a quarter of an hour on a
+	 * loaded two-core machine: a ceiling, which a quiet machine, whose
+	 * results reach their interval early, never meets. */
+	if (c->budget == 0 && c->runs == 0)
+		c->budget = d[c->suite].budget;
+	if (c->budget == RUN_NO_BUDGET)
+		c->budget = 0;
 }
 
 enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
-       O_DESTROY };
+       O_DESTROY, O_BUDGET };
 
 static int one_option(int opt, const char *arg, struct run_config *c)
 {
@@ -159,6 +208,16 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 		if ((rc = parse_number("--iterations", arg, 1, (double)(1ULL << 40), 1,
 					"a whole number from 1 to 2^40", &v)) < 0)
 			c->iters = (uint64_t)v;
+		break;
+	case O_BUDGET:
+		if (strcmp(arg, "none") == 0) {
+			c->budget = RUN_NO_BUDGET;
+			break;
+		}
+		c->budget = parse_duration(arg);
+		if (!(c->budget > 0) || c->budget > 30 * 86400)
+			return pg_usage_error("run: --budget '%s': give a duration such as 900, 15m or 1h30m "
+					      "(at most 30 days)", arg);
 		break;
 	case O_BOARD:
 		if (!arg[0] || strlen(arg) > 100 || pg_text_has_control(arg))
@@ -189,6 +248,7 @@ int run_parse_options(int argc, char **argv, struct run_config *c)
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, O_SUITE }, { "runs", required_argument, NULL, O_RUNS },
 		{ "min-time", required_argument, NULL, O_MINTIME }, { "iterations", required_argument, NULL, O_ITERS },
+		{ "budget", required_argument, NULL, O_BUDGET },
 		{ "board", required_argument, NULL, O_BOARD }, { "out", required_argument, NULL, O_OUT },
 		{ "json", no_argument, NULL, O_JSON }, { "cpu", required_argument, NULL, O_CPU },
 		{ "db", required_argument, NULL, O_DB }, { "no-db", no_argument, NULL, O_NODB },

@@ -109,6 +109,7 @@ int run_sink_console(struct run_sinks *s, const struct run_config *c)
 
 struct summary {
 	int ok, noisy, skipped, errors;
+	int stops[PG_STOP_ONCE + 1];	/* why the measured results' samples stopped */
 	char failures[MAX_FAILURES][512];
 	int *failed;
 };
@@ -130,11 +131,29 @@ static void summary_result(void *self, const struct pg_result *r)
 		}
 		s->errors++;
 		*s->failed = 1;
-	} else if (r->nmetrics > 0 && r->stats[0].cv > PG_NOISY_CV) {
-		s->noisy++;	/* by its primary metric, as the console marks it */
 	} else {
-		s->ok++;
+		if (r->nmetrics > 0 && r->stats[0].cv > PG_NOISY_CV)
+			s->noisy++;	/* by its primary metric, as the console marks it */
+		else
+			s->ok++;
+		if ((unsigned)r->stop <= PG_STOP_ONCE)
+			s->stops[r->stop]++;
 	}
+}
+
+/* How many of the results the noise-aware runner sampled reached their
+ * interval, and where the others stopped. */
+static void summary_stops(const struct summary *s)
+{
+	const int *n = s->stops;
+	int sampled = n[PG_STOP_INTERVAL] + n[PG_STOP_MAX_RUNS] + n[PG_STOP_TIME] + n[PG_STOP_BUDGET];
+	if (sampled == 0)
+		return;
+	fprintf(stderr, "perfguide: %d of %d results reached their interval target", n[PG_STOP_INTERVAL], sampled);
+	if (sampled > n[PG_STOP_INTERVAL])
+		fprintf(stderr, "; the others stopped at their time cap (%d), the budget (%d) or the sample limit (%d)",
+			n[PG_STOP_TIME], n[PG_STOP_BUDGET], n[PG_STOP_MAX_RUNS]);
+	fputc('\n', stderr);
 }
 
 static void summary_end(void *self, int interrupted)
@@ -144,6 +163,7 @@ static void summary_end(void *self, int interrupted)
 	fprintf(stderr, "perfguide: %s%d result%s: %d ok, %d noisy, %d skipped, %d error%s\n",
 		interrupted ? "interrupted after " : "", n, n == 1 ? "" : "s", s->ok, s->noisy, s->skipped, s->errors,
 		s->errors == 1 ? "" : "s");
+	summary_stops(s);
 	for (int i = 0; i < s->errors && i < MAX_FAILURES; i++)
 		fprintf(stderr, "perfguide: error: %s\n", s->failures[i]);
 	if (s->errors > MAX_FAILURES)

@@ -69,10 +69,19 @@ void pg_console_result(struct pg_console *c, const struct pg_result *r)
 		pg_format_value(s->max, hi, sizeof(hi));
 		if (r->cpu.have_busy)
 			snprintf(load, sizeof(load), "  cpu %.0f%%", r->cpu.busy_pct);
-		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s\n",
+		/* The median's 95% interval, where the samples give one, and why
+		 * sampling stopped short of it. */
+		char ci[48] = "";
+		if (s->ci_level >= PG_CI_LEVEL)
+			snprintf(ci, sizeof(ci), "  +/-%.1f%%", s->ci_rel * 100);
+		if (m == 0 && (r->stop == PG_STOP_TIME || r->stop == PG_STOP_BUDGET ||
+			       r->stop == PG_STOP_MAX_RUNS))
+			snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci), " (%d samples, %s)",
+				 r->nsamples, pg_stop_name(r->stop));
+		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s\n",
 			m ? "" : r->bench->id, m ? "" : args, r->bench->metrics[m].name, med,
-			r->bench->metrics[m].unit, lo, hi, s->cv * 100, load,
-			s->cv > PG_NOISY_CV ? "  NOISY" : "");
+			r->bench->metrics[m].unit, lo, hi, s->cv * 100, ci, load,
+			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal ? "  BIMODAL" : "");
 	}
 	fflush(c->table);
 }

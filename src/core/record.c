@@ -53,6 +53,14 @@ const struct pg_field pg_record_fields[] = {
 	F("stddev", PG_F_REAL, stddev, PG_F_OK, 1),
 	F("cv", PG_F_REAL, cv, PG_F_OK, 1),
 	F("noisy", PG_F_BOOL, noisy, PG_F_OK, 1),
+	F("ci_lo", PG_F_REAL, ci_lo, PG_F_OK, 4),
+	F("ci_hi", PG_F_REAL, ci_hi, PG_F_OK, 4),
+	F("ci_level", PG_F_REAL, ci_level, PG_F_OK, 4),
+	F("ci_rel", PG_F_REAL, ci_rel, PG_F_OK, 4),
+	F("stop", PG_F_TEXT, stop, PG_F_OK, 4),
+	F("cap_s", PG_F_REAL, cap_s, PG_F_OK | PG_F_NONZERO, 4),
+	FN("bimodal", bimodal, nbimodal, PG_F_OK | PG_F_NONZERO, 4),
+	F("bimodal_low_n", PG_F_INT32, bimodal_low_n, PG_F_OK | PG_F_NONZERO, 4),
 	F("iterations", PG_F_INT, iterations, PG_F_OK, 3),
 	F("copies", PG_F_INT32, copies, PG_F_OK, 3),
 	FN("sample_s", sample_s, nsample_s, PG_F_OK, 3),
@@ -88,6 +96,20 @@ void pg_section_free(struct pg_section *s)
 		if (f->type == PG_F_TEXT)
 			free(*(void **)((char *)s + f->off));
 	memset(s, 0, sizeof(*s));
+}
+
+/* Whether the value of f in x is 0, NULL or empty (PG_F_NONZERO). */
+int pg_field_is_zero(const struct pg_field *f, const void *x)
+{
+	const char *p = (const char *)x + f->off;
+	switch (f->type) {
+	case PG_F_REAL: return *(const double *)p == 0;
+	case PG_F_INT: return *(const int64_t *)p == 0;
+	case PG_F_INT32:
+	case PG_F_BOOL: return *(const int *)p == 0;
+	case PG_F_REALS: return *(const int *)((const char *)x + f->count_off) == 0;
+	default: return *(char *const *)p == NULL;
+	}
 }
 
 char *pg_strdup0(const char *s)

@@ -35,6 +35,16 @@ struct pg_record {
 	int nsamples;
 	double median, min, max, mean, stddev, cv;
 	int noisy;
+	/* The median's 95% interval: its ends, its coverage (0: too few
+	 * samples for one) and its half-width over the median; why sampling
+	 * stopped (runner.h, pg_stop_name) and the time the result had (0: no
+	 * cap); a bimodal result's two groups' medians and the low group's size. */
+	double ci_lo, ci_hi, ci_level, ci_rel;
+	char *stop;
+	double cap_s;
+	double *bimodal;
+	int nbimodal;
+	int bimodal_low_n;
 	int64_t iterations;	/* per sample, per copy */
 	int copies;
 	double *sample_s;	/* seconds of each sample */
@@ -70,6 +80,7 @@ enum pg_ftype {
 #define PG_F_STORED 0x8		/* in the store only, derived from other fields */
 #define PG_F_SAMPLES 0x10	/* the store keeps it in the samples table */
 #define PG_F_HAVE 0x20		/* there when the int at count_off is set */
+#define PG_F_NONZERO 0x40	/* written and stored only when not 0 (or empty) */
 
 struct pg_field {
 	const char *name;	/* JSON key and store column */
@@ -84,6 +95,9 @@ extern const struct pg_field pg_record_fields[];	/* ends with a NULL name */
 /* The same for struct pg_section, as the run record lists the sections of
  * what ran (offsets into struct pg_section). */
 extern const struct pg_field pg_section_fields[];
+
+/* Whether field f of x (a struct pg_record) is 0, NULL or empty. */
+int pg_field_is_zero(const struct pg_field *f, const void *x);
 
 void pg_record_free(struct pg_record *x);
 /* A section whose strings were malloc'd (read back from a results file). */

@@ -52,6 +52,8 @@ static int written(const struct pg_field *f, const struct pg_record *x)
 {
 	if (f->flags & PG_F_STORED)
 		return 0;
+	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
+		return 0;
 	if (f->flags & PG_F_OK)
 		return x->status == PG_OK;
 	return 1;

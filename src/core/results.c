@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pg_build.h"
@@ -147,6 +148,15 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	json_t *cfg = json_object();
 	json_object_set_new(cfg, "suite", json_string(pg_suite_name(ri->suite)));
 	json_object_set_new(cfg, "runs", json_integer(ri->runs));
+	if (ri->runs == 0) {
+		/* the noise-aware runner's settings */
+		json_object_set_new(cfg, "min_runs", json_integer(ri->min_runs));
+		json_object_set_new(cfg, "max_runs", json_integer(ri->max_runs));
+		json_object_set_new(cfg, "ci_target", json_real(ri->ci_target));
+		json_object_set_new(cfg, "max_time", json_real(ri->max_time));
+	}
+	if (ri->budget > 0)
+		json_object_set_new(cfg, "budget_s", json_real(ri->budget));
 	json_object_set_new(cfg, "min_time", json_real(ri->min_time));
 	if (ri->iters)
 		json_object_set_new(cfg, "iterations", json_integer((json_int_t)ri->iters));
@@ -245,6 +255,23 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 	x->stddev = st->stddev;
 	x->cv = st->cv;
 	x->noisy = st->cv > PG_NOISY_CV;
+	/* The median's 95% interval (core/stats.h), why the samples stopped
+	 * there and the time the result had (0: no cap). */
+	x->ci_lo = st->ci_lo;
+	x->ci_hi = st->ci_hi;
+	x->ci_level = st->ci_level;
+	x->ci_rel = st->ci_rel;
+	x->stop = strdup(pg_stop_name(r->stop));
+	x->cap_s = r->cap;
+	if (st->bimodal) {
+		x->bimodal = malloc(2 * sizeof(double));
+		if (x->bimodal) {
+			x->bimodal[0] = st->mode_lo;
+			x->bimodal[1] = st->mode_hi;
+			x->nbimodal = 2;
+			x->bimodal_low_n = st->n_lo;
+		}
+	}
 	x->iterations = (int64_t)r->iters;
 	x->copies = r->copies;
 	x->sample_s = r->elapsed;

@@ -19,7 +19,10 @@ struct pg_run_info {
 	double started;		/* CLOCK_REALTIME seconds */
 	const struct pg_machine *machine;
 	enum pg_suite suite;
-	int runs;
+	int runs;		/* 0: the noise-aware runner, with: */
+	int min_runs, max_runs;
+	double ci_target, max_time;
+	double budget;		/* seconds; 0: none */
 	double min_time;
 	uint64_t iters;		/* fixed iterations per sample; 0: calibrated */
 	const char *const *selectors;

@@ -14,6 +14,9 @@
 
 volatile sig_atomic_t pg_interrupted;
 
+/* The noise-aware mode's most samples when max_runs does not say. */
+#define PG_DYNAMIC_MAX_RUNS 1000
+
 /* Calibration never lets one sample's iteration count run away. */
 #define MAX_ITERS (UINT64_C(1) << 40)
 #define MAX_CALIBRATION_STEPS 40
@@ -35,8 +38,16 @@ struct worker {
 /*
  * The copies of one benchmark, each in its own thread, moving in lock-step:
  * the runner posts a command, all copies run it, the runner reads the clock
- * when the last one is done. One copy is a team of one, so there is a single
- * path for both.
+ * when the last one is done.
+ *
+ * One copy runs on the calling thread instead (`inline_`): in a process with
+ * a second thread, even an idle one, Linux takes a reference on the file for
+ * every system call on a descriptor (fdget, as the file table is shared), and
+ * lat_syscall's read and write ran 20% slower in perfguide's worker thread
+ * than in lmbench's single-threaded process. The calling thread then runs
+ * with a worker's signal mask, but for SIGINT and SIGTERM, so a second Ctrl-C
+ * still quits at once; its CPU affinity and signal mask are put back when the
+ * benchmark is done, whatever the benchmark did to them.
  */
 struct team {
 	pthread_mutex_t lock;
@@ -45,10 +56,14 @@ struct team {
 	int pending;			/* copies still running the command */
 	enum cmd cmd;
 	uint64_t iters;
-	int n;				/* threads started */
+	int n;				/* threads started (inline: the one copy) */
 	int cap;			/* workers allocated */
 	struct worker *w;
 	double (*clock)(void);
+	int inline_;			/* one copy, on the calling thread */
+	sigset_t saved_mask;		/* inline: the caller's, put back at the end */
+	cpu_set_t saved_cpus;
+	int restore_cpus;
 };
 
 int pg_metric_count(const struct pg_bench *b)
@@ -150,6 +165,14 @@ static void *worker_main(void *arg)
 /* Runs one command on every copy; returns the wall time it took. */
 static double team_do(struct team *t, enum cmd c, uint64_t iters)
 {
+	if (t->inline_) {
+		t->cmd = c;
+		t->iters = iters;
+		double t0 = t->clock();
+		if (c != CMD_EXIT)
+			do_cmd(&t->w[0]);
+		return t->clock() - t0;
+	}
 	pthread_mutex_lock(&t->lock);
 	t->cmd = c;
 	t->iters = iters;
@@ -187,9 +210,15 @@ static double team_step(struct team *t, uint64_t iters)
 
 static void team_join(struct team *t)
 {
-	team_do(t, CMD_EXIT, 0);
-	for (int i = 0; i < t->n; i++)
-		pthread_join(t->w[i].thread, NULL);
+	if (t->inline_) {
+		if (t->restore_cpus)
+			pthread_setaffinity_np(pthread_self(), sizeof(t->saved_cpus), &t->saved_cpus);
+		pthread_sigmask(SIG_SETMASK, &t->saved_mask, NULL);
+	} else {
+		team_do(t, CMD_EXIT, 0);
+		for (int i = 0; i < t->n; i++)
+			pthread_join(t->w[i].thread, NULL);
+	}
 	for (int i = 0; i < t->cap; i++)
 		free(t->w[i].ctx.hist);
 	pthread_mutex_destroy(&t->lock);
@@ -228,10 +257,6 @@ static int team_start(struct team *t, int n, const struct pg_bench *b,
 	pthread_cond_init(&t->posted, NULL);
 	pthread_cond_init(&t->finished, NULL);
 
-	/* Copies must not take the signals meant for the run as a whole. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &t->w[i];
 		w->team = t;
@@ -241,7 +266,32 @@ static int team_start(struct team *t, int n, const struct pg_bench *b,
 		w->ctx.copies = n;
 		w->ctx.run = o;
 		w->cpu = o->cpus && o->ncpus ? o->cpus[i % o->ncpus] : -1;
-		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+	}
+
+	/* Copies must not take the signals meant for the run as a whole. */
+	sigset_t all, old;
+	sigfillset(&all);
+	if (n == 1) {
+		t->inline_ = 1;
+		t->n = 1;
+		sigdelset(&all, SIGINT);
+		sigdelset(&all, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &all, &t->saved_mask);
+		t->restore_cpus = pthread_getaffinity_np(pthread_self(), sizeof(t->saved_cpus),
+							 &t->saved_cpus) == 0;
+		if (t->w[0].cpu >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(t->w[0].cpu, &set);
+			if (!t->restore_cpus ||
+			    pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+				t->w[0].cpu = -2;
+		}
+		return 0;
+	}
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < n; i++) {
+		if (pthread_create(&t->w[i].thread, NULL, worker_main, &t->w[i]) != 0)
 			break;
 		t->n++;
 	}
@@ -318,8 +368,134 @@ static double hist_value(const struct pg_metric *m, const struct pg_hist *h)
  * turns out larger than a sample (a busy moment during setup). */
 #define BUSY_SETUP_TRIES 3
 
-static int run_once(const struct pg_bench *b, const struct pg_args *a,
-		    const struct pg_run_opts *o, struct pg_result *r, int *busy_setup)
+static const char *const stop_names[] = {
+	[PG_STOP_RUNS] = "runs", [PG_STOP_INTERVAL] = "interval", [PG_STOP_MAX_RUNS] = "max_runs",
+	[PG_STOP_TIME] = "time", [PG_STOP_BUDGET] = "budget", [PG_STOP_ONCE] = "once",
+};
+
+const char *pg_stop_name(enum pg_stop s)
+{
+	return (unsigned)s < sizeof(stop_names) / sizeof(stop_names[0]) ? stop_names[s] : "runs";
+}
+
+static double run_clock(const struct pg_run_opts *o)
+{
+	return o->clock ? o->clock() : pg_now();
+}
+
+void pg_budget_init(struct pg_budget *b, double seconds, int results, const struct pg_run_opts *o)
+{
+	b->deadline = run_clock(o) + seconds;
+	b->left = results > 0 ? results : 1;
+}
+
+/* Room for one more sample in every per-sample array. */
+static int grow(struct pg_result *r, int *cap)
+{
+	if (r->nsamples < *cap)
+		return 0;
+	int n = *cap ? 2 * *cap : 16;
+	double *e = realloc(r->elapsed, (size_t)n * sizeof(double));
+	if (!e)
+		return -1;
+	r->elapsed = e;
+	for (int m = 0; m < r->nmetrics; m++) {
+		double *v = realloc(r->values[m], (size_t)n * sizeof(double));
+		if (!v)
+			return -1;
+		r->values[m] = v;
+	}
+	*cap = n;
+	return 0;
+}
+
+/* Each metric's value for sample s from its elapsed time and the copies'
+ * counts; -1 with r failed when the overhead to subtract was more than the
+ * sample. */
+static int sample_values(struct team *t, struct pg_result *r, int s, double el,
+			 const struct pg_hist *sample_hist, int *busy_setup)
+{
+	const struct pg_bench *b = r->bench;
+	int copies = r->copies;
+	for (int m = 0; m < r->nmetrics; m++) {
+		double sum = 0, over = 0;
+		for (int i = 0; i < t->n; i++) {
+			sum += t->w[i].counts[m];
+			over += t->w[i].ctx.overhead[m] * t->w[i].counts[m];
+		}
+		/* The copies' summed overhead comes off their summed time.
+		 * More overhead than time means setup's measurement and the
+		 * sample saw different machines (a busy one): no figure. */
+		double net = el;
+		if (b->metrics[m].kind == PG_TIME_PER && over > 0) {
+			net = el - over / copies;
+			if (net <= 0) {
+				char why[PG_MSG_LEN];
+				snprintf(why, sizeof(why), "the overhead measured in setup "
+					 "(%.3g s) is more than the sample took (%.3g s): the "
+					 "machine was too busy, run again when it is quiet",
+					 over / copies, el);
+				fail(r, PG_ERROR, why);
+				*busy_setup = 1;
+				return -1;
+			}
+		}
+		if (b->metrics[m].kind == PG_HIST_MEAN || b->metrics[m].kind == PG_HIST_Q) {
+			r->values[m][s] = hist_value(&b->metrics[m], sample_hist);
+		} else if (b->metrics[m].kind == PG_RATIO) {
+			double primary = 0;
+			for (int i = 0; i < t->n; i++)
+				primary += t->w[i].counts[0];
+			r->values[m][s] = pg_ratio_value(&b->metrics[m], sum, primary);
+		} else {
+			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether to take another sample, and if not why: a fixed count, or the
+ * noise-aware rules (runner.h, pg_run_opts). The next sample is expected to
+ * last as long as the longest so far.
+ */
+static int enough(const struct pg_result *r, const struct pg_run_opts *o, double used,
+		  int capped_by_budget, enum pg_stop *why)
+{
+	int n = r->nsamples;
+	if (o->runs > 0) {
+		*why = PG_STOP_RUNS;
+		return n >= o->runs;
+	}
+	int floor_runs = o->min_runs > PG_FLOOR_RUNS ? o->min_runs : PG_FLOOR_RUNS;
+	if (n >= floor_runs) {
+		struct pg_stats st;
+		pg_stats_compute(r->values[0], (size_t)n, &st);
+		if (st.ci_level >= PG_CI_LEVEL && st.ci_rel <= o->ci_target) {
+			*why = PG_STOP_INTERVAL;
+			return 1;
+		}
+	}
+	if (n >= (o->max_runs > 0 ? o->max_runs : PG_DYNAMIC_MAX_RUNS)) {
+		*why = PG_STOP_MAX_RUNS;
+		return 1;
+	}
+	if (n >= PG_FLOOR_RUNS && r->cap > 0) {
+		double longest = 0;
+		for (int s = 0; s < n; s++)
+			longest = fmax(longest, r->elapsed[s]);
+		if (used + longest > r->cap) {
+			*why = capped_by_budget ? PG_STOP_BUDGET : PG_STOP_TIME;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* One attempt at a result: t0 is when the result began (on the run's
+ * clock), r->cap and by_budget its time (see pg_run_bench). */
+static int run_once(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+		    struct pg_result *r, int *busy_setup, double t0, double cap, int by_budget)
 {
 	struct pg_hist *sample_hist = NULL;
 	memset(r, 0, sizeof(*r));
@@ -327,6 +503,11 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 	r->args = a;
 	r->nmetrics = pg_metric_count(b);
 	r->started = pg_wall_time();
+	r->cap = cap;
+	/* Benchmarks made of others (pg_ctx.run) run them within this result:
+	 * no share of the budget of their own. */
+	struct pg_run_opts inner = *o;
+	inner.budget = NULL;
 	int copies = 1;
 	if (b->copies_param) {
 		int64_t c = pg_arg_int(a, b->copies_param);
@@ -335,7 +516,7 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 	r->copies = copies;
 
 	struct team t;
-	if (team_start(&t, copies, b, a, o) < 0) {
+	if (team_start(&t, copies, b, a, &inner) < 0) {
 		fail(r, PG_ERROR, "could not start the benchmark's threads");
 		r->finished = pg_wall_time();
 		return r->status;
@@ -357,10 +538,9 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 	}
 
 	uint64_t iters = 1;
-	int runs = o->runs > 0 ? o->runs : 1;
-	if (b->once) {
-		runs = 1;
-	} else if (b->trial) {
+	if (b->trial) {
+		iters = 1;
+	} else if (b->once) {
 		iters = 1;
 	} else if (o->iters > 0) {
 		if (warm_up(&t, r) != PG_OK)
@@ -377,14 +557,17 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 		fail(r, PG_ERROR, "out of memory for the latency histogram");
 		goto out;
 	}
-	r->elapsed = calloc((size_t)runs, sizeof(double));
-	for (int m = 0; m < r->nmetrics; m++)
-		r->values[m] = calloc((size_t)runs, sizeof(double));
 
 	struct pg_cpu_mark c0, c1;
 	double remote_sum = 0, remote_s = 0;
+	int room = 0;
 	pg_cpu_mark(&c0);
-	for (int s = 0; s < runs; s++) {
+	for (;;) {
+		if (grow(r, &room) < 0) {
+			fail(r, PG_ERROR, "out of memory for the samples");
+			goto out;
+		}
+		int s = r->nsamples;
 		t.w[0].ctx.remote_busy_pct = -1;
 		double el = team_step(&t, iters);
 		if ((bad = team_failed(&t))) {
@@ -414,41 +597,15 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 				pg_hist_merge(sample_hist, t.w[i].ctx.hist);
 			pg_hist_merge(r->hist, sample_hist);
 		}
-		for (int m = 0; m < r->nmetrics; m++) {
-			double sum = 0, over = 0;
-			for (int i = 0; i < t.n; i++) {
-				sum += t.w[i].counts[m];
-				over += t.w[i].ctx.overhead[m] * t.w[i].counts[m];
-			}
-			/* The copies' summed overhead comes off their summed time.
-			 * More overhead than time means setup's measurement and the
-			 * sample saw different machines (a busy one): no figure. */
-			double net = el;
-			if (b->metrics[m].kind == PG_TIME_PER && over > 0) {
-				net = el - over / copies;
-				if (net <= 0) {
-					char why[PG_MSG_LEN];
-					snprintf(why, sizeof(why), "the overhead measured in setup "
-						 "(%.3g s) is more than the sample took (%.3g s): the "
-						 "machine was too busy, run again when it is quiet",
-						 over / copies, el);
-					fail(r, PG_ERROR, why);
-					*busy_setup = 1;
-					goto out;
-				}
-			}
-			if (b->metrics[m].kind == PG_HIST_MEAN || b->metrics[m].kind == PG_HIST_Q) {
-				r->values[m][s] = hist_value(&b->metrics[m], sample_hist);
-			} else if (b->metrics[m].kind == PG_RATIO) {
-				double primary = 0;
-				for (int i = 0; i < t.n; i++)
-					primary += t.w[i].counts[0];
-				r->values[m][s] = pg_ratio_value(&b->metrics[m], sum, primary);
-			} else {
-				r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
-			}
-		}
+		if (sample_values(&t, r, s, el, sample_hist, busy_setup) < 0)
+			goto out;
 		r->nsamples++;
+		if (b->once) {
+			r->stop = PG_STOP_ONCE;
+			break;
+		}
+		if (enough(r, o, run_clock(o) - t0, by_budget, &r->stop))
+			break;
 	}
 	pg_cpu_mark(&c1);
 	pg_cpu_load(&c0, &c1, &r->cpu);
@@ -475,11 +632,26 @@ out:
 int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		 const struct pg_run_opts *o, struct pg_result *r)
 {
+	double t0 = run_clock(o);
+	/* This result's time: the cap, or its share of what the budget has
+	 * left, whichever is less. */
+	int by_budget = 0;
+	double cap = o->runs > 0 ? 0 : o->max_time;
+	if (o->budget) {
+		double share = (o->budget->deadline - t0) / (o->budget->left > 0 ? o->budget->left : 1);
+		if (share < 1e-9)
+			share = 1e-9;	/* spent: the floor of samples only (0 is no cap) */
+		if (o->runs == 0 && (cap <= 0 || share < cap)) {
+			cap = share;
+			by_budget = 1;
+		}
+		o->budget->left--;
+	}
 	/* An overhead measured while the machine was busy would void every
 	 * sample: set the benchmark up again, which measures it again. */
 	for (int k = 1;; k++) {
 		int busy_setup = 0;
-		int st = run_once(b, a, o, r, &busy_setup);
+		int st = run_once(b, a, o, r, &busy_setup, t0, cap, by_budget);
 		if (!busy_setup || k == BUSY_SETUP_TRIES || pg_interrupted)
 			return st;
 		pg_result_free(r);

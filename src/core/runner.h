@@ -13,8 +13,41 @@
 #include "cpuload.h"
 #include "stats.h"
 
+/* Time shared by the results of a whole run (--budget): each result may use
+ * the time left over the results left, so one that needed less leaves more
+ * to the others. */
+struct pg_budget {
+	double deadline;	/* on the runner's clock */
+	int left;		/* results still to run, the next one included */
+};
+
+/* Why a result has as many samples as it has. */
+enum pg_stop {
+	PG_STOP_RUNS,		/* --runs: a fixed number */
+	PG_STOP_INTERVAL,	/* the median's interval reached the target */
+	PG_STOP_MAX_RUNS,	/* as many as max_runs allows */
+	PG_STOP_TIME,		/* the result's time cap */
+	PG_STOP_BUDGET,		/* its share of the run's budget */
+	PG_STOP_ONCE,		/* a fact of the machine: one sample */
+};
+
+const char *pg_stop_name(enum pg_stop s);
+
+/* A result takes at least this many samples whatever its time. */
+#define PG_FLOOR_RUNS 3
+
 struct pg_run_opts {
-	int runs;		/* samples per result */
+	/* > 0: exactly this many samples per result. 0: noise-aware: at
+	 * least min_runs (at least PG_FLOOR_RUNS), then more while the
+	 * median's 95% interval is wider than +/- ci_target of the median,
+	 * at most max_runs, and none that would take the result past
+	 * max_time seconds (setup and calibration included) or past its share
+	 * of the budget. */
+	int runs;
+	int min_runs, max_runs;
+	double ci_target;
+	double max_time;	/* 0: no cap */
+	struct pg_budget *budget;	/* NULL: none */
 	double min_time;	/* seconds each sample lasts at least */
 	/* > 0: every sample is this many iterations, with no calibration (one
 	 * step of one iteration warms up first), so that a run does the same
@@ -44,6 +77,8 @@ struct pg_result {
 	double *elapsed;		/* seconds of each sample */
 	double *values[PG_MAX_METRICS];	/* each metric's value per sample */
 	struct pg_stats stats[PG_MAX_METRICS];
+	enum pg_stop stop;
+	double cap;			/* seconds the result could take; 0: no cap */
 	struct pg_cpu_load cpu;
 	/* Every latency the samples recorded (PG_HIST_* metrics); NULL when
 	 * the benchmark records none. */
@@ -53,6 +88,9 @@ struct pg_result {
 
 /* Set from a signal handler: the runner stops at the next sample boundary. */
 extern volatile sig_atomic_t pg_interrupted;
+
+/* Starts a budget of `seconds` shared by `results` results. */
+void pg_budget_init(struct pg_budget *b, double seconds, int results, const struct pg_run_opts *o);
 
 /* Fills r; returns r->status. An interrupted run ends in PG_ERROR with
  * pg_interrupted set. */

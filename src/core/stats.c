@@ -10,6 +10,76 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median_of(const double *sorted, size_t n)
+{
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/* P(B = k), B ~ Binomial(n, 1/2), by logarithms so large n cannot underflow
+ * the intermediate terms. */
+static double binom_half(size_t n, size_t k)
+{
+	return exp(lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) -
+		   (double)n * M_LN2);
+}
+
+double pg_median_coverage(size_t n, size_t l)
+{
+	double below = 0;	/* P(B < l): the median falls below x(l) */
+	for (size_t k = 0; k < l && k <= n; k++)
+		below += binom_half(n, k);
+	double c = 1 - 2 * below;
+	return c > 0 ? c : 0;
+}
+
+static void median_ci(const double *sorted, size_t n, struct pg_stats *out)
+{
+	/* The largest l with coverage >= PG_CI_LEVEL: add P(B = k) while the
+	 * tail stays within (1 - level) / 2. */
+	double tail = 0, half = (1 - PG_CI_LEVEL) / 2;
+	size_t l = 0;
+	for (size_t k = 0; k < (n + 1) / 2; k++) {
+		double p = binom_half(n, k);
+		if (tail + p > half + 1e-12)
+			break;
+		tail += p;
+		l = k + 1;
+	}
+	if (l == 0) {
+		out->ci_lo = sorted[0];
+		out->ci_hi = sorted[n - 1];
+		out->ci_level = pg_median_coverage(n, 1);
+	} else {
+		out->ci_lo = sorted[l - 1];
+		out->ci_hi = sorted[n - l];
+		out->ci_level = 1 - 2 * tail;
+	}
+	double side = fmax(out->median - out->ci_lo, out->ci_hi - out->median);
+	out->ci_rel = out->median != 0 ? side / fabs(out->median) : 0;
+}
+
+static void find_modes(const double *sorted, size_t n, struct pg_stats *out)
+{
+	if (n < 6)
+		return;
+	size_t least = n / 5 > 2 ? n / 5 : 2, at = 0;
+	double gap = -1;
+	for (size_t k = least; k + least <= n; k++)
+		if (sorted[k] - sorted[k - 1] > gap) {
+			gap = sorted[k] - sorted[k - 1];
+			at = k;
+		}
+	if (at == 0)
+		return;
+	double spread = fmax(sorted[at - 1] - sorted[0], sorted[n - 1] - sorted[at]);
+	if (gap > 2 * spread && gap > 0.01 * fabs(out->median)) {
+		out->bimodal = 1;
+		out->n_lo = at;
+		out->mode_lo = median_of(sorted, at);
+		out->mode_hi = median_of(sorted + at, n - at);
+	}
+}
+
 void pg_stats_compute(const double *s, size_t n, struct pg_stats *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -23,7 +93,9 @@ void pg_stats_compute(const double *s, size_t n, struct pg_stats *out)
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	out->min = sorted[0];
 	out->max = sorted[n - 1];
-	out->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	out->median = median_of(sorted, n);
+	median_ci(sorted, n, out);
+	find_modes(sorted, n, out);
 	free(sorted);
 
 	double sum = 0;

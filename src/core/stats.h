@@ -6,14 +6,39 @@
 
 /* A result is marked noisy when its coefficient of variation is above this. */
 #define PG_NOISY_CV 0.05
+/* The confidence of the median's interval. */
+#define PG_CI_LEVEL 0.95
 
 struct pg_stats {
 	size_t n;
 	double median, min, max, mean;
 	double stddev;		/* sample standard deviation (n - 1) */
 	double cv;		/* stddev / mean; 0 when the mean is 0 */
+	/*
+	 * An interval for the median that assumes nothing of the samples'
+	 * distribution: [x(l), x(n+1-l)] of the sorted samples, with the
+	 * largest l whose coverage, 1 - 2 P(Binomial(n, 1/2) < l), is at least
+	 * PG_CI_LEVEL. ci_level is that coverage; below PG_CI_LEVEL when n < 6,
+	 * too few samples for any such pair (the interval is then the range,
+	 * and its coverage 1 - 2^(1-n)). ci_rel is the interval's larger side
+	 * over the median: the median is known to within +/- ci_rel of itself.
+	 */
+	double ci_lo, ci_hi, ci_level, ci_rel;
+	/*
+	 * Two groups of samples, apart: sorted, the samples split at their
+	 * widest gap into two groups of at least max(2, n/5) samples each,
+	 * the gap more than twice either group's range and more than 1% of
+	 * the median (two machine states, e.g. a clock that moved). The
+	 * groups' medians and the lower group's size; needs n >= 6.
+	 */
+	int bimodal;
+	double mode_lo, mode_hi;
+	size_t n_lo;
 };
 
 void pg_stats_compute(const double *samples, size_t n, struct pg_stats *out);
+
+/* The coverage of [x(l), x(n+1-l)] for the median of n samples (l >= 1). */
+double pg_median_coverage(size_t n, size_t l);
 
 #endif

@@ -42,6 +42,9 @@ static const char *const migrations[] = {
 	/* 2 -> 3: the run's sections; the result fields of version 3 (section,
 	 * iterations, copies, sample_s) are added from pg_record_fields. */
 	"ALTER TABLE runs ADD COLUMN sections TEXT;",
+	/* 3 -> 4: only the result fields of version 4, from pg_record_fields
+	 * (the median's interval, why sampling stopped, bimodality). */
+	"",
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -338,6 +341,8 @@ static void bind_field(sqlite3_stmt *st, int i, const struct pg_field *f, const 
 	int there = !(f->flags & PG_F_OK) || x->status == PG_OK;
 	if (f->flags & PG_F_HAVE)
 		there = *(const int *)((const char *)x + f->count_off);
+	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
+		there = 0;
 	if (!there) {
 		sqlite3_bind_null(st, i);
 		return;

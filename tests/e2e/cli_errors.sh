@@ -21,6 +21,11 @@ expect_usage_error "bad suite" run --suite fast
 expect_usage_error "zero runs" run mem.bw.rd --runs 0
 expect_usage_error "negative min-time" run mem.bw.rd --min-time -1
 expect_usage_error "non-numeric min-time" run mem.bw.rd --min-time soon
+expect_usage_error "budget without a duration" run mem.bw.rd --budget soon
+expect_usage_error "zero budget" run mem.bw.rd --budget 0m
+expect_usage_error "negative budget" run mem.bw.rd --budget -5
+expect_usage_error "budget of nothing" run mem.bw.rd --budget ''
+expect_usage_error "budget with a stray unit" run mem.bw.rd --budget 5ms
 expect_usage_error "zero iterations" run mem.bw.rd --iterations 0
 expect_usage_error "negative iterations" run mem.bw.rd --iterations -5
 expect_usage_error "non-numeric iterations" run mem.bw.rd --iterations many

@@ -14,9 +14,15 @@ mkdir "$T/tmp" "$T/work"
 export TMPDIR="$T/tmp"
 export XDG_DATA_HOME="$T/xdg"
 
+# Exit 1 is allowed when every error is a subtraction a busy machine voided
+# (see SUBTRACTS below).
+rc=0
 "$PGC" run 'os.syscall.*' 'os.sig.*' 'os.proc.*' os.ctx os.pipe os.unix os.tcp os.connect \
 	os.select os.sem os.pagefault os.mmap 'os.mmap.rd.*' os.file 'os.boot.*' cpu.proccall $FAST --no-db --out "$T/r.jsonl" >"$T/table" 2>"$T/err" \
-	|| fail "run failed: $(cat "$T/err"; grep ' error: ' "$T/table")"
+	|| rc=$?
+if [ $rc -ne 0 ] && { [ $rc -ne 1 ] || grep ' error: ' "$T/table" | grep -qv 'too busy'; }; then
+	fail "run failed: $(cat "$T/err"; grep ' error: ' "$T/table")"
+fi
 # Files deleted are made first, untimed, at the slower creation rate: a
 # shorter sample keeps the test short.
 "$PGC" run os.fs.create os.fs.delete -p size=0,1k --runs 2 --min-time 0.002 --no-db --out "$T/f.jsonl" \
@@ -104,9 +110,17 @@ for b in ("os.fs.create", "os.fs.delete"):
 labs = sorted(r["label"] for r in by["os.fs.create"])
 check("lat_fs-0k" in labs and "lat_fs-1k" in labs, "lat_fs labels: %s" % labs)
 
+# Children are forked by a helper process (perfguide started afresh), as
+# lat_proc's small program forks them; the note says how large it is.
+for b in ("os.proc.fork", "os.proc.exec"):
+    r = by[b][0]
+    check(r["params"]["from"] == "helper", b + " from=helper by default")
+    check("helper process" in r.get("note", "") and "mappings" in r["note"], b + " note: %r" % r.get("note"))
+
 # Latencies without an overhead to subtract are time / count exactly;
 # lat_sem counts two hand-offs per round trip.
-for b, per in (("os.syscall.null", 1), ("os.pipe.lat", 1), ("os.sem", 2)):
+for b, per in (("os.syscall.null", 1), ("os.pipe.lat", 1), ("os.sem", 2), ("os.proc.fork", 1),
+               ("os.proc.exec", 1)):
     r = by[b][0]
     check(r["unit"] == "us", b + " unit")
     for v, t in zip(r["samples"], r["sample_s"]):

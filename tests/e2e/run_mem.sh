@@ -11,9 +11,14 @@ cd "$T"
 	|| fail "stream run failed: $(cat "$T/err")"
 "$PG" run mem.lat.rand -p size=64k,1m -p pages=normal $FAST --out "$T/l.jsonl" >>"$T/table" 2>>"$T/err" \
 	|| fail "lat.rand run failed: $(cat "$T/err")"
+"$PG" run mem.lat.rd -p size=64k -p unroll=1,32 $FAST --out "$T/u.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "lat.rd unroll run failed: $(cat "$T/err")"
+expect_usage_error "unroll=50" run mem.lat.rd -p unroll=50 $FAST --out "$T/bad.jsonl"
+grep -q 'unroll must be 1, 32 or 100' "$T/err" || fail "unroll=50: $(cat "$T/err")"
+expect_usage_error "stream below a chunk a thread" run mem.stream.add -p size=8k -p threads=2 --out "$T/bad.jsonl"
 grep -q 'mem.bw.fcp' "$T/table" || fail "no table line for mem.bw.fcp"
 
-python3 - "$T/r.jsonl" "$T/s.jsonl" "$T/l.jsonl" <<'PY'
+python3 - "$T/r.jsonl" "$T/s.jsonl" "$T/l.jsonl" "$T/u.jsonl" <<'PY'
 import json, sys
 
 def load(path):
@@ -54,9 +59,10 @@ for r in results:
     else:
         check(r["unit"] == "ns" and r["better"] == "lower", "latency unit")
         check(r["label"] == {65536: "lat_mem_rd-stride128-sz62k", 1048576: "lat_mem_rd-stride128-sz1000k"}[size], r["label"])
-        # 1024 dependent loads per iteration
+        check(r["params"]["unroll"] == 100, "lat_mem_rd's 100 loads per loop body by default")
+        # 1600 dependent loads per iteration
         for v, t in zip(r["samples"], r["sample_s"]):
-            check(abs(v - t / (r["iterations"] * 1024) * 1e9) <= 1e-6 * v, "ns per load")
+            check(abs(v - t / (r["iterations"] * 1600) * 1e9) <= 1e-6 * v, "ns per load")
         check(0.1 < r["median"] < 10000, "latency %g ns is plausible" % r["median"])
 
 recs = load(sys.argv[2])
@@ -77,5 +83,13 @@ for r in results:
 recs = load(sys.argv[3])
 results = [r for r in recs if r["type"] == "result"]
 check(len(results) == 2 and all(r["status"] == "ok" for r in results), "lat.rand ran")
+
+recs = load(sys.argv[4])
+results = [r for r in recs if r["type"] == "result"]
+check([r["params"]["unroll"] for r in results] == [1, 32], "unroll swept")
+for r in results:
+    check(r["status"] == "ok" and not r.get("label"), "unroll=%d is not lat_mem_rd's row" % r["params"]["unroll"])
+    for v, t in zip(r["samples"], r["sample_s"]):
+        check(abs(v - t / (r["iterations"] * 1600) * 1e9) <= 1e-6 * v, "ns per load")
 print("ok")
 PY

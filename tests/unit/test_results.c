@@ -75,6 +75,8 @@ static void result_records_round_trip(void **state)
 	r.cpu.busy_pct = 51.5;
 	r.cpu.self_user_s = 0.25;
 	snprintf(r.note, sizeof(r.note), "a note");
+	r.stop = PG_STOP_MAX_RUNS;
+	r.cap = 3;
 	pg_results_result(&w, &r);
 
 	json_t *rec[4];
@@ -102,6 +104,15 @@ static void result_records_round_trip(void **state)
 	assert_true(json_is_false(json_object_get(o, "noisy")));
 	assert_int_equal(json_integer_value(json_object_get(o, "iterations")), 77);
 	assert_int_equal(json_integer_value(json_object_get(o, "copies")), 2);
+	/* three samples: the range, covering 75% of the time (stats.h) */
+	assert_float_equal(json_real_value(json_object_get(o, "ci_lo")), 100, 1e-9);
+	assert_float_equal(json_real_value(json_object_get(o, "ci_hi")), 110, 1e-9);
+	assert_float_equal(json_real_value(json_object_get(o, "ci_level")), 0.75, 1e-9);
+	assert_float_equal(json_real_value(json_object_get(o, "ci_rel")), 5.0 / 105, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(o, "stop")), "max_runs");
+	assert_float_equal(json_real_value(json_object_get(o, "cap_s")), 3, 1e-9);
+	assert_null(json_object_get(o, "bimodal"));
+	assert_null(json_object_get(o, "bimodal_low_n"));
 	json_t *cpu = json_object_get(o, "cpu");
 	assert_float_equal(json_real_value(json_object_get(cpu, "busy_pct")), 51.5, 1e-9);
 	assert_float_equal(json_real_value(json_object_get(cpu, "self_user_s")), 0.25, 1e-9);
@@ -208,7 +219,8 @@ static void run_and_end_records(void **state)
 	struct pg_override ov = { .name = "size", .values = "8m" };
 	int cpus[] = { 1 };
 	struct pg_run_info ri = { .board = "am62x-sk", .started = 1764536950.5, .machine = &m,
-				  .suite = PG_SUITE_QUICK, .runs = 5, .min_time = 0.1,
+				  .suite = PG_SUITE_QUICK, .runs = 0, .min_runs = 6, .max_runs = 10,
+				  .ci_target = 0.02, .max_time = 1, .budget = 900, .min_time = 0.1,
 				  .selectors = sel, .nselectors = 1, .overrides = &ov,
 				  .noverrides = 1, .cpus = cpus, .ncpus = 1 };
 	snprintf(ri.id, sizeof(ri.id), "am62x-sk-1");
@@ -231,7 +243,12 @@ static void run_and_end_records(void **state)
 	assert_non_null(json_string_value(json_object_get(b, "compiler")));
 	json_t *c = json_object_get(o, "config");
 	assert_string_equal(json_string_value(json_object_get(c, "suite")), "quick");
-	assert_int_equal(json_integer_value(json_object_get(c, "runs")), 5);
+	assert_int_equal(json_integer_value(json_object_get(c, "runs")), 0);
+	assert_int_equal(json_integer_value(json_object_get(c, "min_runs")), 6);
+	assert_int_equal(json_integer_value(json_object_get(c, "max_runs")), 10);
+	assert_float_equal(json_real_value(json_object_get(c, "ci_target")), 0.02, 1e-12);
+	assert_float_equal(json_real_value(json_object_get(c, "max_time")), 1, 1e-12);
+	assert_float_equal(json_real_value(json_object_get(c, "budget_s")), 900, 1e-12);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(c, "selectors"), 0)), "mem.*");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "params"), "size")), "8m");
 	assert_int_equal(json_integer_value(json_array_get(json_object_get(c, "cpus"), 0)), 1);

@@ -1,5 +1,7 @@
 /* The runner against benchmarks whose work and counts are known exactly. */
+#include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,11 +28,32 @@ static double virtual_clock(void)
 
 static int setups, teardowns, verifies;
 static pthread_t setup_threads[8];
+static pthread_t step_thread;
+static cpu_set_t step_cpus;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct fake_priv {
 	uint64_t iters_done;
 };
+
+/* How much longer than ITER_S an iteration takes in this step: the modes
+ * that make noise draw from a fixed sequence, so each test's samples are
+ * the same on every run. */
+static uint64_t noise_state;
+static int steps_taken;
+static double step_factor(const char *mode)
+{
+	steps_taken++;
+	noise_state = noise_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	double u = (double)(noise_state >> 11) / 9007199254740992.0;	/* [0, 1) */
+	if (strcmp(mode, "noisy") == 0)
+		return 0.8 + 0.4 * u;		/* +/- 20%: never within 2% */
+	if (strcmp(mode, "jitter") == 0)
+		return 0.97 + 0.06 * u;		/* +/- 3%: within 2% after some samples */
+	if (strcmp(mode, "bimodal") == 0)
+		return steps_taken % 3 ? 1.0 : 1.3;	/* a third of the steps 30% slower */
+	return 1.0;
+}
 
 static int fake_setup(struct pg_ctx *ctx)
 {
@@ -43,6 +66,17 @@ static int fake_setup(struct pg_ctx *ctx)
 		return pg_skip(ctx, "no such device: load the firmware");
 	if (strcmp(mode, "setup-error") == 0 && ctx->copy == 1)
 		return pg_error(ctx, "copy %d could not start", ctx->copy);
+	if (strcmp(mode, "meddle") == 0) {
+		/* what os.ctx's cpu= and os.sig's handlers do to their thread */
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		sigset_t usr1;
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
+	}
 	pg_note(ctx, "copy %d of %d", ctx->copy, ctx->copies);
 	return PG_OK;
 }
@@ -53,8 +87,11 @@ static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	if (strcmp(pg_arg_str(ctx->args, "mode"), "step-error") == 0 && p->iters_done > 0)
 		return pg_error(ctx, "the device stopped answering");
 	/* Copies run side by side: only the first one moves the clock. */
-	if (ctx->copy == 0)
-		virtual_now = virtual_now + ITER_S * (double)iters;
+	if (ctx->copy == 0) {
+		virtual_now = virtual_now + ITER_S * (double)iters * step_factor(pg_arg_str(ctx->args, "mode"));
+		step_thread = pthread_self();
+		pthread_getaffinity_np(step_thread, sizeof(step_cpus), &step_cpus);
+	}
 	p->iters_done += iters;
 	counts[0] = 1000.0 * (double)iters;
 	counts[1] = (double)iters;
@@ -113,6 +150,8 @@ static int reset(void **state)
 	(void)state;
 	setups = teardowns = verifies = 0;
 	pg_interrupted = 0;
+	noise_state = 42;
+	steps_taken = 0;
 	return 0;
 }
 
@@ -192,6 +231,210 @@ static void copies_run_in_their_own_threads_and_add_up(void **state)
 	pg_result_free(&r);
 }
 
+/* One copy runs on the calling thread, so the process has no second thread
+ * (which makes Linux take a file reference on every descriptor call); the
+ * thread's affinity and signal mask are the caller's again afterwards. */
+static void one_copy_runs_on_the_calling_thread(void **state)
+{
+	(void)state;
+	cpu_set_t before, after;
+	sigset_t mask_before, mask_after;
+	pthread_getaffinity_np(pthread_self(), sizeof(before), &before);
+	pthread_sigmask(SIG_SETMASK, NULL, &mask_before);
+	struct pg_args a = args_for("1", "meddle");
+	struct pg_run_opts o = { .runs = 2, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_true(pthread_equal(setup_threads[0], pthread_self()));
+	assert_true(pthread_equal(step_thread, pthread_self()));
+	assert_int_equal(teardowns, 1);
+	pthread_getaffinity_np(pthread_self(), sizeof(after), &after);
+	assert_true(CPU_EQUAL(&before, &after));
+	pthread_sigmask(SIG_SETMASK, NULL, &mask_after);
+	for (int sig = 1; sig < SIGRTMIN; sig++)
+		assert_int_equal(sigismember(&mask_before, sig), sigismember(&mask_after, sig));
+	pg_result_free(&r);
+}
+
+/* --cpu pins the one copy: the calling thread runs its steps on that CPU
+ * only, and gets its own affinity back. */
+static void one_copy_is_pinned_and_unpinned(void **state)
+{
+	(void)state;
+	cpu_set_t before, after;
+	pthread_getaffinity_np(pthread_self(), sizeof(before), &before);
+	int cpu = -1;
+	for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+		if (CPU_ISSET(c, &before))
+			cpu = c;
+	assert_true(cpu >= 0);
+	struct pg_args a = args_for("1", "ok");
+	struct pg_run_opts o = { .runs = 2, .min_time = 0.01, .clock = virtual_clock,
+				 .cpus = &cpu, .ncpus = 1 };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(CPU_COUNT(&step_cpus), 1);
+	assert_true(CPU_ISSET(cpu, &step_cpus));
+	pthread_getaffinity_np(pthread_self(), sizeof(after), &after);
+	assert_true(CPU_EQUAL(&before, &after));
+	pg_result_free(&r);
+}
+
+/* --- the noise-aware mode (runs = 0) --- */
+
+/* Exact samples agree at once: the least samples that give the median a 95%
+ * interval (6: the range), then stop. */
+static void samples_that_agree_stop_at_the_minimum(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "ok");
+	struct pg_run_opts o = { .min_runs = 3, .max_runs = 50, .ci_target = 0.02,
+				 .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 6);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_string_equal(pg_stop_name(r.stop), "interval");
+	assert_true(r.stats[0].ci_level >= PG_CI_LEVEL);
+	assert_float_equal(r.stats[0].ci_rel, 0, 1e-9);
+	/* min_runs above 6 is honoured */
+	o.min_runs = 9;
+	pg_result_free(&r);
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 9);
+	pg_result_free(&r);
+}
+
+/* +/- 3% noise: more samples until the interval is within +/- 2%, and
+ * the interval the result carries is that one. */
+static void jitter_samples_until_the_interval_is_narrow(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "jitter");
+	struct pg_run_opts o = { .min_runs = 3, .max_runs = 200, .ci_target = 0.01,
+				 .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_true(r.nsamples > 6 && r.nsamples < 200);
+	assert_true(r.stats[0].ci_rel <= 0.01);
+	assert_true(r.stats[0].ci_level >= PG_CI_LEVEL);
+	/* one sample fewer had not got there */
+	struct pg_stats fewer;
+	pg_stats_compute(r.values[0], (size_t)r.nsamples - 1, &fewer);
+	assert_true(fewer.ci_rel > 0.01 || fewer.ci_level < PG_CI_LEVEL);
+	pg_result_free(&r);
+}
+
+/* +/- 20% noise never gets within 2%: max_runs, or the time cap, ends it. */
+static void noise_stops_at_max_runs_or_the_time_cap(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "noisy");
+	struct pg_run_opts o = { .min_runs = 5, .max_runs = 12, .ci_target = 0.02,
+				 .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 12);
+	assert_int_equal(r.stop, PG_STOP_MAX_RUNS);
+	assert_true(r.stats[0].ci_rel > 0.02);
+	pg_result_free(&r);
+
+	/* A cap of 0.1 s: calibration and samples of about 0.01 s each, and
+	 * no sample that would end past the cap. */
+	o.max_runs = 1000;
+	o.max_time = 0.1;
+	double t0 = virtual_now;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.stop, PG_STOP_TIME);
+	assert_string_equal(pg_stop_name(r.stop), "time");
+	assert_true(virtual_now - t0 <= 0.1 + 1e-9);
+	assert_true(r.nsamples >= 4);
+	assert_float_equal(r.cap, 0.1, 0);
+	pg_result_free(&r);
+
+	/* A cap shorter than the floor still gives PG_FLOOR_RUNS samples. */
+	o.max_time = 0.001;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, PG_FLOOR_RUNS);
+	assert_int_equal(r.stop, PG_STOP_TIME);
+	pg_result_free(&r);
+
+	/* --runs is exact, noise or not */
+	o.runs = 7;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 7);
+	assert_int_equal(r.stop, PG_STOP_RUNS);
+	assert_float_equal(r.cap, 0, 0);
+	pg_result_free(&r);
+}
+
+/* A budget is shared: each result may use what is left over the results
+ * left, so what one did not need goes to those after it. */
+static void a_budget_is_shared_by_the_results_left(void **state)
+{
+	(void)state;
+	struct pg_args quiet = args_for("1", "ok"), noisy = args_for("1", "noisy");
+	struct pg_run_opts o = { .min_runs = 3, .max_runs = 1000, .ci_target = 0.02,
+				 .min_time = 0.01, .max_time = 100, .clock = virtual_clock };
+	struct pg_budget budget;
+	pg_budget_init(&budget, 1.0, 3, &o);
+	o.budget = &budget;
+	double t0 = virtual_now;
+	struct pg_result r;
+
+	/* The first result agrees at once: 6 samples, far less than 1/3 s. */
+	assert_int_equal(pg_run_bench(&fake, &quiet, &o, &r), PG_OK);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_float_equal(r.cap, 1.0 / 3, 1e-9);
+	double used1 = virtual_now - t0;
+	assert_true(used1 < 0.1);
+	pg_result_free(&r);
+
+	/* The second gets half of what is left, and uses it up. */
+	double t1 = virtual_now;
+	assert_int_equal(pg_run_bench(&fake, &noisy, &o, &r), PG_OK);
+	assert_int_equal(r.stop, PG_STOP_BUDGET);
+	assert_string_equal(pg_stop_name(r.stop), "budget");
+	assert_float_equal(r.cap, (1.0 - used1) / 2, 1e-9);
+	assert_true(virtual_now - t1 <= r.cap + 1e-9);
+	assert_true(virtual_now - t1 > r.cap - 0.03);
+	pg_result_free(&r);
+
+	/* The last gets the rest; the run ends within the budget. */
+	double t2 = virtual_now;
+	assert_int_equal(pg_run_bench(&fake, &noisy, &o, &r), PG_OK);
+	assert_int_equal(r.stop, PG_STOP_BUDGET);
+	assert_float_equal(r.cap, 1.0 - (t2 - t0), 1e-9);
+	assert_true(virtual_now - t0 <= 1.0 + 1e-9);
+	assert_int_equal(budget.left, 0);
+	pg_result_free(&r);
+
+	/* Past the budget, a result still has its floor of samples. */
+	pg_budget_init(&budget, 0, 1, &o);
+	assert_int_equal(pg_run_bench(&fake, &noisy, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, PG_FLOOR_RUNS);
+	assert_int_equal(r.stop, PG_STOP_BUDGET);
+	pg_result_free(&r);
+}
+
+/* Samples from two machine states are flagged. */
+static void two_speeds_are_flagged_bimodal(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("1", "bimodal");
+	struct pg_run_opts o = { .runs = 12, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_true(r.stats[0].bimodal);
+	assert_true(r.stats[0].mode_hi / r.stats[0].mode_lo > 1.25);
+	pg_result_free(&r);
+	a = args_for("1", "jitter");
+	assert_int_equal(pg_run_bench(&fake, &a, &o, &r), PG_OK);
+	assert_false(r.stats[0].bimodal);
+	pg_result_free(&r);
+}
+
 static void skip_carries_the_reason_and_still_tears_down(void **state)
 {
 	(void)state;
@@ -261,6 +504,7 @@ static void facts_are_one_sample(void **state)
 	assert_int_equal(pg_run_bench(&once, &a, &o, &r), PG_OK);
 	/* no warm-up, no calibration towards min_time, no repetitions */
 	assert_int_equal(r.nsamples, 1);
+	assert_int_equal(r.stop, PG_STOP_ONCE);
 	assert_int_equal(r.iters, 1);
 	assert_float_equal(r.stats[0].median, 4.25, 0);
 	pg_result_free(&r);
@@ -413,6 +657,13 @@ int main(void)
 		cmocka_unit_test_setup(calibrates_samples_and_counts, reset),
 		cmocka_unit_test_setup(fixed_iterations_are_not_calibrated, reset),
 		cmocka_unit_test_setup(copies_run_in_their_own_threads_and_add_up, reset),
+		cmocka_unit_test_setup(one_copy_runs_on_the_calling_thread, reset),
+		cmocka_unit_test_setup(one_copy_is_pinned_and_unpinned, reset),
+		cmocka_unit_test_setup(samples_that_agree_stop_at_the_minimum, reset),
+		cmocka_unit_test_setup(jitter_samples_until_the_interval_is_narrow, reset),
+		cmocka_unit_test_setup(noise_stops_at_max_runs_or_the_time_cap, reset),
+		cmocka_unit_test_setup(a_budget_is_shared_by_the_results_left, reset),
+		cmocka_unit_test_setup(two_speeds_are_flagged_bimodal, reset),
 		cmocka_unit_test_setup(skip_carries_the_reason_and_still_tears_down, reset),
 		cmocka_unit_test_setup(errors_void_the_result, reset),
 		cmocka_unit_test_setup(interruption_stops_at_a_sample_boundary, reset),

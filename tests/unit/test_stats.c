@@ -80,6 +80,81 @@ static void noisy_threshold(void **state)
 	assert_true(st.cv < PG_NOISY_CV);
 }
 
+/* The order statistics of the median's 95% interval, as the tables give
+ * them (e.g. Conover, Practical Nonparametric Statistics): n = 6 the range,
+ * n = 10 the 2nd and 9th, n = 20 the 6th and 15th, n = 50 the 18th and 33rd. */
+static void median_interval_is_the_tables_order_statistics(void **state)
+{
+	(void)state;
+	static const struct { size_t n, l; double coverage; } t[] = {
+		{ 6, 1, 1 - 2.0 / 64 }, { 10, 2, 1 - 2 * 11.0 / 1024 },
+		{ 20, 6, 0.9586105346679688 }, { 50, 18, 0.9671 },
+	};
+	double s[50];
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		/* samples 1..n, shuffled: x(k) = k */
+		for (size_t k = 0; k < t[i].n; k++)
+			s[k] = (double)((k * 7) % t[i].n + 1);
+		struct pg_stats st;
+		pg_stats_compute(s, t[i].n, &st);
+		assert_float_equal(st.ci_lo, (double)t[i].l, 0);
+		assert_float_equal(st.ci_hi, (double)(t[i].n + 1 - t[i].l), 0);
+		assert_float_equal(st.ci_level, t[i].coverage, 1e-4);
+		assert_true(st.ci_level >= PG_CI_LEVEL);
+		/* one order statistic further in would not cover 95% */
+		assert_true(pg_median_coverage(t[i].n, t[i].l + 1) < PG_CI_LEVEL);
+		double med = (double)(t[i].n + 1) / 2;
+		assert_float_equal(st.ci_rel, (med - (double)t[i].l) / med, 1e-12);
+	}
+}
+
+/* Five samples or fewer have no 95% interval: the range, at its coverage. */
+static void few_samples_have_only_the_range(void **state)
+{
+	(void)state;
+	const double s[] = { 100, 101, 99, 102, 98 };
+	struct pg_stats st;
+	pg_stats_compute(s, 5, &st);
+	assert_float_equal(st.ci_lo, 98, 0);
+	assert_float_equal(st.ci_hi, 102, 0);
+	assert_float_equal(st.ci_level, 1 - 2.0 / 32, 1e-12);
+	assert_true(st.ci_level < PG_CI_LEVEL);
+	assert_float_equal(st.ci_rel, 0.02, 1e-12);
+	pg_stats_compute(s, 1, &st);
+	assert_float_equal(st.ci_level, 0, 0);
+	assert_float_equal(st.ci_rel, 0, 0);
+}
+
+static void two_groups_are_bimodal(void **state)
+{
+	(void)state;
+	/* a clock that switched between two speeds: 4 samples near 10, 6 near 12 */
+	const double two[] = { 12.0, 10.0, 12.1, 10.1, 11.9, 10.05, 12.05, 9.95, 12.0, 11.95 };
+	struct pg_stats st;
+	pg_stats_compute(two, 10, &st);
+	assert_true(st.bimodal);
+	assert_int_equal(st.n_lo, 4);
+	assert_float_equal(st.mode_lo, 10.025, 1e-12);
+	assert_float_equal(st.mode_hi, 12.0, 1e-12);
+	/* one outlier is not a mode */
+	const double outlier[] = { 10, 10.1, 9.9, 10, 10.05, 9.95, 10, 15 };
+	pg_stats_compute(outlier, 8, &st);
+	assert_false(st.bimodal);
+	/* evenly spread noise has no gap wider than its groups */
+	double even[12];
+	for (int i = 0; i < 12; i++)
+		even[i] = 100 + i;
+	pg_stats_compute(even, 12, &st);
+	assert_false(st.bimodal);
+	/* two groups 0.5% apart are one measurement's noise, not two modes */
+	const double close[] = { 100, 100, 100.01, 100.5, 100.5, 100.51 };
+	pg_stats_compute(close, 6, &st);
+	assert_false(st.bimodal);
+	/* and five samples are too few to tell */
+	pg_stats_compute(two, 5, &st);
+	assert_false(st.bimodal);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +164,9 @@ int main(void)
 		cmocka_unit_test(zero_samples_and_zero_mean),
 		cmocka_unit_test(input_is_not_reordered),
 		cmocka_unit_test(noisy_threshold),
+		cmocka_unit_test(median_interval_is_the_tables_order_statistics),
+		cmocka_unit_test(few_samples_have_only_the_range),
+		cmocka_unit_test(two_groups_are_bimodal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,9 @@ static void make_run(struct pg_rrun *r, const char *id, int with_end)
 		"\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"samples\":[1.5,2.5,3.25],"
 		"\"median\":2.5,\"min\":1.5,\"max\":3.25,\"cpu\":{\"busy_pct\":51.5},\"label\":\"bw_mem-rd-8mb\",\"status\":\"ok\","
 		"\"iterations\":1099511627776,\"copies\":2,\"sample_s\":[0.5,0.25,0.125],\"section\":\"LMBench\","
-		"\"hist\":{\"unit\":\"ns\",\"count\":3,\"buckets\":[[5,2],[1000,1]]}}",
+		"\"hist\":{\"unit\":\"ns\",\"count\":3,\"buckets\":[[5,2],[1000,1]]},"
+		"\"ci_lo\":1.5,\"ci_hi\":3.25,\"ci_level\":0.75,\"ci_rel\":0.35,\"stop\":\"time\",\"cap_s\":3,"
+		"\"bimodal\":[1.5,3],\"bimodal_low_n\":1}",
 		err, sizeof(err)), 0);
 	assert_int_equal(pg_rrun_add_line(r,
 		"{\"type\":\"result\",\"bench\":\"crypto.x\",\"params\":{},\"metric\":\"t\",\"status\":\"skipped\","
@@ -75,6 +77,16 @@ static void round_trip(void **state)
 	assert_int_equal(back.res[0].nsample_s, 3);
 	assert_true(back.res[0].sample_s[2] == 0.125);
 	assert_null(back.res[1].section);
+	/* the fields of schema 4: the median's interval, why sampling stopped */
+	assert_true(back.res[0].ci_lo == 1.5 && back.res[0].ci_hi == 3.25);
+	assert_true(back.res[0].ci_level == 0.75 && back.res[0].ci_rel == 0.35);
+	assert_string_equal(back.res[0].stop, "time");
+	assert_true(back.res[0].cap_s == 3);
+	assert_int_equal(back.res[0].nbimodal, 2);
+	assert_true(back.res[0].bimodal[1] == 3);
+	assert_int_equal(back.res[0].bimodal_low_n, 1);
+	assert_null(back.res[1].stop);
+	assert_int_equal(back.res[1].nbimodal, 0);
 	/* a nested field is kept as its JSON */
 	assert_string_equal(back.res[0].hist, "{\"buckets\":[[5,2],[1000,1]],\"count\":3,\"unit\":\"ns\"}");
 	assert_null(back.res[1].hist);
@@ -122,7 +134,7 @@ static void older_schema_migrated(void **state)
 {
 	(void)state;
 	char err[512];
-	assert_true(pg_store_sqlite_version() >= 2);
+	assert_true(pg_store_sqlite_version() >= 4);
 	assert_int_equal(pg_store_sqlite_create_at(path("old.db"), 1, err, sizeof(err)), 0);
 	struct pg_store *s = pg_store_open(path("old.db"), 0, err, sizeof(err));
 	assert_non_null(s);

@@ -8,16 +8,18 @@
  * [-2, 2), and the right-hand side the row sums, so the solution is all ones.
  *
  * One iteration is one solve: the pristine matrix and right-hand side are
- * copied in, factored and solved, and the answer is checked. Counted, as
- * the reference counts: 2n^3/3 + 2n^2 floating-point operations per solve;
- * KFLOPS = that / seconds / 1000. The reference times only DGEFA and DGESL;
- * here the copy-in (n^2 doubles) and the check (2n^2 operations) are inside
- * the timed step, a few percent at n = 100 and less beyond.
+ * copied in, factored and solved. Counted, as the reference counts: 2n^3/3
+ * + 2n^2 floating-point operations per solve; KFLOPS = that / seconds /
+ * 1000. The reference times only DGEFA and DGESL, and regenerates the
+ * matrix outside its clock; here the copy-in (n^2 doubles, 0.4% of a
+ * solve's instructions at n = 100) is inside the timed step.
  *
  * The check is the reference's normalised residual,
  * max|Ax - b| / (n * max|A| * max|x| * eps), which the reference prints and
- * never tests: here any solve whose residual is above 16 (HPL's threshold)
- * or not finite, or a singular factorisation, is an error.
+ * never tests: a step checks its last solve (every solve of a step solves
+ * the same system the same way, so one answer stands for all), and a
+ * residual above 16 (HPL's threshold) or not finite, or a singular
+ * factorisation, is an error. Checking every solve cost 2.8% of the step.
  */
 #include <float.h>
 #include <math.h>
@@ -38,7 +40,7 @@ struct lp_state {
 	int *ipvt;
 	double norma;
 	double worst;		/* largest normalised residual seen */
-	uint64_t solves;
+	uint64_t solves, checked;
 };
 
 /* --- the BLAS-1 kernels, unit stride (all the benchmark uses) --- */
@@ -262,14 +264,17 @@ static int lp_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 			return pg_error(ctx, "linpack: zero pivot in column %d: the matrix came out "
 					"singular", info);
 		dgesl(s->a, lda, n, s->ipvt, s->b, s->unrolled);
+	}
+	if (iters > 0) {
 		double residn = pg_linpack_residual(s->a0, lda, n, s->b0, s->b, s->norma, s->r);
 		if (!(residn <= RESID_MAX))
 			return pg_error(ctx, "linpack: normalised residual %g is above %g: wrong answer",
 					residn, RESID_MAX);
 		if (residn > s->worst)
 			s->worst = residn;
-		s->solves++;
+		s->checked++;
 	}
+	s->solves += iters;
 	double nn = n;
 	counts[0] = (double)iters * (2.0 * nn * nn * nn / 3.0 + 2.0 * nn * nn);
 	return PG_OK;
@@ -279,9 +284,10 @@ static int lp_verify(struct pg_ctx *ctx)
 {
 	struct lp_state *s = ctx->priv;
 	if (ctx->copy == 0)
-		pg_note(ctx, "n=%d lda=%d, %s BLAS; %llu solves checked, largest normalised "
-			"residual %.2f", s->n, s->lda, s->unrolled ? "unrolled" : "rolled",
-			(unsigned long long)s->solves, s->worst);
+		pg_note(ctx, "n=%d lda=%d, %s BLAS; %llu solves, each step's last checked (%llu "
+			"checked), largest normalised residual %.2f", s->n, s->lda,
+			s->unrolled ? "unrolled" : "rolled", (unsigned long long)s->solves,
+			(unsigned long long)s->checked, s->worst);
 	return PG_OK;
 }
 

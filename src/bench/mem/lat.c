@@ -4,8 +4,12 @@
  * load; the result is nanoseconds per load.
  *
  * mem.lat.rd is LMBench's lat_mem_rd: the chain steps through the buffer
- * `stride` bytes at a time, in order, and wraps. On a core with a stride
- * prefetcher, sizes beyond the caches show the prefetcher as much as DRAM.
+ * `stride` bytes at a time, in order, and wraps, with lat_mem_rd's 100 loads
+ * in the loop body. The body's length matters: a prefetcher that tracks each
+ * load instruction sees that instruction step 100 strides at a time (12.5 KiB
+ * at stride 128, a new page every time), which it does not follow; with 32
+ * loads a body (4 KiB steps) a Zen core's prefetcher did follow it and read
+ * near-L1 latency at every size. `unroll` chooses the body's length.
  *
  * mem.lat.rand visits the pages of the buffer in random order and the lines
  * of each page in random order, so no prefetcher can guess the next address,
@@ -24,7 +28,10 @@
 #include "core/sysinfo.h"
 #include "mem.h"
 
-#define LOADS_PER_ITER 1024	/* one iteration of step() follows this many links */
+/* One iteration of step() follows this many links: a whole number of loop
+ * bodies for every `unroll` allowed. */
+#define LOADS_PER_ITER 1600
+#define LMBENCH_UNROLL 100	/* lat_mem_rd's loads per loop body */
 #define HUGE_PAGE (2u << 20)
 
 struct lat_state {
@@ -32,6 +39,7 @@ struct lat_state {
 	void *map;		/* the mapping holding buf, NULL when malloc'd */
 	size_t map_len;
 	void **pos;		/* where the chase stopped, so the next step goes on */
+	int unroll;		/* loads per loop body */
 };
 
 static int lat_check(const struct pg_args *a, char *err, size_t len)
@@ -44,6 +52,13 @@ static int lat_check(const struct pg_args *a, char *err, size_t len)
 	if (size < stride) {
 		snprintf(err, len, "size must be at least one stride (%lld bytes)", (long long)stride);
 		return -1;
+	}
+	int64_t u = pg_arg_int(a, "unroll");	/* 0: mem.lat.rand, which has none */
+	if (u != 0) {
+		if (u != 1 && u != 32 && u != LMBENCH_UNROLL) {
+			snprintf(err, len, "unroll must be 1, 32 or 100 loads per loop body");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -209,6 +224,10 @@ static int lat_setup(struct pg_ctx *ctx)
 	else
 		rc = build_sequential(ctx, s, size, stride);
 	s->pos = (void **)s->buf;
+	s->unroll = *random ? LMBENCH_UNROLL : (int)pg_arg_int(ctx->args, "unroll");
+	if (!*random && ctx->copy == 0)
+		pg_note(ctx, "%d loads per loop body; lat_mem_rd reports the minimum of its "
+			"repetitions: compare it with min", s->unroll);
 	return rc;
 }
 
@@ -224,18 +243,52 @@ static void lat_teardown(struct pg_ctx *ctx)
 	free(s);
 }
 
+/* The chase, `n` loads per loop body: each body is its own function so the
+ * compiler keeps the loads as written, one instruction each. */
+#define L1 p = (void **)*p;
+#define L4 L1 L1 L1 L1
+#define L16 L4 L4 L4 L4
+#define L32 L16 L16
+#define L100 L32 L32 L32 L4
+static void **chase_1(void **p, uint64_t bodies)
+{
+	for (uint64_t k = 0; k < bodies; k++) {
+		L1
+	}
+	return p;
+}
+
+static void **chase_32(void **p, uint64_t bodies)
+{
+	for (uint64_t k = 0; k < bodies; k++) {
+		L32
+	}
+	return p;
+}
+
+static void **chase_100(void **p, uint64_t bodies)
+{
+	for (uint64_t k = 0; k < bodies; k++) {
+		L100
+	}
+	return p;
+}
+#undef L100
+#undef L32
+#undef L16
+#undef L4
+#undef L1
+
 static int lat_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct lat_state *s = ctx->priv;
+	uint64_t bodies = iters * (LOADS_PER_ITER / (uint64_t)s->unroll);
 	void **p = s->pos;
-#define L1 p = (void **)*p;
-#define L8 L1 L1 L1 L1 L1 L1 L1 L1
-	for (uint64_t it = 0; it < iters; it++)
-		for (int k = 0; k < LOADS_PER_ITER / 32; k++) {
-			L8 L8 L8 L8
-		}
-#undef L8
-#undef L1
+	switch (s->unroll) {
+	case 1: p = chase_1(p, bodies); break;
+	case 32: p = chase_32(p, bodies); break;
+	default: p = chase_100(p, bodies); break;
+	}
 	s->pos = p;
 	pg_consume((uint64_t)(uintptr_t)p);
 	counts[0] = (double)iters * LOADS_PER_ITER;
@@ -252,7 +305,9 @@ static void lat_rd_label(const struct pg_bench *b, const struct pg_args *a, cons
 	(void)metric;
 	int64_t size = pg_arg_int(a, "size"), stride = pg_arg_int(a, "stride");
 	long k = (long)((double)size / 1048576.0 * 1000.0);
-	if (size == 512)
+	if (pg_arg_int(a, "unroll") != LMBENCH_UNROLL)
+		buf[0] = '\0';	/* not lat_mem_rd's loop: not its row */
+	else if (size == 512)
 		snprintf(buf, len, "lat_mem_rd-stride%lld-sz50", (long long)stride);
 	else if (k >= 1)
 		snprintf(buf, len, "lat_mem_rd-stride%lld-sz%ldk", (long long)stride, k);
@@ -268,6 +323,9 @@ static const struct pg_param rd_params[] = {
 	  .full = "512,1k,2k,4k,8k,16k,32k,64k,128k,256k,512k,1m,2m,4m,8m,16m,32m,64m,128m,256m" },
 	{ .name = "stride", .type = PG_P_SIZE, .def = "128", .min = 8,
 	  .help = "bytes between consecutive loads (the seed uses 128)" },
+	{ .name = "unroll", .type = PG_P_INT, .def = "100", .min = 1, .max = 100,
+	  .help = "loads per loop body: 100 as lat_mem_rd; 32 or 1 let a per-instruction "
+		  "stride prefetcher follow the chain" },
 	{ 0 },
 };
 

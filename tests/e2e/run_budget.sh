@@ -1,0 +1,64 @@
+# The noise-aware runner end to end: without --runs each result samples
+# until the median's 95% interval is narrow or its time is up, and says
+# which; --budget shares a time among the results; --runs stays exact.
+. "$(dirname "$0")/lib.sh"
+need_json
+need_python
+cd "$T"
+
+"$PG" run mem.bw.rd mem.bw.wr mem.lat.rd -p size=64k --suite quick --budget 1.5 --no-db \
+	--out "$T/b.jsonl" >"$T/out" 2>"$T/err" || fail "budget run failed: $(cat "$T/err")"
+grep -Eq '^perfguide: [0-3] of 3 results reached their interval target' "$T/err" ||
+	fail "no interval summary: $(cat "$T/err")"
+"$PG" run mem.bw.rd -p size=64k --runs 4 --min-time 0.01 --no-db --out "$T/r.jsonl" \
+	>/dev/null 2>"$T/err" || fail "--runs run failed: $(cat "$T/err")"
+# The standard suite's default budget, and none when asked.
+"$PG" run mem.bw.rd -p size=64k --suite standard --min-time 0.01 --no-db --out "$T/s.jsonl" \
+	>/dev/null 2>"$T/err" || fail "standard run failed: $(cat "$T/err")"
+"$PG" run mem.bw.rd -p size=64k --suite standard --budget none --min-time 0.01 --no-db \
+	--out "$T/n.jsonl" >/dev/null 2>"$T/err" || fail "--budget none run failed: $(cat "$T/err")"
+
+python3 - "$T/b.jsonl" "$T/r.jsonl" "$T/s.jsonl" "$T/n.jsonl" <<'PY'
+import json, sys
+
+def check(cond, what):
+    if not cond:
+        sys.exit("FAIL: " + what)
+
+recs = [json.loads(l) for l in open(sys.argv[1])]
+cfg = recs[0]["config"]
+check(cfg["runs"] == 0 and cfg["budget_s"] == 1.5 and cfg["min_runs"] == 6 and cfg["ci_target"] == 0.02,
+      "the run records the runner's settings: %r" % cfg)
+res = [r for r in recs if r["type"] == "result"]
+check(len(res) == 3 and all(r["status"] == "ok" for r in res), "three results")
+for r in res:
+    n = len(r["samples"])
+    check(r["stop"] in ("interval", "max_runs", "time", "budget"), "stop: %r" % r["stop"])
+    check(n >= 3, "at least three samples, got %d" % n)
+    check(0 < r["cap_s"] <= 1, "each result's time is within the budget and the cap: %r" % r["cap_s"])
+    if r["stop"] == "interval":
+        check(n >= 6 and r["ci_level"] >= 0.95 and r["ci_rel"] <= 0.02, "interval reached: %r" % r)
+    elif r["stop"] == "max_runs":
+        check(n == 10, "the quick suite's 10 samples")
+    check(r["ci_lo"] <= r["median"] <= r["ci_hi"], "the median is inside its interval")
+    s = sorted(r["samples"])
+    check(r["ci_lo"] in s and r["ci_hi"] in s, "the interval's ends are samples")
+    if n < 6:
+        check(r["ci_level"] < 0.95 and r["ci_lo"] == s[0] and r["ci_hi"] == s[-1],
+              "fewer than 6 samples: the range, below 95%")
+# each result's time is its share: what was left over the results left
+check(abs(res[0]["cap_s"] - 0.5) < 0.02, "the first result's share is a third of 1.5 s: %r" % res[0]["cap_s"])
+
+recs = [json.loads(l) for l in open(sys.argv[2])]
+r = [x for x in recs if x["type"] == "result"][0]
+check(len(r["samples"]) == 4 and r["stop"] == "runs" and "cap_s" not in r, "--runs 4 is exactly 4: %r" % r["stop"])
+check(recs[0]["config"]["runs"] == 4 and "min_runs" not in recs[0]["config"], "a fixed run's config")
+cfg = json.loads(open(sys.argv[3]).readline())["config"]
+check(cfg["budget_s"] == 840 and cfg["max_time"] == 3, "standard: 14 minutes at most: %r" % cfg)
+cfg = json.loads(open(sys.argv[4]).readline())["config"]
+check("budget_s" not in cfg, "--budget none: no budget: %r" % cfg)
+print("ok")
+PY
+# The table gives the interval, or why the samples stopped short of it.
+grep -q '^mem.bw.rd .*cv .*[0-9]%' "$T/out" || fail "no table line: $(cat "$T/out")"
+grep -Eq '\+/-[0-9.]+%|samples, (time|budget|max_runs)' "$T/out" || fail "no interval in the table: $(cat "$T/out")"
