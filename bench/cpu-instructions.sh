@@ -41,8 +41,9 @@ usage: bench/cpu-instructions.sh [options]
   --nbench-bin PATH           nbench-byte's nbench built with its Makefile and
                               CFLAGS="-O2 -w" (replacing its own, which strip
                               the binary: StartStopWatch and StopStopWatch are
-                              found by name); it runs in the directory that
-                              holds the binary, which must hold NNET.DAT too
+                              found by name); its NNET.DAT must sit beside
+                              it (the script runs it in a temporary directory
+                              with a link to that NNET.DAT)
   -h, --help                  this text
 
 Build every reference with the compiler perfguide was built with, -O2, and

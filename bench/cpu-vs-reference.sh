@@ -50,8 +50,9 @@ usage: bench/cpu-vs-reference.sh [options]
   --nbench-bin PATH           nbench-byte's nbench, built with its Makefile and
                               CFLAGS=-O2, misc.c compiled -DDEBUG (then it prints
                               its CPU-time rate, "cpurate"; without it the rows by
-                              CPU time are n/a); it runs in the directory that
-                              holds the binary, which must hold NNET.DAT too
+                              CPU time are n/a); its NNET.DAT must sit beside
+                              it (the script runs it in a temporary directory
+                              with a link to that NNET.DAT)
   --runs N                    rounds: runs of each program, taking turns (default 5)
   -h, --help                  this text
 
