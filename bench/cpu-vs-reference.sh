@@ -148,8 +148,8 @@ PY
 # wall SECONDS-START SECONDS-END COUNT: COUNT per wall-clock second
 wall_rate() { echo "$1 $2 $3" | awk '{print $3 / ($2 - $1)}'; }
 
-# cv of numbers on stdin, in percent
-cv() { awk '{s += $1; q += $1 * $1; n++} END {m = s / n; v = n > 1 ? (q - n * m * m) / (n - 1) : 0; if (v < 0) v = 0; print 100 * sqrt(v) / m}'; }
+# cv of numbers on stdin, in percent (nan for none: a "nan" line reads as 0)
+cv() { awk '{s += $1; q += $1 * $1; n++} END {if (n == 0 || s == 0) {print "nan"; exit} m = s / n; v = n > 1 ? (q - n * m * m) / (n - 1) : 0; if (v < 0) v = 0; print 100 * sqrt(v) / m}'; }
 
 # median of numbers on stdin
 median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }

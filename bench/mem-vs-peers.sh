@@ -442,6 +442,8 @@ else:
     verdicts.append(("quick wall time", "PASS" if ok else "FAIL"))
     bw = [r for r in q if re.match(r"mem\.(bw|stream)\.", r.get("bench", "")) and r.get("cv") is not None]
     def size(v):
+        if not isinstance(v, int):
+            return str(v)   # a size parameter recorded as text
         if v == 0:
             return "auto"
         for shift, suffix in ((30, "g"), (20, "m"), (10, "k")):
