@@ -141,6 +141,7 @@ int pg_cmd_run(int argc, char **argv)
 		.selectors = c.selectors, .nselectors = c.nselectors, .overrides = c.ov, .noverrides = c.nov,
 		.cpus = c.ncpus ? c.cpus : NULL, .ncpus = c.ncpus,
 		.sections = plan.sections, .nsections = plan.nsections,
+		.labels = c.labels, .nlabels = c.nlabels,
 	};
 	make_run_id(ri.board, ri.started, run_id, sizeof(run_id));
 	snprintf(ri.id, sizeof(ri.id), "%s", run_id);

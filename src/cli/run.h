@@ -20,6 +20,7 @@
 
 #define RUN_MAX_OVERRIDES 16
 #define RUN_MAX_CPUS 256
+#define RUN_MAX_LABELS 16
 #define RUN_RESULTS_DIR "perfguide-results"
 
 struct run_config {
@@ -29,6 +30,9 @@ struct run_config {
 	uint64_t iters;
 	const char *board, *out, *db;
 	int json, no_db;
+	int lava;		/* --lava: every result is also a LAVA test case */
+	const char *labels[RUN_MAX_LABELS];	/* --label KEY=VALUE */
+	int nlabels;
 	int cpus[RUN_MAX_CPUS];
 	int ncpus;
 	struct pg_override ov[RUN_MAX_OVERRIDES];

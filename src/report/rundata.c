@@ -30,6 +30,7 @@ void pg_rrun_free(struct pg_rrun *r)
 	free(r->build);
 	free(r->config);
 	free(r->sections);
+	free(r->labels);
 	free(r->source);
 	memset(r, 0, sizeof(*r));
 }
@@ -37,6 +38,18 @@ void pg_rrun_free(struct pg_rrun *r)
 static const char *str(json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
+}
+
+static int valid_labels(json_t *labels)
+{
+	const char *k;
+	json_t *v;
+	if (!json_is_object(labels))
+		return 0;
+	json_object_foreach(labels, k, v)
+		if (!json_is_string(v))
+			return 0;
+	return 1;
 }
 
 static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
@@ -54,6 +67,11 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 		snprintf(err, len, "run record without \"id\" or \"board\"");
 		return -1;
 	}
+	json_t *labels = json_object_get(o, "labels");
+	if (labels && !valid_labels(labels)) {
+		snprintf(err, len, "\"labels\" is not an object of strings");
+		return -1;
+	}
 	r->id = strdup(id);
 	r->board = strdup(board);
 	r->started = pg_strdup0(str(o, "started"));
@@ -64,6 +82,7 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	r->config = pg_json_text(json_object_get(o, "config"));
 	json_t *secs = json_object_get(o, "sections");
 	r->sections = json_is_array(secs) ? pg_json_text(secs) : NULL;
+	r->labels = labels && json_object_size(labels) ? pg_json_text(labels) : NULL;
 	if (!r->machine)
 		r->machine = strdup("{}");
 	return 0;
