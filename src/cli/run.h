@@ -102,6 +102,13 @@ int run_sink_console(struct run_sinks *s, const struct run_config *c);
  * line of them and one per failure. *failed says whether one failed. */
 int run_sink_summary(struct run_sinks *s, int *failed);
 
+/* --lava: a LAVA test case per result, a test set per group. */
+int run_sink_lava(struct run_sinks *s, const struct run_config *c);
+/* The case's name: the benchmark id, its recorded parameters and the
+ * metric, in LAVA's alphabet [A-Za-z0-9._-] and at most 100 characters. */
+void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, const char *metric, char *buf,
+			size_t len);
+
 /*
  * The results file (and --json on stdout), and the store that follows it.
  * run_results_path chooses the file (--out, or perfguide-results/<run id>.jsonl);
