@@ -31,7 +31,8 @@ static const char help[] =
 	"  --baseline BOARD   each board's ratio to BOARD per row (above 1: better),\n"
 	"                     the geometric mean per section, and a mark where the\n"
 	"                     two boards' min..max overlap\n"
-	"  --format FMT       md (default), rst, csv, json or html\n"
+	"  --format FMT       md, rst, csv, json or html (default: the -o file's\n"
+	"                     extension when it names one, else md)\n"
 	"  -o FILE            write to FILE (default: standard output)\n"
 	"  --db FILE          the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
 	"\n"
@@ -55,6 +56,17 @@ struct selection {
 	char err[1024];		/* a path of the store (512) and more */
 };
 
+/* -o guide.html writes html: the extension names a format, or md. */
+static const struct pg_writer *writer_of_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot = strrchr(base ? base + 1 : path, '.');
+	const struct pg_writer *w = dot ? pg_writer_find(dot + 1) : NULL;
+	if (!w && dot && strcmp(dot, ".htm") == 0)
+		w = pg_writer_find("html");
+	return w ? w : &pg_writer_md;
+}
+
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
 	static const struct option opts[] = {
@@ -67,7 +79,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, format_given = 0;
 	memset(o, 0, sizeof(*o));
 	o->writer = &pg_writer_md;
 	opterr = 0;
@@ -86,6 +98,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		case 'a': o->all = 1; break;
 		case 'B': o->baseline = optarg; break;
 		case 'f':
+			format_given = 1;
 			if (!(o->writer = pg_writer_find(optarg)))
 				return pg_usage_error("report: --format '%s': use %s", optarg, pg_writer_names());
 			break;
@@ -101,6 +114,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	}
 	if (o->all && o->nboards == 0)
 		return pg_usage_error("report: --all-runs needs one or more --board");
+	if (!format_given && o->outpath)
+		o->writer = writer_of_path(o->outpath);
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
 	return -1;

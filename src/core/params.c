@@ -100,6 +100,11 @@ static int in_choices(const char *choices, const char *v)
 	return 0;
 }
 
+int pg_value_is_named(const struct pg_value *v)
+{
+	return v->param->type != PG_P_STR && v->param->choices && in_choices(v->param->choices, v->text);
+}
+
 int pg_value_parse(const struct pg_param *p, const char *text,
 		   struct pg_value *v, char *err, size_t errlen)
 {

@@ -23,6 +23,9 @@ int pg_parse_size(const char *s, int64_t *out, char *err, size_t errlen);
 /* Size as the shortest exact text: 8388608 -> "8m", 1536 -> "1536". */
 void pg_format_size(int64_t bytes, char *buf, size_t len);
 
+/* Whether a number parameter holds one of its named choices ("auto"),
+ * which is recorded by name: 0 would read as a size in the guide. */
+int pg_value_is_named(const struct pg_value *v);
 int pg_value_parse(const struct pg_param *p, const char *text,
 		   struct pg_value *v, char *err, size_t errlen);
 

@@ -125,7 +125,7 @@ static json_t *params_json(const struct pg_args *a)
 		const struct pg_value *v = &a->v[i];
 		if (v->param->not_recorded)
 			continue;
-		json_object_set_new(o, v->param->name, v->param->type == PG_P_STR
+		json_object_set_new(o, v->param->name, v->param->type == PG_P_STR || pg_value_is_named(v)
 					? json_string(v->text) : json_integer(v->num));
 	}
 	return o;

@@ -14,6 +14,13 @@ done
 # Straight from the files, without the store, the same guide.
 "$PG" report "$F"/seed-*.jsonl >"$T/files.md" || fail "report from files failed"
 cmp -s "$T/files.md" "$T/guide.md" || fail "report from files differs from report from the store"
+# Without --format, the -o file's extension names the format (md otherwise).
+for ext in rst csv json; do
+	"$PG" report --db "$DB" -o "$T/byext.$ext" 2>/dev/null || fail "report -o byext.$ext failed"
+	cmp -s "$T/byext.$ext" "$T/guide.$ext" || fail "report -o FILE.$ext did not write $ext"
+done
+"$PG" report --db "$DB" -o "$T/byext.txt" 2>/dev/null || fail "report -o byext.txt failed"
+cmp -s "$T/byext.txt" "$T/guide.md" || fail "report -o FILE.txt did not write md"
 
 python3 - "$T" "$F" <<'PY' || fail "the rendered tables do not reproduce the seed"
 import csv, json, sys

@@ -16,6 +16,7 @@
 static const struct pg_param params[] = {
 	{ .name = "size", .type = PG_P_SIZE, .def = "8m", .help = "h" },
 	{ .name = "mode", .type = PG_P_STR, .def = "x", .help = "h" },
+	{ .name = "window", .type = PG_P_SIZE, .def = "auto", .choices = "auto", .help = "h" },
 	{ 0 },
 };
 static const struct pg_metric metrics[] = {
@@ -50,10 +51,11 @@ static int read_lines(FILE *f, json_t **out, int max)
 
 static struct pg_args make_args(void)
 {
-	struct pg_args a = { .n = 2 };
+	struct pg_args a = { .n = 3 };
 	char err[64];
 	pg_value_parse(&params[0], "8m", &a.v[0], err, sizeof(err));
 	pg_value_parse(&params[1], "fast", &a.v[1], err, sizeof(err));
+	pg_value_parse(&params[2], "auto", &a.v[2], err, sizeof(err));
 	return a;
 }
 
@@ -83,6 +85,8 @@ static void result_records_round_trip(void **state)
 	json_t *p = json_object_get(o, "params");
 	assert_int_equal(json_integer_value(json_object_get(p, "size")), 8 << 20);
 	assert_string_equal(json_string_value(json_object_get(p, "mode")), "fast");
+	/* a size parameter's named choice by its name, not as a size of 0 */
+	assert_string_equal(json_string_value(json_object_get(p, "window")), "auto");
 	assert_string_equal(json_string_value(json_object_get(o, "metric")), "bandwidth");
 	assert_string_equal(json_string_value(json_object_get(o, "unit")), "MB/s");
 	assert_string_equal(json_string_value(json_object_get(o, "better")), "higher");
