@@ -65,12 +65,12 @@ void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, const
 		const struct pg_value *v = &a->v[i];
 		if (v->param->not_recorded)
 			continue;
-		if (v->param->type == PG_P_SIZE)
-			pg_format_size(v->num, val, sizeof(val));
-		else if (v->param->type == PG_P_INT)
-			snprintf(val, sizeof(val), "%lld", (long long)v->num);
-		else
+		if (v->param->type == PG_P_STR || pg_value_is_named(v))
 			snprintf(val, sizeof(val), "%s", v->text);
+		else if (v->param->type == PG_P_SIZE)
+			pg_format_size(v->num, val, sizeof(val));
+		else
+			snprintf(val, sizeof(val), "%lld", (long long)v->num);
 		at += (size_t)snprintf(name + at, sizeof(name) - at, "_%s-%s", v->param->name, val);
 	}
 	if (at < sizeof(name))
