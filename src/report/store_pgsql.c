@@ -370,38 +370,127 @@ static char *samples_text(const struct pg_record *x)
 	return t;
 }
 
+/* The parameters of one result's insert. */
+struct result_params {
+	const char *v[MAX_COLUMNS + 3];
+	int n;
+	char bufs[MAX_COLUMNS][32], seq[16];
+	char *owned[MAX_COLUMNS];
+	char *samples;
+};
+
+static void result_params(struct result_params *p, const char *run_id, int seq, const struct pg_record *x)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->seq, sizeof(p->seq), "%d", seq);
+	p->v[p->n++] = run_id;
+	p->v[p->n++] = p->seq;
+	for (const struct pg_field *f = pg_record_fields; f->name; f++)
+		if (!(f->flags & PG_F_SAMPLES)) {
+			p->v[p->n] = field_text(f, x, p->bufs[p->n - 2], sizeof(p->bufs[0]), &p->owned[p->n - 2]);
+			p->n++;
+		}
+	p->samples = samples_text(x);
+	p->v[p->n++] = p->samples;
+}
+
+static void result_params_free(struct result_params *p)
+{
+	free(p->samples);
+	for (int i = 0; i < MAX_COLUMNS; i++)
+		free(p->owned[i]);
+}
+
+static void result_error(PGconn *c, PGresult *res, char *err, size_t len)
+{
+	const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	char msg[400];
+	first_line(primary ? primary : PQerrorMessage(c), msg, sizeof(msg));
+	snprintf(err, len, "adding a result: %s", msg);
+}
+
 static int insert_result(struct pq_store *s, const char *run_id, int seq, const struct pg_record *x, char *err,
 			 size_t len)
 {
 	if (!s->prepared && prepare_insert(s, err, len) < 0)
 		return -1;
-	const char *v[MAX_COLUMNS + 3];
-	char bufs[MAX_COLUMNS][32], seqs[16], *owned[MAX_COLUMNS] = { 0 };
-	int n = 0;
-	snprintf(seqs, sizeof(seqs), "%d", seq);
-	v[n++] = run_id;
-	v[n++] = seqs;
-	for (const struct pg_field *f = pg_record_fields; f->name; f++)
-		if (!(f->flags & PG_F_SAMPLES)) {
-			v[n] = field_text(f, x, bufs[n - 2], sizeof(bufs[0]), &owned[n - 2]);
-			n++;
-		}
-	char *samples = samples_text(x);
-	v[n++] = samples;
-	PGresult *res = PQexecPrepared(s->c, "pg_add_result", n, v, NULL, NULL, 0);
+	struct result_params p;
+	result_params(&p, run_id, seq, x);
+	PGresult *res = PQexecPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0);
 	int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-	if (!ok) {
-		const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-		char msg[400];
-		first_line(primary ? primary : PQerrorMessage(s->c), msg, sizeof(msg));
-		snprintf(err, len, "adding a result: %s", msg);
-	}
+	if (!ok)
+		result_error(s->c, res, err, len);
 	PQclear(res);
-	free(samples);
-	for (int i = 0; i < MAX_COLUMNS; i++)
-		free(owned[i]);
+	result_params_free(&p);
 	return ok ? 0 : -1;
 }
+
+#ifdef LIBPQ_HAS_PIPELINING
+/* Results sent before any reply is read: a round trip per batch. */
+#define BATCH 128
+
+/* The replies up to the batch's sync point; the first error into err. */
+static int collect(PGconn *c, char *err, size_t len)
+{
+	int rc = 0, nulls = 0;
+	for (;;) {
+		PGresult *res = PQgetResult(c);
+		if (!res) {
+			/* one between the replies; two in a row: the connection is gone */
+			if (++nulls > 1 || PQstatus(c) == CONNECTION_BAD) {
+				result_error(c, NULL, err, len);
+				return -1;
+			}
+			continue;
+		}
+		nulls = 0;
+		ExecStatusType st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			return rc;
+		}
+		if (st != PGRES_COMMAND_OK && rc == 0) {
+			result_error(c, res, err, len);
+			rc = -1;
+		}
+		PQclear(res);
+	}
+}
+
+static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+{
+	if (!s->prepared && prepare_insert(s, err, len) < 0)
+		return -1;
+	if (!PQenterPipelineMode(s->c)) {
+		result_error(s->c, NULL, err, len);
+		return -1;
+	}
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < r->nres; i += BATCH) {
+		for (int k = i; rc == 0 && k < r->nres && k < i + BATCH; k++) {
+			struct result_params p;
+			result_params(&p, r->id, k, &r->res[k]);
+			if (!PQsendQueryPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0)) {
+				result_error(s->c, NULL, err, len);
+				rc = -1;
+			}
+			result_params_free(&p);
+		}
+		if (!PQpipelineSync(s->c) || collect(s->c, err, len) < 0)
+			rc = -1;
+	}
+	PQexitPipelineMode(s->c);
+	return rc;
+}
+#else
+static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+{
+	for (int i = 0; i < r->nres; i++)
+		if (insert_result(s, r->id, i, &r->res[i], err, len) < 0)
+			return -1;
+	return 0;
+}
+#endif
 
 static int insert_run(PGconn *c, const struct pg_rrun *r, char *err, size_t len)
 {
@@ -457,11 +546,8 @@ static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_
 			return -1;
 		ret = PG_ADD_REPLACED;
 	}
-	if (insert_run(s->c, r, err, len) < 0)
+	if (insert_run(s->c, r, err, len) < 0 || insert_results(s, r, err, len) < 0)
 		return -1;
-	for (int i = 0; i < r->nres; i++)
-		if (insert_result(s, r->id, i, &r->res[i], err, len) < 0)
-			return -1;
 	return ret;
 }
 
