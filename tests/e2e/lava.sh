@@ -96,12 +96,26 @@ m="$T/lrd/results/os.pipe.lat_msg-1_latency"
 [ "$(cat "$m/result")" = pass ] && [ "$(cat "$m/units")" = us ] && [ -s "$m/measurement" ] ||
 	fail "lava-test-case did not record os.pipe.lat: $(ls -R "$T/lrd")"
 
-# The test definition's run step, as LAVA runs it: parameters as variables.
+# The test definition's run steps, as LAVA runs them: a script of the
+# parameters as plain (not exported) shell variables, the definition's
+# defaults overridden by the job's, then the steps.
 cd "$T"
 mkdir -p lava
 cp "$PG_SOURCE_DIR/lava/perfguide-run.sh" lava/
-PATH="$T/bin:$PATH" PERFGUIDE="$PG" GROUPS="mem.bw.rd" EXTRA="-p size=64k $FAST" RELEASE=09.02 BOARD=lava-board \
-	sh lava/perfguide-run.sh >"$T/step.log" 2>&1 || fail "the run step failed: $(cat "$T/step.log")"
+"$PY" - "$PG_SOURCE_DIR/lava/perfguide.yaml" "$PG" >"$T/run.sh" <<'PY' || fail "cannot read the test definition"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+params = dict(d["params"])
+params.update({"PERFGUIDE": sys.argv[2], "GROUPS": "mem.bw.rd", "EXTRA": "-p size=64k --runs 2 --min-time 0.01",
+               "RELEASE": "09.02", "BOARD": "lava-board"})
+for k, v in params.items():
+    print("%s='%s'" % (k, v))
+for step in d["run"]["steps"]:
+    print(step)
+PY
+PATH="$T/bin:$PATH" sh "$T/run.sh" >"$T/step.log" 2>&1 || fail "the run steps failed: $(cat "$T/step.log")"
+grep -q 'mem.bw.rd .*size=64k' "$T/step.log" && ! grep -q 'size=8m' "$T/step.log" ||
+	fail "the parameters did not reach perfguide: $(head -c 600 "$T/step.log")"
 "$PY" "$LP" log "$T/step.log" >"$T/parsed"
 grep -q '"case": "perfguide-run", .*"result": "pass"' "$T/parsed" || fail "no perfguide-run case: $(cat "$T/parsed")"
 grep -q '"case": "mem.bw.rd_size-64k_threads-1_bandwidth"' "$T/parsed" || fail "no case from the run step: $(cat "$T/parsed")"
