@@ -43,10 +43,12 @@ if [ ! -f "$base/.ready" ]; then
 	: >"$base/.ready"
 fi
 
+# Everything mounted under the copy, deepest first: the bind mounts above and
+# what ran inside left behind (ip netns keeps /run/netns mounted), so that
+# the copy can be removed and the next check starts clean.
 umount_all() {
-	for m in dev/pts dev sys proc; do
-		umount "$copy/$m" 2>/dev/null
-	done
+	awk -v p="$copy/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r |
+		while read -r m; do umount -l "$m" 2>/dev/null; done
 }
 umount_all
 rm -rf "$copy"

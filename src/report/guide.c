@@ -271,6 +271,48 @@ static int fill_column(struct pg_guide *g, int c)
 	return rc;
 }
 
+/* Whether row r's parameter name has the value v in every other row of its
+ * benchmark (then naming the row by it tells a reader nothing). */
+static int shared_by_all(const struct pg_guide *g, json_t **params, int r, const char *name, json_t *v)
+{
+	for (int o = 0; o < g->nrows; o++)
+		if (o != r && strcmp(g->rows[o].bench, g->rows[r].bench) == 0 &&
+		    !json_equal(json_object_get(params[o], name), v))
+			return 0;
+	return 1;
+}
+
+/* A row with no label is named by its benchmark's title, the parameters
+ * that tell it from the benchmark's other rows ("msg=1k") and its metric,
+ * not by every parameter it ran with. */
+static int name_rows(struct pg_guide *g)
+{
+	json_t **params = calloc((size_t)g->nrows + 1, sizeof(*params));
+	int rc = params ? 0 : -1;
+	for (int r = 0; rc == 0 && r < g->nrows; r++)
+		if (!(params[r] = json_loads(g->rows[r].params, 0, NULL)))
+			params[r] = json_object();
+	for (int r = 0; rc == 0 && r < g->nrows; r++) {
+		if (g->rows[r].label)
+			continue;
+		json_t *keep = json_object(), *v;
+		const char *name;
+		json_object_foreach(params[r], name, v)
+			if (!shared_by_all(g, params, r, name, v))
+				json_object_set(keep, name, v);
+		char *t = pg_json_text(keep), shown[160];
+		pg_params_display(g->rows[r].bench, t ? t : "{}", shown, sizeof(shown));
+		free(t);
+		json_decref(keep);
+		if (!(g->rows[r].dist = strdup(shown)))
+			rc = -1;
+	}
+	for (int r = 0; params && r < g->nrows; r++)
+		json_decref(params[r]);
+	free(params);
+	return rc;
+}
+
 int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns)
 {
 	memset(g, 0, sizeof(*g));
@@ -282,7 +324,7 @@ int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nr
 	for (int i = 0; i < nruns; i++)
 		if (add_column(g, runs[i], nruns) < 0 || add_rows(g, runs[i], &cap, &order) < 0)
 			return -1;
-	if (sort_sections(g) < 0)
+	if (sort_sections(g) < 0 || name_rows(g) < 0)
 		return -1;
 	for (int r = 0; r < g->nrows; r++)
 		if (!(g->rows[r].cells = calloc((size_t)g->ncols + 1, sizeof(struct pg_gcell))))
@@ -297,8 +339,10 @@ void pg_guide_free(struct pg_guide *g)
 {
 	for (int c = 0; c < g->ncols; c++)
 		free(g->cols[c].runs);
-	for (int r = 0; r < g->nrows; r++)
+	for (int r = 0; r < g->nrows; r++) {
 		free(g->rows[r].cells);
+		free(g->rows[r].dist);
+	}
 	for (int s = 0; s < g->nsections; s++)
 		pg_section_free(&g->sections[s]);
 	free(g->sections);
@@ -384,9 +428,9 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 	if (r->label) {
 		snprintf(base, sizeof(base), "%s", r->label);
 	} else {
-		char p[160];
-		pg_params_display(r->bench, r->params, p, sizeof(p));
-		snprintf(base, sizeof(base), "%s%s%s %s", r->bench, p[0] ? " " : "", p, r->metric);
+		const char *d = r->dist ? r->dist : "";
+		snprintf(base, sizeof(base), "%s%s%s %s", r->title ? r->title : r->bench, d[0] ? " " : "", d,
+			 r->metric);
 	}
 	/* Some of the seed's row names carry their unit already:
 	 * "dhrystone_per_second (DhrystoneP)". */

@@ -31,6 +31,7 @@ struct pg_gcell {
 struct pg_grow {
 	const char *bench, *params, *metric, *unit, *label;
 	const char *title;		/* the benchmark's, as its results say */
+	char *dist;			/* the parameters that tell it from its benchmark's other rows */
 	int higher;
 	int section;			/* index into pg_guide.sections */
 	int order;			/* first appearance */

@@ -174,6 +174,7 @@ struct pivot {
 	int nvals, numeric;
 	int *keys;		/* the columns: a model row that stands for each (bench, metric, rest) */
 	int nkeys;
+	char *merged;		/* per column: it holds more than one benchmark */
 	int *val_of, *key_of;	/* per model row of the section */
 };
 
@@ -213,6 +214,41 @@ static int pivot_key(const struct pg_guide *g, struct pivot *pv, int r, char **r
 	}
 	pv->keys[pv->nkeys] = r;
 	return pv->nkeys++;
+}
+
+/* Whether columns a and b have a row for the same value of the parameter. */
+static int keys_collide(const struct pivot *pv, int a, int b, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; pv->key_of[i] == a && j < n; j++)
+			if (pv->key_of[j] == b && pv->val_of[j] == pv->val_of[i])
+				return 1;
+	return 0;
+}
+
+/* Benchmarks that share a metric and the other parameters, and whose rows
+ * never meet, share a column: CoreMark-PRO's score row beside its workloads'
+ * rows, each its own benchmark. Write and read of one buffer size meet, and
+ * keep a column each. */
+static void pivot_merge(const struct pg_guide *g, struct pivot *pv, char **rests, int first, int n)
+{
+	for (int b = 1; b < pv->nkeys; b++)
+		for (int a = 0; a < b; a++) {
+			const struct pg_grow *x = &g->rows[pv->keys[a]], *y = &g->rows[pv->keys[b]];
+			if (strcmp(x->bench, y->bench) == 0 || strcmp(x->metric, y->metric) != 0 ||
+			    strcmp(rests[pv->keys[a] - first], rests[pv->keys[b] - first]) != 0 ||
+			    keys_collide(pv, a, b, n))
+				continue;
+			for (int i = 0; i < n; i++)
+				pv->key_of[i] = pv->key_of[i] == b ? a : pv->key_of[i] > b ? pv->key_of[i] - 1
+												: pv->key_of[i];
+			memmove(&pv->keys[b], &pv->keys[b + 1], sizeof(int) * (size_t)(pv->nkeys - b - 1));
+			memmove(&pv->merged[b], &pv->merged[b + 1], (size_t)(pv->nkeys - b - 1));
+			pv->merged[a] = 1;
+			pv->nkeys--;
+			b--;
+			break;
+		}
 }
 
 static int pivot_val(struct pivot *pv, const char *val, double num)
@@ -270,7 +306,8 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	pv->keys = calloc((size_t)n + 1, sizeof(int));
 	pv->val_of = calloc((size_t)n + 1, sizeof(int));
 	pv->key_of = calloc((size_t)n + 1, sizeof(int));
-	int rc = rests && pv->vals && pv->num && pv->keys && pv->val_of && pv->key_of ? 0 : -1;
+	pv->merged = calloc((size_t)n + 1, 1);
+	int rc = rests && pv->vals && pv->num && pv->keys && pv->val_of && pv->key_of && pv->merged ? 0 : -1;
 	pv->param = g->sections[s].rows_by;
 	pv->numeric = 1;
 	for (int i = 0; rc == 0 && i < n; i++) {
@@ -284,6 +321,8 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	}
 	for (int i = 0; rc == 0 && i < n; i++)
 		pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
+	if (rc == 0)
+		pivot_merge(g, pv, rests, first, n);
 	for (int i = 0; rests && i < n; i++)
 		free(rests[i]);
 	free(rests);
@@ -299,6 +338,7 @@ static void pivot_free(struct pivot *pv)
 	free(pv->keys);
 	free(pv->val_of);
 	free(pv->key_of);
+	free(pv->merged);
 }
 
 /* A row's parameters without the pivot's, as JSON. */
@@ -365,7 +405,33 @@ static void key_name(const struct pg_guide *g, const struct pivot *pv, int k, in
 	}
 	char dist[160];
 	distinguishing(g, pv, k, dist, sizeof(dist));
-	snprintf(buf, len, "%s%s%s %s", row->title ? row->title : row->bench, dist[0] ? " " : "", dist, row->metric);
+	if (pv->merged[k])	/* no one benchmark's title names it */
+		snprintf(buf, len, "%s%s%s", dist, dist[0] ? " " : "", row->metric);
+	else
+		snprintf(buf, len, "%s%s%s %s", row->title ? row->title : row->bench, dist[0] ? " " : "", dist,
+			 row->metric);
+}
+
+/* A column's units: its rows', each once ("score, iter/s" where the
+ * CoreMark-PRO score shares the column of its workloads' rates). */
+static void key_units(const struct pg_guide *g, const struct pivot *pv, int k, int first, int n, char *buf,
+		      size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		const char *u = g->rows[first + i].unit;
+		if (pv->key_of[i] != k || !u || !u[0])
+			continue;
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = pv->key_of[j] == k && g->rows[first + j].unit &&
+			       strcmp(g->rows[first + j].unit, u) == 0;
+		int w = seen ? 0 : snprintf(buf + at, len - at, "%s%s", at ? ", " : "", u);
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
 }
 
 static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const struct pivot *pv, int first, int n,
@@ -373,16 +439,17 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 {
 	const struct pg_section *sec = &g->sections[s];
 	int rc = pg_table_set(&t->head[0], PG_T_NAME, -1, "%s", sec->rows_title ? sec->rows_title : sec->rows_by);
-	char name[300];
+	char name[300], unit[64];
 	struct percol pc;
 	int labels = labels_name_columns(g, pv, first, n);
 	for (int c = 0, h = 1; c < g->ncols; c++) {
 		board_width(g, s, opts, c, &pc);
 		for (int k = 0; k < pv->nkeys; k++) {
-			const char *board = g->cols[c].board, *unit = g->rows[pv->keys[k]].unit;
+			const char *board = g->cols[c].board;
 			key_name(g, pv, k, labels, name, sizeof(name));
+			key_units(g, pv, k, first, n, unit, sizeof(unit));
 			rc |= pg_table_set(&t->head[h++], PG_T_VALUE, c, "%s: %s%s%s%s", board, name,
-					   unit && unit[0] ? " (" : "", unit ? unit : "", unit && unit[0] ? ")" : "");
+					   unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
 			if (pc.cpu)
 				rc |= pg_table_set(&t->head[h++], PG_T_CPU, c, "%s: %s CPU Load (%%)", board, name);
 			if (pc.ratio)
@@ -467,7 +534,7 @@ int pg_table_summary(const struct pg_guide *g, struct pg_table *t)
 			size_t at = (size_t)s * (size_t)g->ncols + (size_t)c;
 			int rc = g->ngeo[at] ? pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%.2f (%d rows)",
 							    g->geomean[at], g->ngeo[at])
-					     : pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%s", "");
+					     : pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%s", "- (0 rows)");
 			if (rc < 0)
 				return -1;
 			h++;

@@ -256,6 +256,36 @@ static void pivot_column_names(void **state)
 	pg_guide_free(&g);
 }
 
+/* Benchmarks whose rows never meet share their metric's column: a suite's
+ * score row above its workloads' rows, the column named by the metric and
+ * both units. */
+static void pivot_disjoint_benchmarks_share_columns(void **state)
+{
+	(void)state;
+	struct pg_record a[] = { res("t.mark", "{\"workload\":\"suite\"}", 9, 9, 9),
+				 res("t.work", "{\"workload\":\"zip\"}", 1, 1, 1),
+				 res("t.work", "{\"workload\":\"sha\"}", 2, 2, 2) };
+	for (int i = 0; i < 3; i++)
+		a[i].section = (char *)"Suite";
+	a[0].unit = (char *)"score";
+	struct pg_rrun run = { .id = (char *)"a", .board = (char *)"A", .res = a, .nres = 3,
+			       .sections = (char *)"[{\"title\":\"Suite\",\"order\":70,\"rows_by\":\"workload\"}]" };
+	const struct pg_rrun *p = &run;
+	struct pg_guide g;
+	struct pg_table t;
+	assert_int_equal(pg_guide_build(&g, &p, 1), 0);
+	assert_int_equal(pg_table_section(&g, 0, 0, &t), 0);
+	assert_int_equal(t.ncols, 2);
+	assert_string_equal(t.head[1].text, "A: bandwidth (score, MB/s)");
+	assert_int_equal(t.nrows, 3);
+	const char *cells[3][2] = { { "suite", "9.00" }, { "zip", "1.00" }, { "sha", "2.00" } };
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 2; c++)
+			assert_string_equal(pg_table_cell(&t, r, c)->text, cells[r][c]);
+	pg_table_free(&t);
+	pg_guide_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +295,7 @@ int main(void)
 		cmocka_unit_test(baseline_ratios),
 		cmocka_unit_test(pivot_table),
 		cmocka_unit_test(pivot_column_names),
+		cmocka_unit_test(pivot_disjoint_benchmarks_share_columns),
 		cmocka_unit_test(columns_merge_runs_of_a_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
