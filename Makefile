@@ -57,15 +57,19 @@ cross-armhf:
 		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DBUILD_TESTING=OFF
 	cmake --build build-armhf -j $(JOBS)
 
-# libFuzzer on the network peer's control-message parser, for FUZZ_TIME
-# seconds (clang). New inputs go to build-fuzz/corpus; the committed seeds in
-# fuzz/corpus/ are replayed by `make check`.
+# libFuzzer, for FUZZ_TIME seconds each (clang): the network peer's
+# control-message parser, then everything done with a results file (read,
+# imported into a store, the guide in every format, compare: fuzz/results.c).
+# New inputs go to build-fuzz/corpus/; the committed seeds in fuzz/corpus/
+# are replayed by `make check`.
 FUZZ_TIME ?= 60
 fuzz:
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DPG_FUZZ=ON -DBUILD_TESTING=OFF
-	cmake --build build-fuzz --target fuzz_net_frame -j $(JOBS)
-	mkdir -p build-fuzz/corpus
-	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus fuzz/corpus/net_frame
+	cmake --build build-fuzz --target fuzz_net_frame fuzz_results -j $(JOBS)
+	mkdir -p build-fuzz/corpus/net_frame build-fuzz/corpus/results
+	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/net_frame fuzz/corpus/net_frame
+	./build-fuzz/fuzz/fuzz_results -max_total_time=$(FUZZ_TIME) -max_len=16384 -timeout=10 \
+		-dict=fuzz/results.dict build-fuzz/corpus/results fuzz/corpus/results
 
 clean:
 	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf build-fuzz

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/text.h"
 #include "pg_build.h"
 
 static const char usage[] =
@@ -26,10 +27,13 @@ static const char usage[] =
 int pg_usage_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("perfguide: ", stderr);
+	char msg[2048];
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* what a results file or a store said, shown on one line and harmless */
+	fputs("perfguide: ", stderr);
+	pg_term_puts(stderr, msg);
 	fputc('\n', stderr);
 	return PG_EXIT_USAGE;
 }

@@ -4,8 +4,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,71 +37,20 @@ static const char help[] =
 	"\n"
 	"Exit status: 0 nothing regressed, 1 something regressed, 2 bad input.\n";
 
-/* What compare found between two runs, for printing. */
-struct verdicts {
-	const struct pg_rrun *base, *new;
-	double threshold;
-	const struct pg_cmp_row *rows;
-	int n, nreg, nimp;
-};
-
-json_t *compare_row_json(const struct pg_cmp_row *r)
+/* The two forms: two runs, or two releases of a fleet. */
+static int check_opts(int argc, char **argv, const struct compare_opts *o)
 {
-	json_t *j = json_object();
-	json_object_set_new(j, "bench", json_string(r->base->bench));
-	json_object_set_new(j, "params", json_loads(r->base->params, 0, NULL));
-	json_object_set_new(j, "metric", json_string(r->base->metric));
-	json_object_set_new(j, "unit", json_string(r->base->unit));
-	json_object_set_new(j, "better", json_string(pg_better_name(r->base->higher)));
-	json_object_set_new(j, "base_median", json_real(r->base->median));
-	json_object_set_new(j, "new_median", json_real(r->new->median));
-	json_object_set_new(j, "change_pct", isfinite(r->change_pct) ? json_real(r->change_pct) : json_null());
-	json_object_set_new(j, "p", json_real(r->p));
-	json_object_set_new(j, "verdict", json_string(pg_verdict_name(r->verdict)));
-	return j;
-}
-
-void compare_row_name(const struct pg_cmp_row *r, char *buf, size_t len)
-{
-	char params[200];
-	pg_params_display(r->base->bench, r->base->params, params, sizeof(params));
-	if (r->base->label && r->base->label[0])
-		snprintf(buf, len, "%s (%s)", r->base->label, r->base->unit);
-	else
-		snprintf(buf, len, "%s %s %s (%s)", r->base->bench, params, r->base->metric, r->base->unit);
-}
-
-static void print_json(const struct verdicts *v)
-{
-	json_t *o = json_object(), *a = json_array();
-	json_object_set_new(o, "base", json_string(v->base->id));
-	json_object_set_new(o, "new", json_string(v->new->id));
-	json_object_set_new(o, "threshold_pct", json_real(v->threshold));
-	json_object_set_new(o, "alpha", json_real(PG_CMP_ALPHA));
-	for (int i = 0; i < v->n; i++)
-		json_array_append_new(a, compare_row_json(&v->rows[i]));
-	json_object_set_new(o, "results", a);
-	json_object_set_new(o, "regressed", json_integer(v->nreg));
-	json_object_set_new(o, "improved", json_integer(v->nimp));
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	putchar('\n');
-	json_decref(o);
-}
-
-static void print_md(const struct verdicts *v)
-{
-	printf("BASE %s (%s)  NEW %s (%s)  threshold %g%%, Mann-Whitney p < %g\n\n", v->base->id, v->base->board,
-	       v->new->id, v->new->board, v->threshold, PG_CMP_ALPHA);
-	printf("| Benchmark | Base | New | Change | p | Verdict |\n|---|---|---|---|---|---|\n");
-	for (int i = 0; i < v->n; i++) {
-		const struct pg_cmp_row *r = &v->rows[i];
-		char name[420];
-		compare_row_name(r, name, sizeof(name));
-		printf("| %s | %.2f | %.2f | %+.1f%% | %.3f | %s |\n", name, r->base->median,
-		       r->new->median, r->change_pct, r->p, pg_verdict_name(r->verdict));
-	}
-	printf("\n%d compared: %d regressed, %d improved, %d within noise\n", v->n, v->nreg, v->nimp,
-	       v->n - v->nreg - v->nimp);
+	if (!o->base_release != !o->release)
+		return pg_usage_error("compare: give --baseline-release and --release together");
+	if (o->release && strcmp(o->release, o->base_release) == 0)
+		return pg_usage_error("compare: --release and --baseline-release are both '%s'", o->release);
+	if (o->release && optind < argc)
+		return pg_usage_error("compare: with --release, give no runs ('%s')", argv[optind]);
+	if (!o->release && o->nboards)
+		return pg_usage_error("compare: --board selects boards of a fleet: give --baseline-release and --release");
+	if (!o->release && argc - optind != 2)
+		return pg_usage_error("compare: give two runs: BASE NEW (run ids, results files or boards)");
+	return -1;
 }
 
 /* -1 to go on, else the exit status. */
@@ -153,17 +100,7 @@ static int parse_opts(int argc, char **argv, struct compare_opts *o)
 					      argv[optind - 1]);
 		}
 	}
-	if (!o->base_release != !o->release)
-		return pg_usage_error("compare: give --baseline-release and --release together");
-	if (o->release && strcmp(o->release, o->base_release) == 0)
-		return pg_usage_error("compare: --release and --baseline-release are both '%s'", o->release);
-	if (o->release && optind < argc)
-		return pg_usage_error("compare: with --release, give no runs ('%s')", argv[optind]);
-	if (!o->release && o->nboards)
-		return pg_usage_error("compare: --board selects boards of a fleet: give --baseline-release and --release");
-	if (!o->release && argc - optind != 2)
-		return pg_usage_error("compare: give two runs: BASE NEW (run ids, results files or boards)");
-	return -1;
+	return check_opts(argc, argv, o);
 }
 
 /* The verdicts, printed; the exit status. */
@@ -177,15 +114,15 @@ static int compare_runs(const struct pg_rrun *base, const struct pg_rrun *new, c
 		free(rows);
 		return pg_usage_error("compare: %s and %s have no benchmark in common", base->id, new->id);
 	}
-	struct verdicts v = { .base = base, .new = new, .threshold = o->threshold, .rows = rows, .n = n };
+	struct pg_verdicts v = { .base = base, .new = new, .threshold = o->threshold, .rows = rows, .n = n };
 	for (int i = 0; i < n; i++) {
 		v.nreg += rows[i].verdict == PG_REGRESSED;
 		v.nimp += rows[i].verdict == PG_IMPROVED;
 	}
 	if (o->json)
-		print_json(&v);
+		pg_compare_write_json(stdout, &v);
 	else
-		print_md(&v);
+		pg_compare_write_md(stdout, &v);
 	free(rows);
 	return v.nreg ? PG_EXIT_FAIL : PG_EXIT_OK;
 }

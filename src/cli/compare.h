@@ -2,9 +2,6 @@
 #ifndef PG_CLI_COMPARE_H
 #define PG_CLI_COMPARE_H
 
-#include <jansson.h>
-#include <stddef.h>
-
 #include "report/compare.h"
 
 #define COMPARE_MAX_BOARDS 64
@@ -17,11 +14,6 @@ struct compare_opts {
 	const char *boards[COMPARE_MAX_BOARDS];	/* --board: only these */
 	int nboards;
 };
-
-/* One compared result as compare --format json writes it. */
-json_t *compare_row_json(const struct pg_cmp_row *r);
-/* The row's name: the seed's label, or bench, parameters and metric; and the unit. */
-void compare_row_name(const struct pg_cmp_row *r, char *buf, size_t len);
 
 /* Every board with a run of both releases; the exit status. */
 int compare_fleet(const struct compare_opts *o);

@@ -16,10 +16,11 @@
 #include "cli.h"
 #include "compare.h"
 #include "report/select.h"
+#include "report/writer.h"
 
 struct fleet_board {
-	char board[128];
-	char base_id[160], new_id[160];	/* "" when the board has no run of that release */
+	char board[PG_BOARD_MAX + 1];
+	char base_id[PG_RUN_ID_MAX + 1], new_id[PG_RUN_ID_MAX + 1];	/* "" when the board has no run of that release */
 	struct pg_rrun base, new;
 	struct pg_cmp_row *rows;
 	int n, nreg, nimp;
@@ -157,7 +158,7 @@ static json_t *board_json(const struct fleet_board *b)
 	json_object_set_new(j, "improved", json_integer(b->nimp));
 	json_object_set_new(j, "verdict", json_string(b->nreg ? "regressed" : b->n ? "pass" : "nothing in common"));
 	for (int k = 0; k < b->n; k++)
-		json_array_append_new(a, compare_row_json(&b->rows[k]));
+		json_array_append_new(a, pg_compare_row_json(&b->rows[k]));
 	json_object_set_new(j, "results", a);
 	return j;
 }
@@ -181,7 +182,7 @@ static void print_json(const struct fleet *f)
 		json_array_append_new(missing, m);
 	}
 	for (int r = 0; r < f->nregs; r++) {
-		json_t *j = compare_row_json(f->regs[r]);
+		json_t *j = pg_compare_row_json(f->regs[r]);
 		json_object_set_new(j, "board", json_string(f->reg_board[r]->board));
 		json_array_append_new(regs, j);
 	}
@@ -194,31 +195,53 @@ static void print_json(const struct fleet *f)
 	json_decref(o);
 }
 
-static void print_md(const struct fleet *f)
+/* A cell of the md table: escaped, so a board's name cannot break it. */
+static void cell(const char *text)
 {
-	printf("Release %s against %s: threshold %g%%, Mann-Whitney p < %g\n\n", f->o->release, f->o->base_release,
-	       f->o->threshold, PG_CMP_ALPHA);
+	fputs("| ", stdout);
+	pg_md_text(stdout, text[0] ? text : "-", 0);
+	fputc(' ', stdout);
+}
+
+static void print_boards_md(const struct fleet *f)
+{
 	printf("| Board | Base run | New run | Compared | Regressed | Improved | Verdict |\n"
 	       "|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < f->n; i++) {
 		const struct fleet_board *b = &f->b[i];
-		if (b->base_id[0] && b->new_id[0])
-			printf("| %s | %s | %s | %d | %d | %d | %s |\n", b->board, b->base_id, b->new_id, b->n, b->nreg,
-			       b->nimp, b->nreg ? "regressed" : b->n ? "pass" : "nothing in common");
-		else
-			printf("| %s | %s | %s | | | | no run of %s |\n", b->board, b->base_id[0] ? b->base_id : "-",
-			       b->new_id[0] ? b->new_id : "-", b->base_id[0] ? f->o->release : f->o->base_release);
+		cell(b->board);
+		cell(b->base_id);
+		cell(b->new_id);
+		if (b->base_id[0] && b->new_id[0]) {
+			printf("| %d | %d | %d | %s |\n", b->n, b->nreg, b->nimp,
+			       b->nreg ? "regressed" : b->n ? "pass" : "nothing in common");
+		} else {
+			fputs("| | | | no run of ", stdout);
+			pg_md_text(stdout, b->base_id[0] ? f->o->release : f->o->base_release, 0);
+			fputs(" |\n", stdout);
+		}
 	}
+}
+
+static void print_md(const struct fleet *f)
+{
+	fputs("Release ", stdout);
+	pg_md_text(stdout, f->o->release, 0);
+	fputs(" against ", stdout);
+	pg_md_text(stdout, f->o->base_release, 0);
+	printf(": threshold %g%%, Mann-Whitney p < %g\n\n", f->o->threshold, PG_CMP_ALPHA);
+	print_boards_md(f);
 	if (!f->nregs) {
 		printf("\nNo regressions.\n");
 		return;
 	}
 	printf("\nRegressions, largest first:\n\n| Board | Benchmark | Base | New | Change | p |\n|---|---|---|---|---|---|\n");
 	for (int r = 0; r < f->nregs; r++) {
-		char name[420];
-		compare_row_name(f->regs[r], name, sizeof(name));
-		printf("| %s | %s | %.2f | %.2f | %+.1f%% | %.3f |\n", f->reg_board[r]->board, name,
-		       f->regs[r]->base->median, f->regs[r]->new->median, f->regs[r]->change_pct, f->regs[r]->p);
+		cell(f->reg_board[r]->board);
+		fputs("| ", stdout);
+		pg_compare_write_name(stdout, f->regs[r]->base);
+		pg_compare_write_figures(stdout, f->regs[r]);
+		fputs(" |\n", stdout);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/text.h"
 #include "report/select.h"
 
 static const char help[] =
@@ -22,6 +23,35 @@ static const char help[] =
 	"  --db FILE    the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
 	"\n"
 	"Exit status: 0 imported, 1 the store failed, 2 bad input (nothing imported).\n";
+
+/* One file's runs in one transaction, and a line per run. */
+static int add_file(struct pg_store *s, const char *path, const struct pg_rrun *runs, int n)
+{
+	char err[512];
+	int *how = calloc((size_t)n + 1, sizeof(int));
+	if (!how || s->ops->add_runs(s, runs, n, how, err, sizeof(err)) < 0) {
+		fputs("perfguide: import: ", stderr);
+		pg_term_puts(stderr, path);
+		fputs(": ", stderr);
+		pg_term_puts(stderr, how ? err : "out of memory");
+		fputs(" (nothing of it was added)\n", stderr);
+		free(how);
+		return -1;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct pg_rrun *r = &runs[k];
+		pg_term_puts(stdout, path);
+		fputs(": run ", stdout);
+		pg_term_puts(stdout, r->id);
+		fputs(" (", stdout);
+		pg_term_puts(stdout, r->board);
+		printf(", %d results) %s\n", r->nres,
+		       how[k] == PG_ADD_PRESENT ? "is already in the store"
+		       : how[k] == PG_ADD_REPLACED ? "replaced its incomplete copy" : "imported");
+	}
+	free(how);
+	return 0;
+}
 
 int pg_cmd_import(int argc, char **argv)
 {
@@ -64,21 +94,9 @@ int pg_cmd_import(int argc, char **argv)
 		rc = pg_usage_error("import: %s", err);
 		goto out;
 	}
-	for (int i = 0; i < nfiles; i++) {
-		const char *path = argv[optind + i];
-		int how[files[i].n];
-		if (s->ops->add_runs(s, files[i].runs, files[i].n, how, err, sizeof(err)) < 0) {
-			fprintf(stderr, "perfguide: import: %s: %s (nothing of it was added)\n", path, err);
+	for (int i = 0; i < nfiles; i++)
+		if (add_file(s, argv[optind + i], files[i].runs, files[i].n) < 0)
 			rc = PG_EXIT_FAIL;
-			continue;
-		}
-		for (int k = 0; k < files[i].n; k++) {
-			const struct pg_rrun *r = &files[i].runs[k];
-			printf("%s: run %s (%s, %d results) %s\n", path, r->id, r->board, r->nres,
-			       how[k] == PG_ADD_PRESENT ? "is already in the store"
-			       : how[k] == PG_ADD_REPLACED ? "replaced its incomplete copy" : "imported");
-		}
-	}
 	pg_store_close(s);
 out:
 	for (int i = 0; i < nread; i++) {

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "report/select.h"
@@ -209,8 +211,10 @@ static int add_latest(struct selection *sel, const char *db)
 		if (later)
 			continue;
 		struct pg_rrun r;
-		rc = sel->store->ops->load_run(sel->store, all[i].id, &r, sel->err, sizeof(sel->err)) == 1 ? add_run(sel, &r)
-													: -1;
+		int found = sel->store->ops->load_run(sel->store, all[i].id, &r, sel->err, sizeof(sel->err));
+		if (found == 0)
+			snprintf(sel->err, sizeof(sel->err), "run '%s' vanished from the store", all[i].id);
+		rc = found == 1 ? add_run(sel, &r) : -1;
 	}
 	free(all);
 	qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
@@ -239,16 +243,36 @@ static int select_runs(struct selection *sel, const struct report_opts *o)
 	return 0;
 }
 
+/* A new file beside path, only ours (mkstemp: never one planted there, never
+ * through a symbolic link), with the mode a file made by fopen would have. */
+static FILE *open_temp(const char *path, char *tmp, size_t len)
+{
+	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", path) >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return NULL;
+	mode_t mask = umask(0);
+	umask(mask);
+	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		errno = e;
+	}
+	return f;
+}
+
 /* Into a temporary file first, so a failed write leaves no half guide. */
 static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 {
 	char tmp[1100];
 	FILE *f = stdout;
-	if (o->outpath) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", o->outpath);
-		if (!(f = fopen(tmp, "w")))
-			return pg_usage_error("report: cannot write %s: %s", tmp, strerror(errno));
-	}
+	if (o->outpath && !(f = open_temp(o->outpath, tmp, sizeof(tmp))))
+		return pg_usage_error("report: cannot write %s: %s", o->outpath, strerror(errno));
 	int wrc = pg_guide_write(g, o->writer, f);
 	if (fflush(f) != 0 || ferror(f))
 		wrc = -1;
@@ -261,7 +285,7 @@ static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 		wrc = -1;
 	if (wrc < 0 || rename(tmp, o->outpath) < 0) {
 		fprintf(stderr, "perfguide: report: writing %s: %s\n", o->outpath, strerror(errno));
-		remove(tmp);
+		unlink(tmp);
 		return PG_EXIT_FAIL;
 	}
 	fprintf(stderr, "perfguide: wrote guide in %s\n", o->outpath);

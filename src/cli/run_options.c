@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/text.h"
 #include "run.h"
 
 #define PG_LABEL_KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
@@ -48,6 +49,9 @@ static const char help[] =
 	"                               loopback); the same as -p peer=HOST[:PORT]\n"
 	"  --psk-file F                 the key that peer asks for (serve --psk-file);\n"
 	"                               the same as -p psk_file=F, kept out of the results\n"
+	"  --destroy-data PATH          let storage.* writes go to this block device or\n"
+	"                               existing file (-p path=PATH), destroying its\n"
+	"                               data; the same as -p destroy=PATH\n"
 	"\n"
 	"The run ends with a summary: how many results were ok, noisy, skipped and\n"
 	"failed, and a line per failure with the benchmark and why.\n"
@@ -97,8 +101,8 @@ bad:
 }
 
 /* -p NAME=VALUE, and the options that are parameters of some benchmarks
- * (--peer, --psk-file): the values are typed and checked by the benchmark's
- * parameter, as any -p. */
+ * (--peer, --psk-file, --destroy-data): the values are typed and checked
+ * by the benchmark's parameter, as any -p. */
 static int add_override(struct run_config *c, const char *opt, const char *name, const char *value)
 {
 	char arg[300], err[320];
@@ -160,7 +164,7 @@ static int add_label(struct run_config *c, const char *arg)
 }
 
 enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
-       O_LABEL, O_LAVA };
+       O_DESTROY, O_LABEL, O_LAVA };
 
 static int one_option(int opt, const char *arg, struct run_config *c)
 {
@@ -186,8 +190,8 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 			c->iters = (uint64_t)v;
 		break;
 	case O_BOARD:
-		if (!arg[0] || strlen(arg) > 100)
-			return pg_usage_error("run: --board: give a name of 1 to 100 characters");
+		if (!arg[0] || strlen(arg) > 100 || pg_text_has_control(arg))
+			return pg_usage_error("run: --board: give a name of 1 to 100 characters, without control characters");
 		c->board = arg;
 		break;
 	case O_OUT: c->out = arg; break;
@@ -206,6 +210,7 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 		if (access(arg, R_OK) < 0)
 			return pg_usage_error("run: --psk-file '%s': %s", arg, strerror(errno));
 		return add_override(c, "--psk-file", "psk_file", arg);
+	case O_DESTROY: return add_override(c, "--destroy-data", "destroy", arg);
 	}
 	return rc;
 }
@@ -220,6 +225,7 @@ int run_parse_options(int argc, char **argv, struct run_config *c)
 		{ "db", required_argument, NULL, O_DB }, { "no-db", no_argument, NULL, O_NODB },
 		{ "peer", required_argument, NULL, O_PEER }, { "psk-file", required_argument, NULL, O_PSK },
 		{ "label", required_argument, NULL, O_LABEL }, { "lava", no_argument, NULL, O_LAVA },
+		{ "destroy-data", required_argument, NULL, O_DESTROY },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt, rc;

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -37,7 +39,10 @@ static void file_end(void *self, int interrupted)
 		fs->res.failed = 1;
 	}
 	fs->f = NULL;
-	fprintf(stderr, "perfguide: %s results in %s\n", interrupted ? "interrupted; finished" : "wrote", fs->path);
+	if (fs->res.failed)
+		fprintf(stderr, "perfguide: the results in %s are incomplete: writing failed\n", fs->path);
+	else
+		fprintf(stderr, "perfguide: %s results in %s\n", interrupted ? "interrupted; finished" : "wrote", fs->path);
 }
 
 static int file_close(void *self)
@@ -85,6 +90,33 @@ int run_results_path(struct run_sinks *s, const struct run_config *c, const char
 	return 0;
 }
 
+/* The results file, appended to. A regular file only: a device or a FIFO
+ * would take the records and give nothing (or endless bytes) back to the
+ * store that reads them, and a FIFO without a reader would block the run.
+ * O_NONBLOCK makes opening a FIFO fail or return at once. */
+static FILE *open_results(const char *path, char *err, size_t len)
+{
+	struct stat sb;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd >= 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		close(fd);
+		snprintf(err, len, "--out %s: not a regular file (results go to a file; --json writes them to standard output)",
+			 path);
+		return NULL;
+	}
+	FILE *f = fd >= 0 && fcntl(fd, F_SETFL, O_WRONLY | O_APPEND) == 0 ? fdopen(fd, "a") : NULL;
+	if (!f) {
+		if (errno == ENXIO)	/* a FIFO nobody reads */
+			snprintf(err, len, "--out %s: not a regular file (results go to a file; --json writes them to "
+				 "standard output)", path);
+		else
+			snprintf(err, len, "cannot write results to %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
 int run_sink_file(struct run_sinks *s, const struct run_config *c, char *err, size_t len)
 {
 	struct file_sink *fs = calloc(1, sizeof(*fs));
@@ -93,8 +125,7 @@ int run_sink_file(struct run_sinks *s, const struct run_config *c, char *err, si
 		return -1;
 	}
 	snprintf(fs->path, sizeof(fs->path), "%s", s->path);
-	if (!(fs->f = fopen(fs->path, "a"))) {
-		snprintf(err, len, "cannot write results to %s: %s", fs->path, strerror(errno));
+	if (!(fs->f = open_results(fs->path, err, len))) {
 		free(fs);
 		return -1;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/text.h"
 #include "report/select.h"
 
 static const char help[] =
@@ -17,6 +18,37 @@ static const char help[] =
 	"\n"
 	"  --json       one JSON array\n"
 	"  --db FILE    the store (default: $XDG_DATA_HOME/perfguide/results.db)\n";
+
+/* What the store says, shown safely: control characters as escapes. */
+struct shown {
+	char id[4 * PG_RUN_ID_MAX + 8], board[4 * PG_BOARD_MAX + 8], started[160], version[256], status[64];
+};
+
+static void show(const struct pg_run_summary *r, struct shown *s)
+{
+	pg_term_text(r->id, s->id, sizeof(s->id));
+	pg_term_text(r->board, s->board, sizeof(s->board));
+	pg_term_text(r->started, s->started, sizeof(s->started));
+	pg_term_text(r->version, s->version, sizeof(s->version));
+	pg_term_text(r->status, s->status, sizeof(s->status));
+}
+
+static void print_table(const struct pg_run_summary *runs, int n)
+{
+	struct shown s;
+	int w = 6;
+	for (int i = 0; i < n; i++) {
+		show(&runs[i], &s);
+		if ((int)strlen(s.id) > w)
+			w = (int)strlen(s.id);
+	}
+	printf("%-*s  %-20s  %-24s  %-20s  %7s  %s\n", w, "RUN", "BOARD", "STARTED", "VERSION", "RESULTS", "STATUS");
+	for (int i = 0; i < n; i++) {
+		show(&runs[i], &s);
+		printf("%-*s  %-20s  %-24s  %-20s  %7d  %s\n", w, s.id, s.board, s.started, s.version, runs[i].nresults,
+		       s.status);
+	}
+}
 
 int pg_cmd_runs(int argc, char **argv)
 {
@@ -69,15 +101,7 @@ int pg_cmd_runs(int argc, char **argv)
 		putchar('\n');
 		json_decref(a);
 	} else {
-		int w = 6;
-		for (int i = 0; i < n; i++)
-			if ((int)strlen(runs[i].id) > w)
-				w = (int)strlen(runs[i].id);
-		printf("%-*s  %-20s  %-24s  %-20s  %7s  %s\n", w, "RUN", "BOARD", "STARTED", "VERSION",
-		       "RESULTS", "STATUS");
-		for (int i = 0; i < n; i++)
-			printf("%-*s  %-20s  %-24s  %-20s  %7d  %s\n", w, runs[i].id, runs[i].board,
-			       runs[i].started, runs[i].version, runs[i].nresults, runs[i].status);
+		print_table(runs, n);
 	}
 	free(runs);
 	pg_store_close(s);

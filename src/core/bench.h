@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PG_MAX_PARAMS 8
+#define PG_MAX_PARAMS 12
 #define PG_MAX_METRICS 12
 #define PG_MSG_LEN 256
 
@@ -110,6 +110,11 @@ struct pg_ctx {
 	 * ns; core/hist.h) when the benchmark has PG_HIST_* metrics; the
 	 * runner clears it before every timed step. NULL otherwise. */
 	struct pg_hist *hist;
+	/* A .trial step whose counts cover only part of it (a ramp it did not
+	 * count, fio's ramp_time) sets the seconds they cover; the runner
+	 * divides by them instead of the step's wall time. Cleared before
+	 * every step; 0: the step's time. */
+	double counted_s;
 };
 
 enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };
@@ -157,6 +162,11 @@ struct pg_section {
 	 * beyond the bar charts that compare boards. */
 	const char *plot_x;
 	const char *plot_series;
+	/* The metrics its tables and plots show, comma-separated ("bandwidth":
+	 * the seed's storage tables give throughput, not the latencies beside
+	 * it); the others stay in the results, the store and the report's csv
+	 * and json. NULL: every metric. */
+	const char *metrics;
 };
 
 struct pg_bench {

@@ -274,6 +274,10 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 	}
 
 	for (const struct pg_param *p = b->params; p && p->name; p++, np++) {
+		if (np == PG_MAX_PARAMS) {
+			snprintf(err, errlen, "%s: more than %d parameters", b->id, PG_MAX_PARAMS);
+			return -1;
+		}
 		const char *list = suite_list(p, suite);
 		from_user[np] = 0;
 		for (int i = 0; i < nov; i++) {

@@ -78,6 +78,7 @@ const struct pg_field pg_section_fields[] = {
 	S("rows_title", PG_F_TEXT, rows_title),
 	S("plot_x", PG_F_TEXT, plot_x),
 	S("plot_series", PG_F_TEXT, plot_series),
+	S("metrics", PG_F_TEXT, metrics),
 	{ 0 },
 };
 

@@ -37,7 +37,8 @@ double *pg_json_to_reals(json_t *a, int *n, const char *what, char *err, size_t 
 	}
 	for (int i = 0; i < *n; i++) {
 		json_t *s = json_array_get(a, (size_t)i);
-		v[i] = json_number_value(s);
+		/* + 0.0: a -0 reads as 0, as the store gives it back */
+		v[i] = json_number_value(s) + 0.0;
 		if (!json_is_number(s) || !isfinite(v[i])) {
 			snprintf(err, len, "%s[%d] is not a number", what, i);
 			free(v);
@@ -106,7 +107,7 @@ static int read_field(const struct pg_field *f, json_t *v, struct pg_record *x, 
 	case PG_F_REAL:
 		if (!json_is_number(v) || !isfinite(json_number_value(v)))
 			break;
-		*AT(x, f, double) = json_number_value(v);
+		*AT(x, f, double) = json_number_value(v) + 0.0;
 		return 0;
 	case PG_F_INT:
 	case PG_F_INT32:

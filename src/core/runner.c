@@ -95,6 +95,7 @@ static void do_cmd(struct worker *w)
 		break;
 	case CMD_STEP:
 		memset(w->counts, 0, sizeof(w->counts));
+		w->ctx.counted_s = 0;
 		if (w->ctx.hist)
 			pg_hist_reset(w->ctx.hist);
 		w->rc = b->step(&w->ctx, t->iters, w->counts);
@@ -394,6 +395,14 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a,
 			fail(r, PG_ERROR, "interrupted");
 			goto out;
 		}
+		/* The copies' counts cover the longest of their windows (fio's
+		 * aggregate bandwidth divides by the longest job's runtime). */
+		double counted = 0;
+		for (int i = 0; i < t.n; i++)
+			if (t.w[i].ctx.counted_s > counted)
+				counted = t.w[i].ctx.counted_s;
+		if (b->trial && counted > 0)
+			el = counted;
 		r->elapsed[s] = el;
 		if (t.w[0].ctx.remote_busy_pct >= 0) {
 			remote_sum += t.w[0].ctx.remote_busy_pct * el;

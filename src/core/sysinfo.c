@@ -20,6 +20,11 @@ void pg_sysinfo_set_root(const char *r)
 	snprintf(root, sizeof(root), "%s", r ? r : "");
 }
 
+const char *pg_sysinfo_root(void)
+{
+	return root;
+}
+
 static FILE *open_rooted(const char *path)
 {
 	char full[512];

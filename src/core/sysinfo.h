@@ -60,6 +60,8 @@ int64_t pg_mem_available(void);
 
 /* Root for sysfs/procfs reads; tests point it at a fake tree. */
 void pg_sysinfo_set_root(const char *root);
+/* That root: "" for the real /sys and /proc. */
+const char *pg_sysinfo_root(void);
 
 /* Read a small file, strip trailing white space; -1 when absent. */
 int pg_read_file(const char *path, char *buf, int len);

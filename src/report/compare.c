@@ -102,24 +102,56 @@ const char *pg_verdict_name(enum pg_verdict v)
 	return v == PG_IMPROVED ? "improved" : v == PG_REGRESSED ? "regressed" : "within noise";
 }
 
+static int cmp_key(const struct pg_record *a, const struct pg_record *b)
+{
+	int c = strcmp(a->bench, b->bench);
+	if (!c)
+		c = strcmp(a->metric, b->metric);
+	return c ? c : strcmp(a->params, b->params);
+}
+
+/* NEW's ok results by key, then by their order in the run: the first of
+ * equal keys is the one compared, as a walk through NEW would find it. */
+static int cmp_ptr(const void *a, const void *b)
+{
+	const struct pg_record *x = *(const struct pg_record *const *)a, *y = *(const struct pg_record *const *)b;
+	int c = cmp_key(x, y);
+	return c ? c : (x > y) - (x < y);
+}
+
+static const struct pg_record *find(const struct pg_record *const *by, int n, const struct pg_record *b)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (cmp_key(by[mid], b) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && cmp_key(by[lo], b) == 0 ? by[lo] : NULL;
+}
+
 int pg_compare(const struct pg_rrun *base, const struct pg_rrun *new, double threshold_pct,
 	       struct pg_cmp_row **rows, int *n)
 {
 	*rows = calloc((size_t)base->nres + 1, sizeof(**rows));
+	const struct pg_record **by = malloc(sizeof(*by) * ((size_t)new->nres + 1));
+	int nby = 0;
 	*n = 0;
-	if (!*rows)
+	if (!*rows || !by) {
+		free(*rows);
+		free(by);
+		*rows = NULL;
 		return -1;
+	}
+	for (int k = 0; k < new->nres; k++)
+		if (new->res[k].status == PG_OK)
+			by[nby++] = &new->res[k];
+	qsort(by, (size_t)nby, sizeof(*by), cmp_ptr);
 	for (int i = 0; i < base->nres; i++) {
 		const struct pg_record *b = &base->res[i];
-		if (b->status != PG_OK)
-			continue;
-		const struct pg_record *x = NULL;
-		for (int k = 0; k < new->nres && !x; k++) {
-			const struct pg_record *c = &new->res[k];
-			if (c->status == PG_OK && strcmp(c->bench, b->bench) == 0 &&
-			    strcmp(c->metric, b->metric) == 0 && strcmp(c->params, b->params) == 0)
-				x = c;
-		}
+		const struct pg_record *x = b->status == PG_OK ? find(by, nby, b) : NULL;
 		if (!x)
 			continue;
 		struct pg_cmp_row *r = &(*rows)[(*n)++];
@@ -134,5 +166,6 @@ int pg_compare(const struct pg_rrun *base, const struct pg_rrun *new, double thr
 			r->verdict = better ? PG_IMPROVED : PG_REGRESSED;
 		}
 	}
+	free(by);
 	return 0;
 }

@@ -84,7 +84,13 @@ void pg_follow_sync(struct pg_follow *fw)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	while (!fw->failed && (n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n') {
+	while (!fw->failed && (n = pg_read_line(f, &line, &cap, PG_LINE_MAX)) != 0) {
+		if (n < 0) {
+			give_up(fw, "a line of the results file is longer than its limit");
+			break;
+		}
+		if (line[n - 1] != '\n')
+			break;	/* the rest of it is still being written */
 		fw->offset += (long)n;
 		fw->lineno++;
 		take_line(fw, line);

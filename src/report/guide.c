@@ -7,11 +7,13 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/record_json.h"
 #include "core/registry.h"
+#include "core/text.h"
 
 /* A title declared by a result but described nowhere goes after the known
  * ones; "Other benchmarks" is always last. */
@@ -47,6 +49,7 @@ static void copy_section(struct pg_section *to, const struct pg_section *from)
 	to->rows_title = pg_strdup0(from->rows_title);
 	to->plot_x = pg_strdup0(from->plot_x);
 	to->plot_series = pg_strdup0(from->plot_series);
+	to->metrics = pg_strdup0(from->metrics);
 }
 
 /* How a title is described: by the run that carries it, else by a benchmark
@@ -85,12 +88,58 @@ static int same_key(const struct pg_grow *r, const struct pg_record *x)
 	       strcmp(r->params, x->params) == 0;
 }
 
+/* FNV-1a over the key: rows are found in constant time, so that a guide
+ * of many results is built in time linear in them. */
+static size_t key_hash(const char *bench, const char *params, const char *metric)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const char *parts[] = { bench, params, metric };
+	for (int i = 0; i < 3; i++) {
+		for (const unsigned char *p = (const unsigned char *)parts[i]; *p; p++)
+			h = (h ^ *p) * 1099511628211ULL;
+		h = (h ^ 0xff) * 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
 static int find_row(const struct pg_guide *g, const struct pg_record *x)
 {
-	for (int i = 0; i < g->nrows; i++)
-		if (same_key(&g->rows[i], x))
-			return i;
-	return -1;
+	if (!g->index_cap)
+		return -1;
+	size_t mask = g->index_cap - 1;
+	for (size_t i = key_hash(x->bench, x->params, x->metric) & mask;; i = (i + 1) & mask) {
+		int r = g->index[i];
+		if (r < 0 || same_key(&g->rows[r], x))
+			return r;
+	}
+}
+
+static void index_put(struct pg_guide *g, int r)
+{
+	const struct pg_grow *row = &g->rows[r];
+	size_t mask = g->index_cap - 1, i = key_hash(row->bench, row->params, row->metric) & mask;
+	while (g->index[i] >= 0)
+		i = (i + 1) & mask;
+	g->index[i] = r;
+}
+
+/* The index of every row, at least twice as large as the rows need. */
+static int index_rows(struct pg_guide *g, int nrows)
+{
+	size_t cap = 64;
+	while (cap < (size_t)nrows * 2)
+		cap *= 2;
+	if (cap != g->index_cap) {
+		int *n = realloc(g->index, sizeof(int) * cap);
+		if (!n)
+			return -1;
+		g->index = n;
+		g->index_cap = cap;
+	}
+	memset(g->index, 0xff, sizeof(int) * cap);
+	for (int r = 0; r < g->nrows; r++)
+		index_put(g, r);
+	return 0;
 }
 
 static int add_column(struct pg_guide *g, const struct pg_rrun *run, int nruns)
@@ -125,11 +174,10 @@ static int add_rows(struct pg_guide *g, const struct pg_rrun *run, int *cap, int
 		if (g->nrows == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			struct pg_grow *n = realloc(g->rows, sizeof(*n) * (size_t)*cap);
-			if (!n) {
+			if (!n || (g->rows = n, index_rows(g, *cap) < 0)) {
 				rc = -1;
 				break;
 			}
-			g->rows = n;
 		}
 		struct pg_grow *row = &g->rows[g->nrows];
 		memset(row, 0, sizeof(*row));
@@ -143,7 +191,7 @@ static int add_rows(struct pg_guide *g, const struct pg_rrun *run, int *cap, int
 		row->order = (*order)++;
 		row->section = section_index(g, section_title(x), secs);
 		rc = row->section < 0 ? -1 : 0;
-		g->nrows++;
+		index_put(g, g->nrows++);
 	}
 	json_decref(secs);
 	return rc;
@@ -324,7 +372,7 @@ int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nr
 	for (int i = 0; i < nruns; i++)
 		if (add_column(g, runs[i], nruns) < 0 || add_rows(g, runs[i], &cap, &order) < 0)
 			return -1;
-	if (sort_sections(g) < 0 || name_rows(g) < 0)
+	if (sort_sections(g) < 0 || index_rows(g, g->nrows) < 0 || name_rows(g) < 0)	/* the rows moved */
 		return -1;
 	for (int r = 0; r < g->nrows; r++)
 		if (!(g->rows[r].cells = calloc((size_t)g->ncols + 1, sizeof(struct pg_gcell))))
@@ -350,6 +398,7 @@ void pg_guide_free(struct pg_guide *g)
 	free(g->rows);
 	free(g->geomean);
 	free(g->ngeo);
+	free(g->index);
 	memset(g, 0, sizeof(*g));
 	g->baseline = -1;
 }
@@ -364,8 +413,11 @@ static void ratio(struct pg_gcell *c, const struct pg_gcell *b, int higher)
 {
 	if (!pg_cell_ok(c) || !pg_cell_ok(b) || !(c->median > 0) || !(b->median > 0))
 		return;
+	double r = higher ? c->median / b->median : b->median / c->median;
+	if (!isfinite(r) || !(r > 0))
+		return;	/* beyond what a double holds: no ratio to show */
 	c->have_ratio = 1;
-	c->ratio = higher ? c->median / b->median : b->median / c->median;
+	c->ratio = r;
 	c->overlap = c->min <= b->max && b->min <= c->max;
 }
 
@@ -389,7 +441,8 @@ int pg_guide_baseline(struct pg_guide *g, const char *board)
 		struct pg_grow *row = &g->rows[r];
 		for (int c = 0; c < g->ncols; c++) {
 			ratio(&row->cells[c], &row->cells[base], row->higher);
-			if (!row->cells[c].have_ratio)
+			/* the summary is of the rows the tables show */
+			if (!row->cells[c].have_ratio || !pg_row_shown(g, row))
 				continue;
 			size_t at = (size_t)row->section * (size_t)g->ncols + (size_t)c;
 			sum[at] += log(row->cells[c].ratio);
@@ -400,6 +453,13 @@ int pg_guide_baseline(struct pg_guide *g, const char *board)
 		g->geomean[i] = g->ngeo[i] ? exp(sum[i] / g->ngeo[i]) : 0;
 	free(sum);
 	return 0;
+}
+
+/* Two decimals as the seed guides print them; a value too large for that
+ * to be readable (beyond 10^15) in exponent form. */
+static void value_text(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, fabs(v) < 1e15 ? "%.2f" : "%.6g", v);
 }
 
 void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
@@ -413,9 +473,9 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
 		return;
 	}
 	char med[48], mn[48], mx[48];
-	snprintf(med, sizeof(med), "%.2f", c->median);
-	snprintf(mn, sizeof(mn), "%.2f", c->min);
-	snprintf(mx, sizeof(mx), "%.2f", c->max);
+	value_text(c->median, med, sizeof(med));
+	value_text(c->min, mn, sizeof(mn));
+	value_text(c->max, mx, sizeof(mx));
 	if (strcmp(med, mn) == 0 && strcmp(med, mx) == 0)
 		snprintf(buf, len, "%s", med);
 	else
@@ -426,20 +486,33 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 {
 	char base[256];
 	if (r->label) {
-		snprintf(base, sizeof(base), "%s", r->label);
+		pg_text_copy(base, sizeof(base), r->label);
 	} else {
 		const char *d = r->dist ? r->dist : "";
-		snprintf(base, sizeof(base), "%s%s%s %s", r->title ? r->title : r->bench, d[0] ? " " : "", d,
-			 r->metric);
+		if ((size_t)snprintf(base, sizeof(base), "%s%s%s %s", r->title ? r->title : r->bench, d[0] ? " " : "", d,
+				     r->metric) >= sizeof(base))
+			pg_utf8_trim(base);
 	}
 	/* Some of the seed's row names carry their unit already:
 	 * "dhrystone_per_second (DhrystoneP)". */
 	size_t bl = strlen(base);
 	int has_unit = r->label && bl > 2 && base[bl - 1] == ')' && strstr(base, " (");
-	if (r->unit && r->unit[0] && !has_unit)
-		snprintf(buf, len, "%s (%s)", base, r->unit);
-	else
-		snprintf(buf, len, "%s", base);
+	if (r->unit && r->unit[0] && !has_unit) {
+		if ((size_t)snprintf(buf, len, "%s (%s)", base, r->unit) >= len)
+			pg_utf8_trim(buf);
+	} else {
+		pg_text_copy(buf, len, base);
+	}
+}
+
+int pg_row_shown(const struct pg_guide *g, const struct pg_grow *row)
+{
+	const char *list = g->sections[row->section].metrics;
+	size_t n = strlen(row->metric);
+	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, row->metric, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return !list || !list[0];
 }
 
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last)

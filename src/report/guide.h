@@ -60,6 +60,9 @@ struct pg_guide {
 	 * ratios to the baseline and how many rows it is over (0: none). */
 	double *geomean;
 	int *ngeo;
+	/* Rows by key (guide.c): a hash table of row indices, -1 empty. */
+	int *index;
+	size_t index_cap;
 };
 
 /* Runs of one board go into one column, in the order given. */
@@ -77,6 +80,9 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len);
  * unit in brackets. */
 void pg_row_name(const struct pg_grow *r, char *buf, size_t len);
 int pg_section_has_cpu(const struct pg_guide *g, int section);
+/* Whether the section's tables and plots show the row: its metric is one
+ * of those the section names (all when it names none). */
+int pg_row_shown(const struct pg_guide *g, const struct pg_grow *row);
 /* Rows of section s: [*first, *last]; 0 when it has none. */
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last);
 /* A cell with a result to draw or compare. */

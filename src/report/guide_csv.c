@@ -13,14 +13,14 @@ static int csv_begin(struct pg_walk *w)
 	fputs("section,benchmark", w->out);
 	for (int c = 0; c < g->ncols; c++) {
 		fputc(',', w->out);
-		pg_csv_quote(w->out, g->cols[c].board);
+		pg_csv_text(w->out, g->cols[c].board);
 		fputc(',', w->out);
 		snprintf(name, sizeof(name), "%s CPU %%", g->cols[c].board);
-		pg_csv_quote(w->out, name);
+		pg_csv_text(w->out, name);
 		if (g->baseline >= 0 && c != g->baseline) {
 			snprintf(name, sizeof(name), "%s / %s", g->cols[c].board, g->cols[g->baseline].board);
 			fputc(',', w->out);
-			pg_csv_quote(w->out, name);
+			pg_csv_text(w->out, name);
 		}
 	}
 	fputc('\n', w->out);
@@ -32,7 +32,7 @@ static void csv_section(struct pg_walk *w, int s, const struct pg_table *t)
 	char buf[1200];
 	(void)s;
 	for (int r = 0; r < t->nrows; r++) {
-		pg_csv_quote(w->out, t->title);
+		pg_csv_text(w->out, t->title);
 		for (int c = 0; c < t->ncols; c++) {
 			const struct pg_tcell *tc = pg_table_cell(t, r, c);
 			const char *text = tc->text;
@@ -41,7 +41,11 @@ static void csv_section(struct pg_walk *w, int s, const struct pg_table *t)
 				text = buf;
 			}
 			fputc(',', w->out);
-			pg_csv_quote(w->out, text);
+			/* the numbers are perfguide's; names and reasons are not */
+			if (tc->kind == PG_T_NAME || tc->kind == PG_T_TEXT || text != tc->text)
+				pg_csv_text(w->out, text);
+			else
+				pg_csv_quote(w->out, text);
 		}
 		fputc('\n', w->out);
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plots.h"
+#include "core/text.h"
 #include "writer.h"
 
 static const char style[] =
@@ -109,12 +110,15 @@ static void ratio_chart(FILE *out, const struct pg_guide *g)
 			if (c == g->baseline || !g->ngeo[at])
 				continue;
 			snprintf(text[k], sizeof(text[k]), "%s: %s", g->sections[s].title, g->cols[c].board);
+			pg_utf8_trim(text[k]);
 			labels[k] = text[k];
 			v[k] = g->geomean[at];
 			color[k++] = c;
 		}
 	snprintf(title, sizeof(title), "Geometric mean of the ratios to %s (above 1: better)", g->cols[g->baseline].board);
 	snprintf(axis, sizeof(axis), "ratio to %s", g->cols[g->baseline].board);
+	pg_utf8_trim(title);
+	pg_utf8_trim(axis);
 	struct pg_bars b = { .title = title, .axis = axis, .n = k, .labels = labels, .v = v, .color = color,
 			     .ref = 1, .label_width = 260 };
 	if (k)
@@ -151,6 +155,7 @@ static void row_bars(FILE *out, const struct pg_guide *g, const struct pg_grow *
 	pg_row_name(row, name, sizeof(name));
 	snprintf(axis, sizeof(axis), "%s%s%s%s", row->metric, row->unit && row->unit[0] ? " (" : "",
 		 row->unit ? row->unit : "", row->unit && row->unit[0] ? ")" : "");
+	pg_utf8_trim(axis);
 	struct pg_bars b = { .title = name, .axis = axis, .n = g->ncols, .labels = labels, .v = v,
 			     .missing = missing, .ref = NAN };
 	if (labels && missing && v)
@@ -168,6 +173,9 @@ static void charts(FILE *out, const struct pg_guide *g, int s)
 	if (!used)
 		return;
 	fputs("<div class=\"charts\">\n", out);
+	/* what the section's tables leave out, its plots do too */
+	for (int r = 0; r < g->nrows; r++)
+		used[r] = !pg_row_shown(g, &g->rows[r]);
 	pg_section_plots(g, s, used, &plots, &n);
 	for (int i = 0; i < n; i++)
 		pg_svg_lines(out, &plots[i]);

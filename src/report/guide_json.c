@@ -4,6 +4,7 @@
  * ratio and the sections' geometric means), for programs that read guides.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "core/record_json.h"
@@ -11,7 +12,7 @@
 
 static json_t *num_or_null(int ok, double v)
 {
-	return ok ? json_real(v) : json_null();
+	return ok && isfinite(v) ? json_real(v) : json_null();
 }
 
 static int json_begin(struct pg_walk *w)

@@ -1,36 +1,28 @@
 /* The guide in Markdown: a pipe table per section, its notes as a list. */
 #include "writer.h"
 
-/* md cells cannot hold a bare |. */
-static void md_cell(FILE *out, const char *s)
+static void md_cell(FILE *out, const struct pg_tcell *tc)
 {
 	fputc(' ', out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
+	pg_md_text(out, tc->text, 0);
+	if (tc->note)
+		fprintf(out, " [%d]", tc->note);
 	fputs(" |", out);
 }
 
 static void md_table(FILE *out, const struct pg_table *t)
 {
-	char buf[1200];
 	fputc('|', out);
 	for (int c = 0; c < t->ncols; c++)
-		md_cell(out, t->head[c].text);
+		md_cell(out, &t->head[c]);
 	fputs("\n|", out);
 	for (int c = 0; c < t->ncols; c++)
 		fputs("---|", out);
 	fputc('\n', out);
 	for (int r = 0; r < t->nrows; r++) {
 		fputc('|', out);
-		for (int c = 0; c < t->ncols; c++) {
-			const struct pg_tcell *tc = pg_table_cell(t, r, c);
-			if (tc->note)
-				snprintf(buf, sizeof(buf), "%s [%d]", tc->text, tc->note);
-			md_cell(out, tc->note ? buf : tc->text);
-		}
+		for (int c = 0; c < t->ncols; c++)
+			md_cell(out, pg_table_cell(t, r, c));
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -38,8 +30,11 @@ static void md_table(FILE *out, const struct pg_table *t)
 
 static void md_notes(FILE *out, const struct pg_table *t)
 {
-	for (int i = 0; i < t->nnotes; i++)
-		fprintf(out, "- [%d] %s\n", i + 1, t->notes[i]);
+	for (int i = 0; i < t->nnotes; i++) {
+		fprintf(out, "- [%d] ", i + 1);
+		pg_md_text(out, t->notes[i], 0);
+		fputc('\n', out);
+	}
 	if (t->legend)
 		fprintf(out, "- %s\n", t->legend);
 	if (t->nnotes || t->legend)
@@ -55,9 +50,13 @@ static int md_begin(struct pg_walk *w)
 static void md_section(struct pg_walk *w, int s, const struct pg_table *t)
 {
 	(void)s;
-	fprintf(w->out, "## %s\n\n", t->title);
-	if (t->intro)
-		fprintf(w->out, "%s\n\n", t->intro);
+	fputs("## ", w->out);
+	pg_md_text(w->out, t->title, 0);
+	fputs("\n\n", w->out);
+	if (t->intro) {
+		pg_md_text(w->out, t->intro, 1);
+		fputs("\n\n", w->out);
+	}
 	md_table(w->out, t);
 	md_notes(w->out, t);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "core/text.h"
 
 struct mcol {
 	const struct pg_gcol *col;
@@ -140,6 +141,7 @@ static int machine_values(const struct pg_guide *g, char (*v)[512])
 			char *buf = v[c * NFIELDS + f];
 			buf[0] = '\0';
 			fields[f].value(&x, buf, sizeof(v[0]));
+			pg_utf8_trim(buf);	/* a long name cut where a character ends */
 		}
 		json_decref(x.m);
 		json_decref(x.b);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/record_json.h"
+#include "core/text.h"
 
 /* A row on a plot: its x, and the value of the parameter its line is for. */
 struct point {
@@ -48,6 +49,9 @@ static void groups_free(struct groups *gs)
 	gs->n = 0;
 }
 
+/* Charts in one section at most: beyond, its rows are drawn as bars. */
+#define MAX_PLOTS 256
+
 /* The group for (row, x parameter, the rest); created when create is set. */
 static struct group *group_of(struct groups *gs, const struct pg_grow *row, const char *param, const char *rest,
 			      int create)
@@ -57,7 +61,7 @@ static struct group *group_of(struct groups *gs, const struct pg_grow *row, cons
 	for (int i = 0; i < gs->n; i++)
 		if (strcmp(gs->g[i].key, key) == 0)
 			return &gs->g[i];
-	if (!create)
+	if (!create || gs->n >= MAX_PLOTS)
 		return NULL;
 	struct group *n = realloc(gs->g, sizeof(*n) * (size_t)(gs->n + 1));
 	if (!n)
@@ -66,8 +70,8 @@ static struct group *group_of(struct groups *gs, const struct pg_grow *row, cons
 	struct group *g = &n[gs->n++];
 	memset(g, 0, sizeof(*g));
 	snprintf(g->key, sizeof(g->key), "%s", key);
-	snprintf(g->param, sizeof(g->param), "%s", param);
-	snprintf(g->rest, sizeof(g->rest), "%s", rest);
+	pg_text_copy(g->param, sizeof(g->param), param);
+	pg_text_copy(g->rest, sizeof(g->rest), rest);
 	g->first = row;
 	return g;
 }
@@ -85,7 +89,7 @@ static int add_point(struct group *g, int row, double x, const char *series, dou
 	p->row = row;
 	p->x = x;
 	p->sv = sv;
-	snprintf(p->series, sizeof(p->series), "%s", series);
+	pg_text_copy(p->series, sizeof(p->series), series);
 	return 0;
 }
 
@@ -138,7 +142,7 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 	const struct pg_section *sec = &g->sections[s];
 	for (int r = 0; r < g->nrows; r++) {
 		const struct pg_grow *row = &g->rows[r];
-		if (row->section != s)
+		if (row->section != s || used[r])
 			continue;
 		json_t *p = json_loads(row->params, 0, NULL);
 		json_t *x = json_object_get(p, sec->plot_x);
@@ -147,7 +151,7 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 		struct group *grp = rest ? group_of(gs, row, sec->plot_x, rest, 1) : NULL;
 		char series[64] = "";
 		if (json_is_string(sv))
-			snprintf(series, sizeof(series), "%s", json_string_value(sv));
+			pg_text_copy(series, sizeof(series), json_string_value(sv));
 		else if (json_is_number(sv))
 			snprintf(series, sizeof(series), "%g", json_number_value(sv));
 		if (grp && add_point(grp, r, json_number_value(x), series,
@@ -188,7 +192,7 @@ static int plot_xs(struct pg_plot *p, const struct group *grp)
 			snprintf(one, sizeof(one), "{\"%s\":%.0f}", grp->param, x);
 		pg_params_display(grp->first->bench, one, disp, sizeof(disp));
 		const char *eq = strchr(disp, '=');
-		snprintf(p->xticks[p->nx - 1], sizeof(p->xticks[0]), "%.47s", eq ? eq + 1 : disp);
+		pg_text_copy(p->xticks[p->nx - 1], sizeof(p->xticks[0]), eq ? eq + 1 : disp);
 	}
 	return 0;
 }
@@ -240,11 +244,13 @@ static int make_plot(const struct pg_guide *g, const struct group *grp, const ch
 	memset(p, 0, sizeof(*p));
 	pg_params_display(first->bench, grp->rest, rest, sizeof(rest));
 	snprintf(p->title, sizeof(p->title), "%s %s%s%s", first->bench, first->metric, rest[0] ? ", " : "", rest);
-	snprintf(p->xlabel, sizeof(p->xlabel), "%s", grp->param);
+	pg_text_copy(p->xlabel, sizeof(p->xlabel), grp->param);
+	pg_utf8_trim(p->title);
 	snprintf(p->ylabel, sizeof(p->ylabel), "%s%s%s%s", first->metric, first->unit && first->unit[0] ? " (" : "",
 		 first->unit ? first->unit : "", first->unit && first->unit[0] ? ")" : "");
 	const struct point **vals = malloc(sizeof(*vals) * (size_t)grp->n);
 	int nv = series_param && vals ? series_values(grp, vals) : 1;
+	pg_utf8_trim(p->ylabel);
 	p->s = calloc((size_t)nv * (size_t)g->ncols + 1, sizeof(*p->s));
 	if (!vals || !p->s || plot_xs(p, grp) < 0) {
 		free(vals);
@@ -262,6 +268,7 @@ static int make_plot(const struct pg_guide *g, const struct group *grp, const ch
 				snprintf(ln->name, sizeof(ln->name), "%s, %s=%s", g->cols[c].board, series_param, sk);
 			else
 				snprintf(ln->name, sizeof(ln->name), "%s=%s", series_param, sk);
+			pg_utf8_trim(ln->name);
 			if (plot_line(g, grp, sk, c, ln) < 0) {
 				free(vals);
 				return -1;

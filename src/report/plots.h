@@ -12,7 +12,8 @@
 #include "guide.h"
 #include "svg.h"
 
-/* The plots of section s; used[r] is set for each row they draw. */
+/* The plots of section s, of rows not yet used; used[r] is set for each
+ * row they draw. */
 int pg_section_plots(const struct pg_guide *g, int s, char *used, struct pg_plot **out, int *n);
 void pg_plots_free(struct pg_plot *p, int n);
 

@@ -14,6 +14,7 @@
 #include "core/params.h"
 #include "core/record_json.h"
 #include "core/registry.h"
+#include "core/text.h"
 
 void pg_rrun_free(struct pg_rrun *r)
 {
@@ -47,9 +48,34 @@ static int valid_labels(json_t *labels)
 	if (!json_is_object(labels))
 		return 0;
 	json_object_foreach(labels, k, v)
-		if (!json_is_string(v))
+		if (!json_is_string(v) || strlen(k) > 64 || json_string_length(v) > 128 || pg_text_has_control(k) ||
+		    pg_text_has_control(json_string_value(v)))
 			return 0;
 	return 1;
+}
+
+static int name_check(const char *what, const char *v, size_t max, char *err, size_t len)
+{
+	if (!v || !v[0]) {
+		snprintf(err, len, "run record without \"%s\"", what);
+		return -1;
+	}
+	if (strlen(v) > max) {
+		snprintf(err, len, "the run's %s is longer than %zu bytes (the limit)", what, max);
+		return -1;
+	}
+	if (pg_text_has_control(v)) {
+		snprintf(err, len, "the run's %s holds a control character", what);
+		return -1;
+	}
+	return 0;
+}
+
+int pg_rrun_check_names(const char *id, const char *board, char *err, size_t len)
+{
+	if (name_check("id", id, PG_RUN_ID_MAX, err, len) < 0 || name_check("board", board, PG_BOARD_MAX, err, len) < 0)
+		return -1;
+	return 0;
 }
 
 static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
@@ -63,13 +89,12 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 		snprintf(err, len, "results schema %s is newer than this perfguide reads (perfguide/1)", schema);
 		return -1;
 	}
-	if (!id || !id[0] || !board || !board[0]) {
-		snprintf(err, len, "run record without \"id\" or \"board\"");
+	if (pg_rrun_check_names(id, board, err, len) < 0)
 		return -1;
-	}
 	json_t *labels = json_object_get(o, "labels");
 	if (labels && !valid_labels(labels)) {
-		snprintf(err, len, "\"labels\" is not an object of strings");
+		snprintf(err, len, "\"labels\" is not an object of short strings (keys to 64 bytes, values to 128, "
+			 "no control characters)");
 		return -1;
 	}
 	r->id = strdup(id);
@@ -93,13 +118,17 @@ static int add_result(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	struct pg_record x;
 	if (pg_record_from_json(o, &x, err, len) < 0)
 		return -1;
-	struct pg_record *n = realloc(r->res, sizeof(*n) * (size_t)(r->nres + 1));
-	if (!n) {
-		pg_record_free(&x);
-		snprintf(err, len, "out of memory");
-		return -1;
+	if (r->nres == r->res_cap) {
+		int cap = r->res_cap ? r->res_cap * 2 : 16;
+		struct pg_record *n = realloc(r->res, sizeof(*n) * (size_t)cap);
+		if (!n) {
+			pg_record_free(&x);
+			snprintf(err, len, "out of memory");
+			return -1;
+		}
+		r->res = n;
+		r->res_cap = cap;
 	}
-	r->res = n;
 	r->res[r->nres++] = x;
 	return 0;
 }
@@ -139,6 +168,120 @@ int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t len)
 	return rc;
 }
 
+ssize_t pg_read_line(FILE *f, char **buf, size_t *cap, size_t max)
+{
+	size_t n = 0;
+	int c;
+	while ((c = getc(f)) != EOF) {
+		if (n + 2 > *cap) {
+			size_t want = *cap ? *cap * 2 : 4096;
+			if (want > max + 2)
+				want = max + 2;
+			char *p = n + 2 <= want ? realloc(*buf, want) : NULL;
+			if (!p)
+				return -1;
+			*buf = p;
+			*cap = want;
+		}
+		(*buf)[n++] = (char)c;
+		if (c == '\n')
+			break;
+		if (n >= max)
+			return -1;
+	}
+	if (*buf)
+		(*buf)[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* A new run in the list (its room grown by doubling: *nruns a power of
+ * two is a full list), its source set. */
+static struct pg_rrun *new_run(struct pg_rrun **runs, int *nruns, const char *name)
+{
+	if (*nruns == 0 || (*nruns & (*nruns - 1)) == 0) {
+		struct pg_rrun *p = realloc(*runs, sizeof(*p) * (size_t)(*nruns ? *nruns * 2 : 1));
+		if (!p)
+			return NULL;
+		*runs = p;
+	}
+	struct pg_rrun *cur = &(*runs)[(*nruns)++];
+	memset(cur, 0, sizeof(*cur));
+	cur->source = strdup(name);
+	return cur;
+}
+
+/* One line into the runs; -1 with msg set. */
+static int read_record(struct pg_rrun **runs, int *nruns, struct pg_rrun **cur, const char *name, const char *line,
+		       size_t n, char *msg, size_t len)
+{
+	if (line[n - 1] != '\n') {
+		snprintf(msg, len, "truncated (the line does not end)");
+		return -1;
+	}
+	if (memchr(line, '\0', n)) {
+		snprintf(msg, len, "a NUL byte: not a results file");
+		return -1;
+	}
+	int r = *cur ? pg_rrun_add_line(*cur, line, msg, len) : 1;
+	if (r == 1) {
+		/* A run record: a new run begins (a file written with the same
+		 * --out twice holds several). */
+		if (!(*cur = new_run(runs, nruns, name))) {
+			snprintf(msg, len, "out of memory");
+			return -1;
+		}
+		r = pg_rrun_add_line(*cur, line, msg, len);
+	}
+	return r < 0 ? -1 : 0;
+}
+
+int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *nruns, char *err, size_t len)
+{
+	*runs = NULL;
+	*nruns = 0;
+	char *line = NULL, msg[256];
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+	struct pg_rrun *cur = NULL;
+	while ((n = pg_read_line(f, &line, &cap, PG_LINE_MAX)) != 0) {
+		lineno++;
+		if (n < 0) {
+			snprintf(err, len, "%s: line %d: longer than %d bytes (the limit of a results file line)", name,
+				 lineno, PG_LINE_MAX);
+			rc = -1;
+			break;
+		}
+		if (lineno > PG_RECORDS_MAX) {
+			snprintf(err, len, "%s: more than %d records (the limit of a results file)", name, PG_RECORDS_MAX);
+			rc = -1;
+			break;
+		}
+		if (read_record(runs, nruns, &cur, name, line, (size_t)n, msg, sizeof(msg)) < 0) {
+			snprintf(err, len, "%s: line %d: %s", name, lineno, msg);
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, len, "%s: %s", name, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && *nruns == 0) {
+		snprintf(err, len, "%s: empty: not a perfguide results file", name);
+		rc = -1;
+	}
+	free(line);
+	if (rc < 0) {
+		for (int i = 0; i < *nruns; i++)
+			pg_rrun_free(&(*runs)[i]);
+		free(*runs);
+		*runs = NULL;
+		*nruns = 0;
+	}
+	return rc;
+}
+
 int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *nruns, char *err, size_t len)
 {
 	*runs = NULL;
@@ -148,57 +291,8 @@ int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *nruns, char *
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	char *line = NULL, msg[256];
-	size_t cap = 0;
-	ssize_t n;
-	int lineno = 0, rc = 0;
-	struct pg_rrun *cur = NULL;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (line[n - 1] != '\n') {
-			snprintf(err, len, "%s: line %d: truncated (the line does not end)", path, lineno);
-			rc = -1;
-			break;
-		}
-		int r = cur ? pg_rrun_add_line(cur, line, msg, sizeof(msg)) : 1;
-		if (r == 1) {
-			/* A run record: a new run begins (a file written with the
-			 * same --out twice holds several). */
-			struct pg_rrun *p = realloc(*runs, sizeof(*p) * (size_t)(*nruns + 1));
-			if (!p) {
-				snprintf(err, len, "%s: out of memory", path);
-				rc = -1;
-				break;
-			}
-			*runs = p;
-			cur = &p[(*nruns)++];
-			memset(cur, 0, sizeof(*cur));
-			cur->source = strdup(path);
-			r = pg_rrun_add_line(cur, line, msg, sizeof(msg));
-		}
-		if (r < 0) {
-			snprintf(err, len, "%s: line %d: %s", path, lineno, msg);
-			rc = -1;
-			break;
-		}
-	}
-	if (rc == 0 && ferror(f)) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (rc == 0 && *nruns == 0) {
-		snprintf(err, len, "%s: empty: not a perfguide results file", path);
-		rc = -1;
-	}
-	free(line);
+	int rc = pg_rrun_read_stream(f, path, runs, nruns, err, len);
 	fclose(f);
-	if (rc < 0) {
-		for (int i = 0; i < *nruns; i++)
-			pg_rrun_free(&(*runs)[i]);
-		free(*runs);
-		*runs = NULL;
-		*nruns = 0;
-	}
 	return rc;
 }
 
@@ -244,12 +338,14 @@ void pg_params_display(const char *bench, const char *params, char *buf, size_t 
 		else if (json_is_integer(v))
 			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
 		else if (json_is_string(v))
-			snprintf(val, sizeof(val), "%s", json_string_value(v));
+			pg_text_copy(val, sizeof(val), json_string_value(v));
 		else
 			snprintf(val, sizeof(val), "%g", json_number_value(v));
 		int w = snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "", k, val);
-		if (w < 0 || (size_t)w >= len - at)
+		if (w < 0 || (size_t)w >= len - at) {
+			pg_utf8_trim(buf);
 			break;
+		}
 		at += (size_t)w;
 	}
 	json_decref(o);

@@ -8,8 +8,23 @@
 #define PG_RUNDATA_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "core/record.h"
+
+/*
+ * What a results file may hold (docs/security.md): anything beyond is
+ * refused with one line, whichever store it is going to. A run id and a
+ * board name are printable text (no control characters) of at most these
+ * many bytes; a line is at most PG_LINE_MAX bytes; a file at most
+ * PG_RECORDS_MAX records. perfguide itself writes ids of about 40 bytes,
+ * lines of a few kB and a few thousand records per run.
+ */
+#define PG_RUN_ID_MAX 159
+#define PG_BOARD_MAX 127
+#define PG_LINE_MAX (1024 * 1024)
+#define PG_RECORDS_MAX 100000
 
 struct pg_rrun {
 	char *id, *board, *started;
@@ -22,14 +37,26 @@ struct pg_rrun {
 	char *source;		/* where it was read from */
 	struct pg_record *res;
 	int nres;
+	int res_cap;		/* allocated in res (the reader grows it by doubling) */
 };
 
 void pg_rrun_free(struct pg_rrun *r);
+
+/* -1 with err set when a run's id or board is empty, too long or holds a
+ * control character: the check every run passes before it reaches a store. */
+int pg_rrun_check_names(const char *id, const char *board, char *err, size_t len);
+
+/* One line of at most max bytes (the newline included) into *buf; its
+ * length, 0 at the end of the file, or -1 when it is longer than max (a line
+ * without an end at the end of the file is returned as it is). */
+ssize_t pg_read_line(FILE *f, char **buf, size_t *cap, size_t max);
 
 /* Reads every run of a results file (one, or several when a file was
  * written again with the same --out); on a corrupt or truncated file
  * returns -1 with err naming the line and what is wrong, and nothing read. */
 int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *n, char *err, size_t len);
+/* The same from an open stream; name is what err and each run's source say. */
+int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *n, char *err, size_t len);
 /* The same for a file that must hold exactly one run. */
 int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t len);
 

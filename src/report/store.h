@@ -18,8 +18,8 @@ struct pg_store;
 
 /* One line of `perfguide runs`. */
 struct pg_run_summary {
-	char id[160];
-	char board[128];
+	char id[PG_RUN_ID_MAX + 1];
+	char board[PG_BOARD_MAX + 1];
 	char started[40];
 	char version[64];
 	char status[16];	/* complete, interrupted, incomplete */
@@ -31,7 +31,9 @@ enum pg_add_result { PG_ADD_NEW, PG_ADD_PRESENT, PG_ADD_REPLACED };
 
 struct pg_store_ops {
 	const char *name;
-	/* Adds a whole run in one transaction. A run already held complete is
+	/* Every run given to these has passed pg_rrun_check_names (the results
+	 * file reader checks it: rundata.h has the limits).
+	 * Adds a whole run in one transaction. A run already held complete is
 	 * left as it is (PG_ADD_PRESENT); one held without its end record (the
 	 * board crashed, or `run` stopped writing to the store) is replaced. */
 	int (*add_run)(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len);

@@ -632,11 +632,16 @@ static void copy_col(PGresult *res, int row, int col, char *buf, size_t len)
 	snprintf(buf, len, "%s", PQgetisnull(res, row, col) ? "" : PQgetvalue(res, row, col));
 }
 
+#define STR(x) #x
+#define XSTR(x) STR(x)
+/* As SQLite's: a run whose id or board is longer than a results file may
+ * give (only a store written by something else has one) is not listed. */
 static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
 {
 	static const char sql[] =
 		"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
 		" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r"
+		" WHERE octet_length(r.id) <= " XSTR(PG_RUN_ID_MAX) " AND octet_length(r.board) <= " XSTR(PG_BOARD_MAX)
 		" ORDER BY r.started COLLATE \"C\" NULLS FIRST, r.id COLLATE \"C\"";
 	*out = NULL;
 	*n = 0;

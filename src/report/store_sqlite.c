@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/record_json.h"
+#include "core/text.h"
 #include "store.h"
 
 /* "pgrs" in the header, so `file` and other tools can tell what it is. */
@@ -49,6 +50,7 @@ static const char *const migrations[] = {
 struct sq_store {
 	struct pg_store base;
 	sqlite3 *db;
+	int newer;		/* a newer perfguide's store: read, never written */
 };
 
 static sqlite3 *db_of(struct pg_store *s)
@@ -105,20 +107,27 @@ static int migrate_one(sqlite3 *db, int v, char *err, size_t len)
 	return 0;
 }
 
+/* The steps from one version to another, inside the caller's transaction. */
+static int migrate_steps(sqlite3 *db, int from, int to, char *err, size_t len)
+{
+	if (from < 0 || to > SCHEMA_VERSION) {
+		snprintf(err, len, "no migration from schema %d to %d", from, to);
+		return -1;
+	}
+	for (int v = from; v < to; v++)
+		if (migrate_one(db, v, err, len) < 0)
+			return -1;
+	char sql[160];
+	snprintf(sql, sizeof(sql), "UPDATE perfguide_schema SET version = %d; PRAGMA application_id = %d;",
+		 to, APPLICATION_ID);
+	return exec(db, sql, err, len);
+}
+
 static int migrate(sqlite3 *db, int from, int to, char *err, size_t len)
 {
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
 		return -1;
-	for (int v = from; v < to; v++) {
-		if (migrate_one(db, v, err, len) < 0) {
-			rollback(db);
-			return -1;
-		}
-	}
-	char sql[160];
-	snprintf(sql, sizeof(sql), "UPDATE perfguide_schema SET version = %d; PRAGMA application_id = %d;",
-		 to, APPLICATION_ID);
-	if (exec(db, sql, err, len) < 0 || exec(db, "COMMIT", err, len) < 0) {
+	if (migrate_steps(db, from, to, err, len) < 0 || exec(db, "COMMIT", err, len) < 0) {
 		rollback(db);
 		return -1;
 	}
@@ -177,8 +186,9 @@ static sqlite3 *open_db(const char *path, int create, char *err, size_t len)
 		sqlite3_close(db);
 		return NULL;
 	}
-	/* Several perfguides may write at once (a board farm importing). */
-	sqlite3_busy_timeout(db, 10000);
+	/* Several perfguides may write at once (a board farm importing): each
+	 * waits for the others' transactions. */
+	sqlite3_busy_timeout(db, 60000);
 	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	return db;
 }
@@ -198,29 +208,92 @@ int pg_store_sqlite_version(void)
 	return SCHEMA_VERSION;
 }
 
+static int readable(sqlite3 *db);
+
+/* A store from a newer perfguide: read where this one finds what it reads,
+ * never written. */
+static int newer(sqlite3 *db, int version, int create, char *err, size_t len)
+{
+	if (!readable(db)) {
+		snprintf(err, len, "store schema %d is newer than this perfguide reads (1 to %d): use a perfguide "
+			 "that knows schema %d", version, SCHEMA_VERSION, version);
+		return -1;
+	}
+	if (create) {
+		snprintf(err, len, "store schema %d is newer than this perfguide writes (%d): it can read the store "
+			 "(runs, report, compare) but not add to it; add with a perfguide that knows schema %d",
+			 version, SCHEMA_VERSION, version);
+		return -1;
+	}
+	return 1;
+}
+
+/* What inspect found, judged: 0 ours at this build's schema, 1 ours and
+ * newer (to be read only), 2 to be created or migrated, -1 refused. */
+static int judge(sqlite3 *db, int what, int version, int create, char *err, size_t len)
+{
+	if (what < 0)
+		return -1;
+	if (what == 1) {
+		if (create)
+			return 2;
+		snprintf(err, len, "not a perfguide store (empty)");
+		return -1;
+	}
+	if (version < 1) {
+		snprintf(err, len, "store schema version %d is not one perfguide writes (1 to %d): the store is damaged",
+			 version, SCHEMA_VERSION);
+		return -1;
+	}
+	if (version > SCHEMA_VERSION)
+		return newer(db, version, create, err, len);
+	return version == SCHEMA_VERSION ? 0 : 2;
+}
+
+/* Brings the store to this build's schema, creating it when create is set.
+ * The version is read again under the write lock, so that perfguides
+ * importing into one new store at once create it once and all go on.
+ * Returns what judge returns. */
+static int prepare(sqlite3 *db, int create, char *err, size_t len)
+{
+	int version = 0;
+	int what = inspect(db, &version, err, len);
+	what = judge(db, what, version, create, err, len);
+	if (what != 2)
+		return what;
+	char msg[256];
+	if (exec(db, "BEGIN IMMEDIATE", msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "cannot lock the store: %s", msg);
+		return -1;
+	}
+	what = inspect(db, &version, err, len);
+	what = judge(db, what, version, create, err, len);
+	if (what == 2) {
+		if (migrate_steps(db, version, SCHEMA_VERSION, msg, sizeof(msg)) < 0) {
+			snprintf(err, len, "cannot bring the store to schema %d: %s", SCHEMA_VERSION, msg);
+			what = -1;
+		} else {
+			what = 0;
+		}
+	}
+	if (what < 0 || exec(db, "COMMIT", msg, sizeof(msg)) < 0) {
+		if (what >= 0)
+			snprintf(err, len, "cannot bring the store to schema %d: %s", SCHEMA_VERSION, msg);
+		rollback(db);
+		return -1;
+	}
+	return what;
+}
+
 struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, size_t len)
 {
-	char msg[256];
+	char msg[512];
 	sqlite3 *db = open_db(path, create, err, len);
 	if (!db)
 		return NULL;
-	int version = 0;
-	int what = inspect(db, &version, msg, sizeof(msg));
+	int what = prepare(db, create, msg, sizeof(msg));
 	if (what < 0) {
 		snprintf(err, len, "%s: %s", path, msg);
-		goto bad;
-	}
-	if (what == 0 && version > SCHEMA_VERSION) {
-		snprintf(err, len, "%s: store schema %d is newer than this perfguide knows (%d): use a newer perfguide",
-			 path, version, SCHEMA_VERSION);
-		goto bad;
-	}
-	if (what == 1 && !create) {
-		snprintf(err, len, "%s: not a perfguide store (empty)", path);
-		goto bad;
-	}
-	if (version < SCHEMA_VERSION && migrate(db, version, SCHEMA_VERSION, msg, sizeof(msg)) < 0) {
-		snprintf(err, len, "%s: cannot bring the store to schema %d: %s", path, SCHEMA_VERSION, msg);
 		goto bad;
 	}
 	struct sq_store *s = calloc(1, sizeof(*s));
@@ -231,6 +304,7 @@ struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, s
 	s->base.ops = &sqlite_ops;
 	snprintf(s->base.path, sizeof(s->base.path), "%s", path);
 	s->db = db;
+	s->newer = what == 1;
 	return &s->base;
 bad:
 	sqlite3_close(db);
@@ -410,9 +484,20 @@ static int add_one(sqlite3 *db, const struct pg_rrun *r, char *err, size_t len)
 	return ret;
 }
 
+/* -1 with err set for a newer perfguide's store, which is only read. */
+static int writable(struct pg_store *s, char *err, size_t len)
+{
+	if (!((struct sq_store *)s)->newer)
+		return 0;
+	snprintf(err, len, "the store's schema is newer than this perfguide writes: not adding to it");
+	return -1;
+}
+
 static int sq_add_runs(struct pg_store *s, const struct pg_rrun *r, int n, int *how, char *err, size_t len)
 {
 	sqlite3 *db = db_of(s);
+	if (writable(s, err, len) < 0)
+		return -1;
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -438,6 +523,8 @@ static int sq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, si
 static int sq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
 	sqlite3 *db = db_of(s);
+	if (writable(s, err, len) < 0)
+		return -1;
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
 		return -1;
 	if (insert_run(db, r, err, len) < 0 || exec(db, "COMMIT", err, len) < 0) {
@@ -450,6 +537,8 @@ static int sq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, 
 static int sq_add_result(struct pg_store *s, const char *run_id, const struct pg_record *x, char *err, size_t len)
 {
 	sqlite3 *db = db_of(s);
+	if (writable(s, err, len) < 0)
+		return -1;
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
 		return -1;
 	sqlite3_stmt *st;
@@ -472,6 +561,8 @@ static int sq_end_run(struct pg_store *s, const char *run_id, const char *finish
 {
 	sqlite3 *db = db_of(s);
 	sqlite3_stmt *st;
+	if (writable(s, err, len) < 0)
+		return -1;
 	if (sqlite3_prepare_v2(db, "UPDATE runs SET finished = ?, status = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, len, "ending the run");
 	bind_text(st, 1, finished);
@@ -484,20 +575,53 @@ static int sq_end_run(struct pg_store *s, const char *run_id, const char *finish
 
 static void copy_col(sqlite3_stmt *st, int i, char *buf, size_t len)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-	snprintf(buf, len, "%s", t ? (const char *)t : "");
+	pg_text_copy(buf, len, (const char *)sqlite3_column_text(st, i));
+}
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+/* A run whose id or board is longer than a results file may give (only a
+ * store written by something else has one) is not listed. */
+static const char list_sql[] =
+	"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
+	" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r"
+	" WHERE length(CAST(r.id AS BLOB)) <= " XSTR(PG_RUN_ID_MAX)
+	" AND length(CAST(r.board AS BLOB)) <= " XSTR(PG_BOARD_MAX) " ORDER BY r.started, r.id";
+static const char run_row_sql[] =
+	"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
+	" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?";
+static const char samples_sql[] = "SELECT value FROM samples WHERE result_id = ? ORDER BY seq";
+
+static void results_sql(char *sql, size_t len)
+{
+	char cols[1024];
+	result_columns(cols, sizeof(cols), 0);
+	snprintf(sql, len, "SELECT id, (SELECT count(*) FROM samples WHERE result_id = results.id), %s"
+		 " FROM results WHERE run_id = ? ORDER BY seq", cols);
+}
+
+/* 1 when every query that reads runs finds its tables and columns. */
+static int readable(sqlite3 *db)
+{
+	char sql[1300];
+	results_sql(sql, sizeof(sql));
+	const char *const all[] = { list_sql, run_row_sql, samples_sql, sql };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(db, all[i], -1, &st, NULL) != SQLITE_OK)
+			return 0;
+		sqlite3_finalize(st);
+	}
+	return 1;
 }
 
 static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
 {
 	sqlite3 *db = db_of(s);
-	static const char sql[] =
-		"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
-		" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r ORDER BY r.started, r.id";
 	sqlite3_stmt *st;
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, list_sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, len, "listing runs");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -566,11 +690,8 @@ static void column_field(sqlite3_stmt *st, int i, const struct pg_field *f, stru
 /* The run's own row; 1 found, 0 not, -1 error. */
 static int load_run_row(sqlite3 *db, const char *id, struct pg_rrun *r)
 {
-	static const char sql[] =
-		"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
-		" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?";
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, run_row_sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	bind_text(st, 1, id);
 	int rc = sqlite3_step(st);
@@ -587,7 +708,7 @@ static int load_run_row(sqlite3 *db, const char *id, struct pg_rrun *r)
 static int load_samples(sqlite3 *db, struct pg_rrun *r, const sqlite3_int64 *rids)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT value FROM samples WHERE result_id = ? ORDER BY seq", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, samples_sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	for (int i = 0; i < r->nres; i++) {
 		struct pg_record *x = &r->res[i];
@@ -606,25 +727,27 @@ static int load_samples(sqlite3 *db, struct pg_rrun *r, const sqlite3_int64 *rid
 /* Every result of the run, by the field table; their ids into *rids. */
 static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_int64 **rids)
 {
-	char cols[1024], sql[1300];
-	result_columns(cols, sizeof(cols), 0);
-	snprintf(sql, sizeof(sql), "SELECT id, (SELECT count(*) FROM samples WHERE result_id = results.id), %s"
-		 " FROM results WHERE run_id = ? ORDER BY seq", cols);
+	char sql[1300];
+	results_sql(sql, sizeof(sql));
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	bind_text(st, 1, id);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pg_record *p = realloc(r->res, sizeof(*p) * (size_t)(r->nres + 1));
-		if (p)
-			r->res = p;
-		sqlite3_int64 *q = realloc(*rids, sizeof(*q) * (size_t)(r->nres + 1));
-		if (q)
-			*rids = q;
-		if (!p || !q) {
-			rc = SQLITE_NOMEM;
-			break;
+		if (r->nres == r->res_cap) {
+			int cap = r->res_cap ? r->res_cap * 2 : 16;
+			struct pg_record *p = realloc(r->res, sizeof(*p) * (size_t)cap);
+			if (p)
+				r->res = p;
+			sqlite3_int64 *q = realloc(*rids, sizeof(*q) * (size_t)cap);
+			if (q)
+				*rids = q;
+			if (!p || !q) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			r->res_cap = cap;
 		}
 		struct pg_record *x = &r->res[r->nres];
 		memset(x, 0, sizeof(*x));

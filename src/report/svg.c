@@ -14,12 +14,23 @@ static const char *const dashes[] = { "", "6 3", "2 2", "8 3 2 3" };
 void pg_html_esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
-		switch (*s) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '&': fputs("&amp;", out); break;
 		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
+		case '\'': fputs("&#39;", out); break;
+		default:
+			/* control characters (C0, DEL, C1) are not text in HTML */
+			if (c < 0x20 || c == 0x7f) {
+				fputc(' ', out);
+			} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+				fputc(' ', out);
+				s++;
+			} else {
+				fputc(c, out);
+			}
 		}
 	}
 }
@@ -39,12 +50,20 @@ void pg_plot_free(struct pg_plot *p)
 	p->ns = p->nx = 0;
 }
 
-/* Round numbers for an axis from 0 to max. */
-static double nice_step(double max, int ticks)
+/* Round numbers for an axis from 0 to max (finite, above 0); the step
+ * and how many of them reach max (at most 10). Near the largest double the
+ * rounded top would overflow: the top is max itself then. */
+static double nice_step(double max, int ticks, int *nsteps)
 {
 	double raw = max / ticks, mag = pow(10, floor(log10(raw)));
-	double f = raw / mag;
-	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+	double step = (raw / mag <= 1 ? 1 : raw / mag <= 2 ? 2 : raw / mag <= 5 ? 5 : 10) * mag;
+	double n = ceil(max / step);
+	if (!(step > 0) || !isfinite(step) || !isfinite(n * step) || n < 1 || n > 10) {
+		step = max;
+		n = 1;
+	}
+	*nsteps = (int)n;
+	return step;
 }
 
 static void fmt_num(double v, char *buf, size_t len)
@@ -72,7 +91,7 @@ static void svg_open(FILE *out, int w, int h, const char *title)
 
 struct frame {
 	double x0, x1, ymax, step;
-	int logx, pw, ph;
+	int nsteps, logx, pw, ph;
 };
 
 static double px(const struct frame *f, double v)
@@ -89,7 +108,8 @@ static void axes(FILE *out, const struct pg_plot *p, const struct frame *f)
 {
 	char t[64];
 	fprintf(out, "<path d=\"M%d %d V%d H%d\" stroke=\"#333\" fill=\"none\"/>\n", ML, MT, MT + f->ph, ML + f->pw);
-	for (double y = 0; y <= f->ymax * 1.0001; y += f->step) {
+	for (int i = 0; i <= f->nsteps; i++) {
+		double y = i * f->step;
 		fmt_num(y, t, sizeof(t));
 		fprintf(out, "<path d=\"M%d %.1f H%d\" stroke=\"#eee\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			ML + 1, py(f, y), ML + f->pw, ML - 4, py(f, y) + 4, t);
@@ -115,11 +135,14 @@ static void series(FILE *out, const struct frame *f, const struct pg_series *s, 
 	if (s->dash)
 		fprintf(out, " stroke-dasharray=\"%s\"", dashes[s->dash % NDASH]);
 	fputs(" d=\"", out);
-	for (int k = 0; k < s->n; k++)
-		fprintf(out, "%s%.1f %.1f", k ? " L" : "M", px(f, s->x[k]), py(f, s->y[k]));
+	for (int k = 0, drawn = 0; k < s->n; k++)
+		if (isfinite(s->y[k]))
+			fprintf(out, "%s%.1f %.1f", drawn++ ? " L" : "M", px(f, s->x[k]), py(f, s->y[k]));
 	fputs("\"/>\n", out);
 	for (int k = 0; k < s->n; k++)
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px(f, s->x[k]), py(f, s->y[k]), col);
+		if (isfinite(s->y[k]))
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px(f, s->x[k]),
+				py(f, s->y[k]), col);
 	fputc('\n', out);
 	int ly = MT + 14 * i;
 	fprintf(out, "<path d=\"M%d %d h18\" stroke=\"%s\" stroke-width=\"3\"", ML + f->pw + 10, ly + 4, col);
@@ -135,12 +158,12 @@ void pg_svg_lines(FILE *out, const struct pg_plot *p)
 	struct frame f = { .logx = p->logx, .pw = W - ML - MR, .ph = H - MT - MB };
 	for (int i = 0; i < p->ns; i++)
 		for (int k = 0; k < p->s[i].n; k++)
-			if (p->s[i].y[k] > f.ymax)
+			if (p->s[i].y[k] > f.ymax && isfinite(p->s[i].y[k]))
 				f.ymax = p->s[i].y[k];
 	if (!(f.ymax > 0))
 		f.ymax = 1;
-	f.step = nice_step(f.ymax, 5);
-	f.ymax = ceil(f.ymax / f.step) * f.step;
+	f.step = nice_step(f.ymax, 5, &f.nsteps);
+	f.ymax = f.nsteps * f.step;
 	f.x0 = p->logx ? log2(p->xs[0]) : p->xs[0];
 	f.x1 = p->logx ? log2(p->xs[p->nx - 1]) : p->xs[p->nx - 1];
 	if (f.x1 == f.x0)
@@ -159,7 +182,7 @@ void pg_svg_bars(FILE *out, const struct pg_bars *b)
 {
 	double max = 0;
 	for (int i = 0; i < b->n; i++)
-		if (b->v[i] > max)
+		if (b->v[i] > max && isfinite(b->v[i]))
 			max = b->v[i];
 	if (!isnan(b->ref) && b->ref > max)
 		max = b->ref;
@@ -177,8 +200,8 @@ void pg_svg_bars(FILE *out, const struct pg_bars *b)
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", lw - 4, y + 12);
 		pg_html_esc(out, b->labels[i]);
 		fputs("</text>", out);
-		if (!isnan(b->v[i])) {
-			double bw = b->v[i] / max * pw;
+		if (isfinite(b->v[i])) {
+			double bw = fmax(b->v[i], 0) / max * pw;
 			fprintf(out, "<path d=\"M%d %d h%.1f v%d h%.1f Z\" fill=\"%s\"/>", lw, y, bw, bh, -bw,
 				palette[(b->color ? b->color[i] : i) % NPAL]);
 			fmt_num(b->v[i], v, sizeof(v));

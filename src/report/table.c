@@ -16,6 +16,7 @@
 
 #include "core/params.h"
 #include "core/record_json.h"
+#include "core/text.h"
 
 #define RATIO_LEGEND "\xe2\x89\x88: the two boards' min..max overlap, so the difference may be noise."
 #define OVERLAP_MARK "\xe2\x89\x88"
@@ -34,7 +35,8 @@ int pg_table_set(struct pg_tcell *c, enum pg_tkind kind, int col, const char *fm
 	char buf[600];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if ((size_t)vsnprintf(buf, sizeof(buf), fmt, ap) >= sizeof(buf))
+		pg_utf8_trim(buf);
 	va_end(ap);
 	free(c->text);
 	c->kind = kind;
@@ -83,8 +85,9 @@ static int value_cell(struct pg_table *t, struct pg_tcell *tc, const struct pg_g
 	tc->row = row;
 	if (cell->present && cell->status != PG_OK) {
 		pg_row_name(row, name, sizeof(name));
-		snprintf(note, sizeof(note), "%s, %s: %s", g->cols[c].board, name,
-			 cell->reason ? cell->reason : "no reason given");
+		if ((size_t)snprintf(note, sizeof(note), "%s, %s: %s", g->cols[c].board, name,
+				     cell->reason ? cell->reason : "no reason given") >= sizeof(note))
+			pg_utf8_trim(note);
 		tc->note = note_of(t, note);
 	}
 	return pg_table_set(tc, PG_T_VALUE, c, "%s", text);
@@ -125,44 +128,53 @@ static int board_width(const struct pg_guide *g, int s, unsigned opts, int c, st
 	return 1 + pc->cpu + pc->ratio;
 }
 
+/* A row of section s in this table: csv and json (PG_TABLE_FLAT) have every
+ * metric, the others those the section shows. */
+static int in_table(const struct pg_guide *g, int s, unsigned opts, int r)
+{
+	return g->rows[r].section == s && ((opts & PG_TABLE_FLAT) || pg_row_shown(g, &g->rows[r]));
+}
+
 static int flat_table(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t)
 {
-	int first, last, ncols = 1;
+	int first, last, ncols = 1, nrows = 0;
 	struct percol pc;
 	pg_section_rows(g, s, &first, &last);
 	for (int c = 0; c < g->ncols; c++)
 		ncols += board_width(g, s, opts, c, &pc);
-	if (pg_table_alloc(t, last - first + 1, ncols) < 0 || pg_table_set(&t->head[0], PG_T_NAME, -1, "Benchmarks") < 0)
-		return -1;
+	for (int r = first; r >= 0 && r <= last; r++)
+		nrows += in_table(g, s, opts, r);
+	int rc = pg_table_alloc(t, nrows, ncols);
+	if (rc == 0)
+		rc = pg_table_set(&t->head[0], PG_T_NAME, -1, "Benchmarks");
+	for (int c = 0, k = 1; rc == 0 && c < g->ncols; c++) {
+		board_width(g, s, opts, c, &pc);
+		rc |= pg_table_set(&t->head[k++], PG_T_VALUE, c, "%s", g->cols[c].board);
+		if (pc.cpu)
+			rc |= pg_table_set(&t->head[k++], PG_T_CPU, c, "%s CPU Load %%", g->cols[c].board);
+		if (pc.ratio)
+			rc |= pg_table_set(&t->head[k++], PG_T_RATIO, c, "%s / %s", g->cols[c].board,
+					   g->cols[g->baseline].board);
+	}
 	char name[320];
-	for (int r = first; r <= last; r++) {
+	for (int r = first, i = 0; rc == 0 && r >= 0 && r <= last; r++) {
 		const struct pg_grow *row = &g->rows[r];
-		struct pg_tcell *tc = pg_table_cell(t, r - first, 0);
+		if (!in_table(g, s, opts, r))
+			continue;
+		struct pg_tcell *tc = pg_table_cell(t, i++, 0);
 		pg_row_name(row, name, sizeof(name));
-		if (pg_table_set(tc, PG_T_NAME, -1, "%s", name) < 0)
-			return -1;
+		rc = pg_table_set(tc, PG_T_NAME, -1, "%s", name);
 		tc->row = row;
-		for (int c = 0, k = 1; c < g->ncols; c++) {
+		for (int c = 0; rc == 0 && c < g->ncols; c++) {
 			board_width(g, s, opts, c, &pc);
-			int rc = value_cell(t, ++tc, g, row, c);
-			if (r == first)
-				rc |= pg_table_set(&t->head[k++], PG_T_VALUE, c, "%s", g->cols[c].board);
-			if (pc.cpu) {
-				rc |= cpu_cell(++tc, row, c);
-				if (r == first)
-					rc |= pg_table_set(&t->head[k++], PG_T_CPU, c, "%s CPU Load %%", g->cols[c].board);
-			}
-			if (pc.ratio) {
-				rc |= ratio_cell(t, ++tc, row, c);
-				if (r == first)
-					rc |= pg_table_set(&t->head[k++], PG_T_RATIO, c, "%s / %s", g->cols[c].board,
-							   g->cols[g->baseline].board);
-			}
-			if (rc)
-				return -1;
+			rc = value_cell(t, ++tc, g, row, c);
+			if (rc == 0 && pc.cpu)
+				rc = cpu_cell(++tc, row, c);
+			if (rc == 0 && pc.ratio)
+				rc = ratio_cell(t, ++tc, row, c);
 		}
 	}
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /* --- a section pivoted on one parameter --- */
@@ -196,7 +208,7 @@ static void split_params(const struct pg_grow *row, const char *param, char *val
 		free(t);
 		json_decref(o);
 		const char *eq = strchr(one, '=');
-		snprintf(val, vlen, "%s", eq ? eq + 1 : one);
+		pg_text_copy(val, vlen, eq ? eq + 1 : one);
 	}
 	json_object_del(p, param);
 	*rest = pg_json_text(p);
@@ -256,7 +268,7 @@ static int pivot_val(struct pivot *pv, const char *val, double num)
 	for (int i = 0; i < pv->nvals; i++)
 		if (strcmp(pv->vals[i], val) == 0)
 			return i;
-	snprintf(pv->vals[pv->nvals], sizeof(pv->vals[0]), "%s", val);
+	pg_text_copy(pv->vals[pv->nvals], sizeof(pv->vals[0]), val);
 	pv->num[pv->nvals] = num;
 	return pv->nvals++;
 }
@@ -291,13 +303,19 @@ static void pivot_sort(struct pivot *pv, int n)
 		}
 		memcpy(pv->vals, vals, sizeof(*vals) * (size_t)pv->nvals);
 		for (int i = 0; i < n; i++)
-			pv->val_of[i] = rank[pv->val_of[i]];
+			if (pv->val_of[i] >= 0)
+				pv->val_of[i] = rank[pv->val_of[i]];
 	}
 	free(rank);
 	free(vals);
 	free(perm);
 }
 
+/* More rows or columns than this (per board) is no table to read: the
+ * section is written flat. */
+#define PIVOT_MAX 1024
+
+/* 0, 1 when the pivot has more than PIVOT_MAX rows or columns, -1 out of memory. */
 static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int first, int n)
 {
 	char **rests = calloc((size_t)n + 1, sizeof(char *));
@@ -310,17 +328,27 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	int rc = rests && pv->vals && pv->num && pv->keys && pv->val_of && pv->key_of && pv->merged ? 0 : -1;
 	pv->param = g->sections[s].rows_by;
 	pv->numeric = 1;
-	for (int i = 0; rc == 0 && i < n; i++) {
+	for (int i = 0; rc == 0 && i < n && pv->nvals <= PIVOT_MAX; i++) {
 		char val[160];
 		double num;
+		/* a metric the section does not show: in no row or column */
+		pv->val_of[i] = pv->key_of[i] = -1;
+		if (!pg_row_shown(g, &g->rows[first + i]))
+			continue;
 		split_params(&g->rows[first + i], pv->param, val, sizeof(val), &num, &rests[i]);
 		if (!rests[i])
 			rc = -1;
 		pv->numeric &= !val[0] || !isnan(num);
 		pv->val_of[i] = pivot_val(pv, val, num);
 	}
-	for (int i = 0; rc == 0 && i < n; i++)
-		pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
+	if (rc == 0 && pv->nvals > PIVOT_MAX)
+		rc = 1;
+	for (int i = 0; rc == 0 && i < n; i++) {
+		if (pv->val_of[i] >= 0)
+			pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
+		if (pv->nkeys > PIVOT_MAX)
+			rc = 1;
+	}
 	if (rc == 0)
 		pivot_merge(g, pv, rests, first, n);
 	for (int i = 0; rests && i < n; i++)
@@ -382,6 +410,8 @@ static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int
 static int labels_name_columns(const struct pg_guide *g, const struct pivot *pv, int first, int n)
 {
 	for (int i = 0; i < n; i++) {
+		if (pv->key_of[i] < 0)
+			continue;
 		const struct pg_grow *row = &g->rows[first + i], *key = &g->rows[pv->keys[pv->key_of[i]]];
 		if (!row->label || !key->label || strcmp(row->label, key->label) != 0)
 			return 0;
@@ -400,16 +430,19 @@ static void key_name(const struct pg_guide *g, const struct pivot *pv, int k, in
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
 	if (labels) {
-		snprintf(buf, len, "%s", row->label);
+		pg_text_copy(buf, len, row->label);
 		return;
 	}
 	char dist[160];
 	distinguishing(g, pv, k, dist, sizeof(dist));
+	int w;
 	if (pv->merged[k])	/* no one benchmark's title names it */
-		snprintf(buf, len, "%s%s%s", dist, dist[0] ? " " : "", row->metric);
+		w = snprintf(buf, len, "%s%s%s", dist, dist[0] ? " " : "", row->metric);
 	else
-		snprintf(buf, len, "%s%s%s %s", row->title ? row->title : row->bench, dist[0] ? " " : "", dist,
-			 row->metric);
+		w = snprintf(buf, len, "%s%s%s %s", row->title ? row->title : row->bench, dist[0] ? " " : "", dist,
+			     row->metric);
+	if (w < 0 || (size_t)w >= len)
+		pg_utf8_trim(buf);
 }
 
 /* A column's units: its rows', each once ("score, iter/s" where the
@@ -428,8 +461,10 @@ static void key_units(const struct pg_guide *g, const struct pivot *pv, int k, i
 			seen = pv->key_of[j] == k && g->rows[first + j].unit &&
 			       strcmp(g->rows[first + j].unit, u) == 0;
 		int w = seen ? 0 : snprintf(buf + at, len - at, "%s%s", at ? ", " : "", u);
-		if (w < 0 || (size_t)w >= len - at)
+		if (w < 0 || (size_t)w >= len - at) {
+			pg_utf8_trim(buf);
 			break;
+		}
 		at += (size_t)w;
 	}
 }
@@ -467,10 +502,22 @@ static int pivot_table(const struct pg_guide *g, int s, unsigned opts, struct pg
 	int n = last - first + 1, ncols = 1, rc;
 	struct pivot pv = { 0 };
 	struct percol pc;
-	if (pivot_build(g, s, &pv, first, n) < 0) {
+	if ((rc = pivot_build(g, s, &pv, first, n)) != 0) {
 		pivot_free(&pv);
-		return -1;
+		return rc < 0 ? -1 : flat_table(g, s, opts, t);
 	}
+	/* A sparse grid (values and columns that rarely meet) is mostly empty
+	 * cells: it is written flat, a row per result key, like csv. */
+	size_t grid = (size_t)pv.nvals * (size_t)pv.nkeys;
+	int *at = grid <= 16 * (size_t)n + 256 ? malloc(sizeof(int) * (grid + 1)) : NULL;
+	if (!at) {
+		pivot_free(&pv);
+		return flat_table(g, s, opts, t);
+	}
+	memset(at, 0xff, sizeof(int) * (grid + 1));
+	for (int i = n - 1; i >= 0; i--)	/* the first row of a (value, key) */
+		if (pv.key_of[i] >= 0)
+			at[(size_t)pv.val_of[i] * (size_t)pv.nkeys + (size_t)pv.key_of[i]] = first + i;
 	for (int c = 0; c < g->ncols; c++)
 		ncols += board_width(g, s, opts, c, &pc) * pv.nkeys;
 	rc = pg_table_alloc(t, pv.nvals, ncols);
@@ -482,10 +529,8 @@ static int pivot_table(const struct pg_guide *g, int s, unsigned opts, struct pg
 		for (int c = 0, h = 1; rc == 0 && c < g->ncols; c++) {
 			board_width(g, s, opts, c, &pc);
 			for (int k = 0; rc == 0 && k < pv.nkeys; k++) {
-				const struct pg_grow *row = NULL;
-				for (int i = 0; i < n && !row; i++)
-					if (pv.val_of[i] == v && pv.key_of[i] == k)
-						row = &g->rows[first + i];
+				int r = at[(size_t)v * (size_t)pv.nkeys + (size_t)k];
+				const struct pg_grow *row = r >= 0 ? &g->rows[r] : NULL;
 				struct pg_tcell *tc = pg_table_cell(t, v, h++);
 				rc = row ? value_cell(t, tc, g, row, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
 				if (rc == 0 && pc.cpu)
@@ -495,6 +540,7 @@ static int pivot_table(const struct pg_guide *g, int s, unsigned opts, struct pg
 			}
 		}
 	pivot_free(&pv);
+	free(at);
 	return rc;
 }
 
@@ -504,7 +550,8 @@ int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_t
 	memset(t, 0, sizeof(*t));
 	t->title = sec->title;
 	t->intro = sec->intro;
-	snprintf(t->caption_buf, sizeof(t->caption_buf), "%s Benchmarks", sec->title);
+	if ((size_t)snprintf(t->caption_buf, sizeof(t->caption_buf), "%s Benchmarks", sec->title) >= sizeof(t->caption_buf))
+		pg_utf8_trim(t->caption_buf);
 	t->caption = t->caption_buf;
 	if (sec->rows_by && !(opts & PG_TABLE_FLAT))
 		return pivot_table(g, s, opts, t);
@@ -515,7 +562,9 @@ int pg_table_summary(const struct pg_guide *g, struct pg_table *t)
 {
 	memset(t, 0, sizeof(*t));
 	int b = g->baseline;
-	snprintf(t->caption_buf, sizeof(t->caption_buf), "Against %s", g->cols[b].board);
+	if ((size_t)snprintf(t->caption_buf, sizeof(t->caption_buf), "Against %s", g->cols[b].board) >=
+	    sizeof(t->caption_buf))
+		pg_utf8_trim(t->caption_buf);
 	t->title = t->caption = t->caption_buf;
 	t->intro = "Per section, the geometric mean of each board's ratios to the baseline over the rows "
 		   "both have (above 1: better than the baseline, whichever way the metric goes), and "

@@ -4,17 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void pg_csv_quote(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *out)
 {
 	struct pg_walk w = { .g = g, .out = out };

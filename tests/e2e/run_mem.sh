@@ -49,7 +49,8 @@ for r in results:
         for v, t in zip(r["samples"], r["sample_s"]):
             counted = r["iterations"] * size / t / 1e6
             check(abs(v - counted) <= 1e-6 * counted, "%s counts size bytes per pass" % r["bench"])
-        check(10 < r["median"] < 1e7, "%s %g MB/s is plausible" % (r["bench"], r["median"]))
+        # a floor far below any machine: an ASan build at load average 18 read 9 MB/s
+        check(1 < r["median"] < 1e7, "%s %g MB/s is plausible" % (r["bench"], r["median"]))
     else:
         check(r["unit"] == "ns" and r["better"] == "lower", "latency unit")
         check(r["label"] == {65536: "lat_mem_rd-stride128-sz62k", 1048576: "lat_mem_rd-stride128-sz1000k"}[size], r["label"])

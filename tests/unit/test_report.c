@@ -256,6 +256,57 @@ static void pivot_column_names(void **state)
 	pg_guide_free(&g);
 }
 
+/* A section that names its metrics: its tables (pivoted or not) and the
+ * summary against a baseline have those alone; csv and json every one. */
+static void section_metrics(void **state)
+{
+	(void)state;
+	struct pg_record a[] = { res("t.wr", "{\"size\":4096}", 4, 4, 4), res("t.wr", "{\"size\":4096}", 9, 9, 9),
+				 res("t.rd", "{\"size\":4096}", 5, 5, 5), res("t.rd", "{\"size\":4096}", 8, 8, 8) };
+	struct pg_record b[] = { res("t.wr", "{\"size\":4096}", 8, 8, 8), res("t.wr", "{\"size\":4096}", 1, 1, 1) };
+	for (int i = 0; i < 4; i++) {
+		a[i].section = b[i % 2].section = (char *)"Disks";
+		a[i].higher = b[i % 2].higher = !(i % 2);
+		if (i % 2)
+			a[i].metric = b[1].metric = (char *)"lat_p99";
+		a[i].label = (char *)(i % 2 ? NULL : i ? "Read" : "Write");
+	}
+	for (int pivot = 0; pivot < 2; pivot++) {
+		struct pg_rrun run[] = {
+			{ .id = (char *)"a", .board = (char *)"A", .res = a, .nres = 4 },
+			{ .id = (char *)"b", .board = (char *)"B", .res = b, .nres = 2 },
+		};
+		run[0].sections = (char *)(pivot ? "[{\"title\":\"Disks\",\"rows_by\":\"size\",\"metrics\":\"iops,bandwidth\"}]"
+						 : "[{\"title\":\"Disks\",\"metrics\":\"iops,bandwidth\"}]");
+		const struct pg_rrun *p[] = { &run[0], &run[1] };
+		struct pg_guide g;
+		struct pg_table t;
+		assert_int_equal(pg_guide_build(&g, p, 2), 0);
+		assert_string_equal(g.sections[0].metrics, "iops,bandwidth");
+		assert_int_equal(pg_table_section(&g, 0, 0, &t), 0);
+		assert_int_equal(t.nrows, pivot ? 1 : 2);
+		assert_int_equal(t.ncols, pivot ? 5 : 3);
+		if (pivot) {
+			assert_string_equal(t.head[1].text, "A: Write (MB/s)");
+			assert_string_equal(t.head[2].text, "A: Read (MB/s)");
+			assert_string_equal(t.head[3].text, "B: Write (MB/s)");
+			assert_string_equal(pg_table_cell(&t, 0, 2)->text, "5.00");
+			assert_string_equal(pg_table_cell(&t, 0, 4)->text, "");
+		} else {
+			assert_string_equal(pg_table_cell(&t, 1, 0)->text, "Read (MB/s)");
+		}
+		pg_table_free(&t);
+		assert_int_equal(pg_table_section(&g, 0, PG_TABLE_FLAT, &t), 0);
+		assert_int_equal(t.nrows, 4);
+		pg_table_free(&t);
+		/* B against A: 8/4 on the one row both have; not 9/1 of lat_p99 */
+		assert_int_equal(pg_guide_baseline(&g, "A"), 0);
+		assert_int_equal(g.ngeo[1], 1);
+		assert_true(fabs(g.geomean[1] - 2) < 1e-12);
+		pg_guide_free(&g);
+	}
+}
+
 /* Benchmarks whose rows never meet share their metric's column: a suite's
  * score row above its workloads' rows, the column named by the metric and
  * both units. */
@@ -295,6 +346,7 @@ int main(void)
 		cmocka_unit_test(baseline_ratios),
 		cmocka_unit_test(pivot_table),
 		cmocka_unit_test(pivot_column_names),
+		cmocka_unit_test(section_metrics),
 		cmocka_unit_test(pivot_disjoint_benchmarks_share_columns),
 		cmocka_unit_test(columns_merge_runs_of_a_board),
 	};

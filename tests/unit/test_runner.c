@@ -11,6 +11,7 @@
 #include "core/params.h"
 #include "core/runner.h"
 #include "core/timer.h"
+#include "bench_args.h"
 
 /* A known workload on a virtual clock: each iteration takes exactly 20
  * microseconds and counts 1000 "bytes" and 1 "op", so every figure the
@@ -306,6 +307,40 @@ static void trials_are_not_calibrated(void **state)
 	pg_result_free(&r);
 }
 
+/* A storage-like trial with a ramp: each step lasts 5 virtual seconds of
+ * which the copy counted the last 4 (1e9 bytes). Rates divide by what was
+ * counted: the longest of the copies' windows. */
+static int ramp_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	(void)iters;
+	assert_float_equal(ctx->counted_s, 0, 0);	/* cleared before each step */
+	if (ctx->copy == 0)
+		virtual_now = virtual_now + 5.0;
+	counts[0] = 1e9;
+	ctx->counted_s = ctx->copy == 0 ? 4.0 : 3.5;
+	return PG_OK;
+}
+
+static void trials_divide_by_the_counted_window(void **state)
+{
+	(void)state;
+	static const struct pg_param p[] = {
+		{ .name = "copies", .type = PG_P_INT, .def = "2", .min = 1, .max = 8 },
+		{ 0 },
+	};
+	const struct pg_bench b = { .id = "test.ramp", .title = "ramp", .params = p,
+				    .metrics = trial_metrics, .copies_param = "copies",
+				    .trial = 1, .step = ramp_step };
+	struct pg_args a = bench_args(&b, NULL);
+	struct pg_run_opts o = { .runs = 3, .min_time = 100, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&b, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 3);
+	assert_float_equal(r.elapsed[0], 4.0, 1e-12);
+	assert_float_equal(r.stats[0].median, 2 * 1e9 * 8e-6 / 4.0, 1e-9);
+	pg_result_free(&r);
+}
+
 static void metric_arithmetic(void **state)
 {
 	(void)state;
@@ -383,6 +418,7 @@ int main(void)
 		cmocka_unit_test_setup(interruption_stops_at_a_sample_boundary, reset),
 		cmocka_unit_test_setup(facts_are_one_sample, reset),
 		cmocka_unit_test_setup(trials_are_not_calibrated, reset),
+		cmocka_unit_test_setup(trials_divide_by_the_counted_window, reset),
 		cmocka_unit_test(metric_arithmetic),
 		cmocka_unit_test_setup(busy_setup_is_measured_again, reset),
 	};

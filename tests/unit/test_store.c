@@ -241,10 +241,15 @@ static void older_schema_migrated(void **state)
 		if (be->query_int(old, sql) != 1)
 			fail_msg("no column for field %s", f->name);
 	}
-	/* A store from a newer perfguide is refused, not downgraded. */
+	/* A store from a newer perfguide is never written nor downgraded.
+	 * SQLite reads it where its columns allow (test_report_hardening has
+	 * the rest); PostgreSQL refuses it. */
 	assert_int_equal(be->query_int(old, "UPDATE perfguide_schema SET version = 999"), 0);
-	assert_null(pg_store_open(old, 0, err, sizeof(err)));
+	assert_null(pg_store_open(old, 1, err, sizeof(err)));
 	assert_non_null(strstr(err, "newer"));
+	struct pg_store *newer = pg_store_open(old, 0, err, sizeof(err));
+	assert_true(be == &sqlite_backend ? newer != NULL : newer == NULL);
+	pg_store_close(newer);
 	free((char *)old);
 }
 
