@@ -8,7 +8,9 @@
 #     build: PKG...      headers of its optional libraries (every profile that builds)
 #     check: PKG...      what its tests use (peer tools, a renderer)
 #     check-vm: PKG...   what its VM tests use
-# so a new group adds its file and nothing here changes.
+# so a new group adds its file and nothing here changes. Parts of perfguide
+# that are no group keep theirs the same way: src/report/deps (the stores),
+# lava/deps (the LAVA test definition).
 #
 # usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf
 set -eu
@@ -24,7 +26,7 @@ multi_libs="libjansson-dev libsqlite3-dev"
 
 # group_deps KEY: the packages every group's deps file lists under KEY.
 group_deps() {
-	for f in "$top"/src/bench/*/deps; do
+	for f in "$top"/src/bench/*/deps "$top"/src/report/deps "$top"/lava/deps; do
 		[ -f "$f" ] || continue
 		sed -n "s/^$1:[[:space:]]*//p" "$f"
 	done | tr '\n' ' '

@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report/compare.h"
+#include "compare.h"
 #include "report/select.h"
 
 static const char help[] =
 	"usage: perfguide compare BASE NEW [options]\n"
+	"       perfguide compare --baseline-release A --release B [--board B]... [options]\n"
 	"\n"
 	"Compares every benchmark and parameter set that both runs have: both\n"
 	"medians, the change in percent, and a verdict. A change is 'improved' or\n"
@@ -22,17 +23,35 @@ static const char help[] =
 	"'within noise'. BASE and NEW are run ids, results files, or board names\n"
 	"(that board's latest run).\n"
 	"\n"
+	"Across a fleet: for every board in the store with a run labelled\n"
+	"release=A and one labelled release=B (run --label release=B), its latest\n"
+	"of each, compared; a verdict per board and benchmark, and the regressions\n"
+	"of all boards in one table, largest first.\n"
+	"\n"
+	"  --baseline-release A   the release compared against\n"
+	"  --release B            the release under test\n"
+	"  --board NAME           only this board (repeat for more)\n"
 	"  --threshold PCT    smallest change that counts (default 5)\n"
 	"  --format md|json   a table (default) or JSON\n"
 	"  --db FILE          the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
 	"\n"
 	"Exit status: 0 nothing regressed, 1 something regressed, 2 bad input.\n";
 
-struct compare_opts {
-	const char *db;
-	double threshold;
-	int json;
-};
+/* The two forms: two runs, or two releases of a fleet. */
+static int check_opts(int argc, char **argv, const struct compare_opts *o)
+{
+	if (!o->base_release != !o->release)
+		return pg_usage_error("compare: give --baseline-release and --release together");
+	if (o->release && strcmp(o->release, o->base_release) == 0)
+		return pg_usage_error("compare: --release and --baseline-release are both '%s'", o->release);
+	if (o->release && optind < argc)
+		return pg_usage_error("compare: with --release, give no runs ('%s')", argv[optind]);
+	if (!o->release && o->nboards)
+		return pg_usage_error("compare: --board selects boards of a fleet: give --baseline-release and --release");
+	if (!o->release && argc - optind != 2)
+		return pg_usage_error("compare: give two runs: BASE NEW (run ids, results files or boards)");
+	return -1;
+}
 
 /* -1 to go on, else the exit status. */
 static int parse_opts(int argc, char **argv, struct compare_opts *o)
@@ -41,6 +60,9 @@ static int parse_opts(int argc, char **argv, struct compare_opts *o)
 		{ "threshold", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "baseline-release", required_argument, NULL, 'B' },
+		{ "release", required_argument, NULL, 'R' },
+		{ "board", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -63,6 +85,13 @@ static int parse_opts(int argc, char **argv, struct compare_opts *o)
 			o->json = strcmp(optarg, "json") == 0;
 			break;
 		case 'd': o->db = optarg; break;
+		case 'B': o->base_release = optarg; break;
+		case 'R': o->release = optarg; break;
+		case 'b':
+			if (o->nboards == COMPARE_MAX_BOARDS)
+				return pg_usage_error("compare: at most %d --board options", COMPARE_MAX_BOARDS);
+			o->boards[o->nboards++] = optarg;
+			break;
 		case 'h': fputs(help, stdout); return PG_EXIT_OK;
 		default:
 			if (optopt)
@@ -71,9 +100,7 @@ static int parse_opts(int argc, char **argv, struct compare_opts *o)
 					      argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 2)
-		return pg_usage_error("compare: give two runs: BASE NEW (run ids, results files or boards)");
-	return -1;
+	return check_opts(argc, argv, o);
 }
 
 /* The verdicts, printed; the exit status. */
@@ -106,6 +133,8 @@ int pg_cmd_compare(int argc, char **argv)
 	int rc = parse_opts(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	if (o.release)
+		return compare_fleet(&o);
 	char err[512];
 	struct pg_store *store = NULL;
 	struct pg_rrun base, new;

@@ -67,14 +67,14 @@ static void make_run_id(const char *board, double t, char *buf, size_t len)
 }
 
 /* The sinks in the order every record reaches them: the console, the
- * results file, the store that follows it, and the summary, which ends the
- * run's output. 0, or the exit status of bad input. */
+ * results file, the store that follows it, LAVA's test cases, and the
+ * summary, which ends the run's output. 0, or the exit status of bad input. */
 static int open_sinks(struct run_sinks *s, const struct run_config *c, const char *run_id, int *failed)
 {
 	char err[700] = "out of memory";
 	if (run_sink_console(s, c) < 0 || run_results_path(s, c, run_id, err, sizeof(err)) < 0 ||
 	    run_sink_store(s, c, err, sizeof(err)) < 0 || run_sink_file(s, c, err, sizeof(err)) < 0 ||
-	    run_sink_summary(s, failed) < 0) {
+	    run_sink_lava(s, c) < 0 || run_sink_summary(s, failed) < 0) {
 		run_sinks_close(s);
 		return pg_usage_error("run: %s", err);
 	}
@@ -154,6 +154,7 @@ int pg_cmd_run(int argc, char **argv)
 		.selectors = c.selectors, .nselectors = c.nselectors, .overrides = c.ov, .noverrides = c.nov,
 		.cpus = c.ncpus ? c.cpus : NULL, .ncpus = c.ncpus,
 		.sections = plan.sections, .nsections = plan.nsections,
+		.labels = c.labels, .nlabels = c.nlabels,
 	};
 	make_run_id(ri.board, ri.started, run_id, sizeof(run_id));
 	snprintf(ri.id, sizeof(ri.id), "%s", run_id);

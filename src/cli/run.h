@@ -20,6 +20,7 @@
 
 #define RUN_MAX_OVERRIDES 16
 #define RUN_MAX_CPUS 256
+#define RUN_MAX_LABELS 16
 #define RUN_RESULTS_DIR "perfguide-results"
 #define RUN_NO_BUDGET (-1.0)	/* --budget none */
 
@@ -33,6 +34,9 @@ struct run_config {
 	uint64_t iters;
 	const char *board, *out, *db;
 	int json, no_db;
+	int lava;		/* --lava: every result is also a LAVA test case */
+	const char *labels[RUN_MAX_LABELS];	/* --label KEY=VALUE */
+	int nlabels;
 	int cpus[RUN_MAX_CPUS];
 	int ncpus;
 	struct pg_override ov[RUN_MAX_OVERRIDES];
@@ -101,6 +105,13 @@ int run_sink_console(struct run_sinks *s, const struct run_config *c);
 /* Counts ok, noisy, skipped and failed results, and ends the run with a
  * line of them and one per failure. *failed says whether one failed. */
 int run_sink_summary(struct run_sinks *s, int *failed);
+
+/* --lava: a LAVA test case per result, a test set per group. */
+int run_sink_lava(struct run_sinks *s, const struct run_config *c);
+/* The case's name: the benchmark id, its recorded parameters and the
+ * metric, in LAVA's alphabet [A-Za-z0-9._-] and at most 100 characters. */
+void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, const char *metric, char *buf,
+			size_t len);
 
 /*
  * The results file (and --json on stdout), and the store that follows it.

@@ -10,6 +10,8 @@
 #include "core/text.h"
 #include "run.h"
 
+#define PG_LABEL_KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
 static const char help[] =
 	"usage: perfguide run [SELECTOR...] [options]\n"
 	"\n"
@@ -37,9 +39,15 @@ static const char help[] =
 	"                               model, DMI product, or hostname)\n"
 	"  --out FILE.jsonl             results file (default: " RUN_RESULTS_DIR "/<board>-<time>.jsonl)\n"
 	"  --json                       also print every record as JSON on stdout\n"
-	"  --db FILE                    also add the results to this store (default:\n"
-	"                               $XDG_DATA_HOME/perfguide/results.db)\n"
+	"  --db FILE|URL                also add the results to this store (default:\n"
+	"                               $XDG_DATA_HOME/perfguide/results.db); a URL\n"
+	"                               postgresql://user@host/db is a shared store;\n"
+	"                               PERFGUIDE_DB sets the default\n"
 	"  --no-db                      write only the results file\n"
+	"  --label KEY=VALUE            recorded with the run (release=09.02): compare\n"
+	"                               --release selects a fleet's runs by it\n"
+	"  --lava                       also report every result as a LAVA test case\n"
+	"                               (lava-test-case, or its signal lines)\n"
 	"  --cpu LIST                   pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a\n"
 	"                               benchmark runs on the i-th CPU of the list\n"
 	"  -p NAME=VALUE[,VALUE...]     set a parameter; several values sweep it.\n"
@@ -183,8 +191,29 @@ static void suite_defaults(struct run_config *c)
 		c->budget = 0;
 }
 
+/* KEY=VALUE: a key of [A-Za-z0-9_.-], a printable value; each key once. */
+static int add_label(struct run_config *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t klen = eq ? (size_t)(eq - arg) : 0;
+	if (!eq || klen == 0 || klen > 64 || strspn(arg, PG_LABEL_KEY_CHARS) != klen || !eq[1] ||
+	    strlen(eq + 1) > 128)
+		return pg_usage_error("run: --label '%s': give KEY=VALUE (a key of letters, digits, '_', '.', '-'; "
+				      "a value of 1 to 128 characters)", arg);
+	for (const char *p = eq + 1; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return pg_usage_error("run: --label '%.*s': the value has a control character", (int)klen, arg);
+	for (int i = 0; i < c->nlabels; i++)
+		if (strncmp(c->labels[i], arg, klen + 1) == 0)
+			return pg_usage_error("run: --label %.*s given twice", (int)klen, arg);
+	if (c->nlabels == RUN_MAX_LABELS)
+		return pg_usage_error("run: at most %d --label options", RUN_MAX_LABELS);
+	c->labels[c->nlabels++] = arg;
+	return -1;
+}
+
 enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
-       O_DESTROY, O_BUDGET };
+       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA };
 
 static int one_option(int opt, const char *arg, struct run_config *c)
 {
@@ -228,6 +257,8 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 	case O_JSON: c->json = 1; break;
 	case O_DB: c->db = arg; break;
 	case O_NODB: c->no_db = 1; break;
+	case O_LABEL: return add_label(c, arg);
+	case O_LAVA: c->lava = 1; break;
 	case O_CPU:
 		if (parse_cpus(arg, c->cpus, &c->ncpus, err, sizeof(err)) < 0)
 			return pg_usage_error("run: %s", err);
@@ -253,6 +284,7 @@ int run_parse_options(int argc, char **argv, struct run_config *c)
 		{ "json", no_argument, NULL, O_JSON }, { "cpu", required_argument, NULL, O_CPU },
 		{ "db", required_argument, NULL, O_DB }, { "no-db", no_argument, NULL, O_NODB },
 		{ "peer", required_argument, NULL, O_PEER }, { "psk-file", required_argument, NULL, O_PSK },
+		{ "label", required_argument, NULL, O_LABEL }, { "lava", no_argument, NULL, O_LAVA },
 		{ "destroy-data", required_argument, NULL, O_DESTROY },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "report/follow.h"
+#include "report/store.h"
 #include "run.h"
 
 static void store_sync(void *self, const struct pg_run_info *ri)
@@ -43,8 +44,10 @@ int run_sink_store(struct run_sinks *s, const struct run_config *c, char *err, s
 	char serr[600];
 	if (c->no_db || !s->path[0])
 		return 0;
-	struct pg_follow *fw = pg_follow_open(c->db, s->path, serr, sizeof(serr));
-	if (!fw && c->db) {
+	/* PERFGUIDE_DB names a store as explicitly as --db does. */
+	const char *db = c->db ? c->db : pg_store_env();
+	struct pg_follow *fw = pg_follow_open(db, s->path, serr, sizeof(serr));
+	if (!fw && db) {
 		snprintf(err, len, "--db: %s", serr);
 		return -1;
 	}

@@ -93,6 +93,8 @@ int pg_cmd_runs(int argc, char **argv)
 			json_object_set_new(o, "version", json_string(runs[i].version));
 			json_object_set_new(o, "results", json_integer(runs[i].nresults));
 			json_object_set_new(o, "status", json_string(runs[i].status));
+			if (runs[i].labels[0])
+				json_object_set_new(o, "labels", json_loads(runs[i].labels, 0, NULL));
 			json_array_append_new(a, o);
 		}
 		json_dumpf(a, stdout, JSON_INDENT(2));

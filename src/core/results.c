@@ -132,6 +132,21 @@ static json_t *params_json(const struct pg_args *a)
 	return o;
 }
 
+/* "release=09.02" -> {"release":"09.02"} (run_options.c checked them). */
+static json_t *labels_json(const char *const *labels, int n)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < n; i++) {
+		char key[128];
+		const char *eq = strchr(labels[i], '=');
+		if (eq && (size_t)(eq - labels[i]) < sizeof(key)) {
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - labels[i]), labels[i]);
+			json_object_set_new(o, key, json_string(eq + 1));
+		}
+	}
+	return o;
+}
+
 void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 {
 	char started[40];
@@ -180,6 +195,8 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	for (int i = 0; i < ri->nsections; i++)
 		json_array_append_new(secs, pg_section_to_json(ri->sections[i]));
 	json_object_set_new(o, "sections", secs);
+	if (ri->nlabels)
+		json_object_set_new(o, "labels", labels_json(ri->labels, ri->nlabels));
 	emit(w, o);
 }
 

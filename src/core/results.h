@@ -35,6 +35,10 @@ struct pg_run_info {
 	 * each table's order, intro and layout from here. */
 	const struct pg_section *const *sections;
 	int nsections;
+	/* --label KEY=VALUE, each checked ("release=09.02"): what a fleet's
+	 * runs are selected by (compare --release). */
+	const char *const *labels;
+	int nlabels;
 };
 
 #define PG_RESULTS_MAX_SINKS 2

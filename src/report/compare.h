@@ -7,6 +7,7 @@
 #ifndef PG_COMPARE_H
 #define PG_COMPARE_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "rundata.h"
@@ -45,5 +46,10 @@ struct pg_verdicts {
  * to a terminal), or JSON (compare_out.c). */
 void pg_compare_write_md(FILE *out, const struct pg_verdicts *v);
 void pg_compare_write_json(FILE *out, const struct pg_verdicts *v);
+/* Their parts, for compare across a fleet: one row as JSON; the row's name (the seed's label, or bench, parameters and metric) and unit,
+ * escaped for Markdown; " | base | new | change | p". */
+json_t *pg_compare_row_json(const struct pg_cmp_row *r);
+void pg_compare_write_name(FILE *out, const struct pg_record *x);
+void pg_compare_write_figures(FILE *out, const struct pg_cmp_row *r);
 
 #endif

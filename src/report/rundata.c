@@ -31,6 +31,7 @@ void pg_rrun_free(struct pg_rrun *r)
 	free(r->build);
 	free(r->config);
 	free(r->sections);
+	free(r->labels);
 	free(r->source);
 	memset(r, 0, sizeof(*r));
 }
@@ -38,6 +39,19 @@ void pg_rrun_free(struct pg_rrun *r)
 static const char *str(json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
+}
+
+static int valid_labels(json_t *labels)
+{
+	const char *k;
+	json_t *v;
+	if (!json_is_object(labels))
+		return 0;
+	json_object_foreach(labels, k, v)
+		if (!json_is_string(v) || strlen(k) > 64 || json_string_length(v) > 128 || pg_text_has_control(k) ||
+		    pg_text_has_control(json_string_value(v)))
+			return 0;
+	return 1;
 }
 
 static int name_check(const char *what, const char *v, size_t max, char *err, size_t len)
@@ -77,6 +91,12 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	}
 	if (pg_rrun_check_names(id, board, err, len) < 0)
 		return -1;
+	json_t *labels = json_object_get(o, "labels");
+	if (labels && !valid_labels(labels)) {
+		snprintf(err, len, "\"labels\" is not an object of short strings (keys to 64 bytes, values to 128, "
+			 "no control characters)");
+		return -1;
+	}
 	r->id = strdup(id);
 	r->board = strdup(board);
 	r->started = pg_strdup0(str(o, "started"));
@@ -87,6 +107,7 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	r->config = pg_json_text(json_object_get(o, "config"));
 	json_t *secs = json_object_get(o, "sections");
 	r->sections = json_is_array(secs) ? pg_json_text(secs) : NULL;
+	r->labels = labels && json_object_size(labels) ? pg_json_text(labels) : NULL;
 	if (!r->machine)
 		r->machine = strdup("{}");
 	return 0;

@@ -33,6 +33,7 @@ struct pg_rrun {
 	char *version;		/* perfguide version that wrote it */
 	char *machine, *build, *config;	/* JSON objects as text */
 	char *sections;		/* JSON array of the sections of what ran; NULL: not listed */
+	char *labels;		/* JSON object of run --label KEY=VALUE ({"release":"09.02"}); NULL: none */
 	char *source;		/* where it was read from */
 	struct pg_record *res;
 	int nres;

@@ -8,6 +8,8 @@
 struct pg_store *pg_select_store(const char *db, int create, char *err, size_t len)
 {
 	char path[512];
+	if (!db)
+		db = pg_store_env();
 	if (!db) {
 		if (pg_store_default_path(path, sizeof(path)) < 0) {
 			snprintf(err, len, "no place for the results store: set XDG_DATA_HOME or HOME, or give --db");

@@ -1,8 +1,11 @@
 /*
- * The results store, behind one small interface: SQLite today (an embedded
- * file, nothing to start); a shared server database for a fleet of boards
- * would be another set of ops. Everything above this file works on struct
- * pg_rrun and never sees SQL.
+ * The results store, behind one small interface with one set of ops per
+ * backend (as fio's engines): SQLite, an embedded file with nothing to start
+ * (the default), and PostgreSQL, the server a board farm's many writers
+ * share (--db postgresql://...). store.c picks the backend from the --db
+ * string. Everything above this file works on struct pg_rrun and never sees
+ * SQL. Both backends have the same tables and schema versions, and take the
+ * result columns from pg_record_fields.
  */
 #ifndef PG_STORE_H
 #define PG_STORE_H
@@ -21,6 +24,7 @@ struct pg_run_summary {
 	char version[64];
 	char status[16];	/* complete, interrupted, incomplete */
 	int nresults;
+	char labels[512];	/* JSON object ({"release":"09.02"}); "": none */
 };
 
 enum pg_add_result { PG_ADD_NEW, PG_ADD_PRESENT, PG_ADD_REPLACED };
@@ -50,15 +54,26 @@ struct pg_store_ops {
 
 struct pg_store {
 	const struct pg_store_ops *ops;
-	char path[512];
+	char path[512];		/* for messages: a file, or a URL without its password */
+};
+
+/* A backend: whether a --db string is its kind, and how it opens one. */
+struct pg_store_backend {
+	const char *name;
+	int (*claims)(const char *where);
+	struct pg_store *(*open)(const char *where, int create, char *err, size_t len);
 };
 
 /* $XDG_DATA_HOME/perfguide/results.db, else ~/.local/share/perfguide/results.db. */
 int pg_store_default_path(char *buf, size_t len);
 
+/* The store --db names when it is set, else $PERFGUIDE_DB when that is
+ * set, else NULL (the default file). */
+const char *pg_store_env(void);
+
 /* Opens (creating when create is set and it does not exist) the store at
- * path. NULL with err set when it cannot be opened or is not a perfguide
- * store. */
+ * path (a file, or a postgresql:// URL). NULL with err set when it cannot be
+ * opened or is not a perfguide store. */
 struct pg_store *pg_store_open(const char *path, int create, char *err, size_t len);
 void pg_store_close(struct pg_store *s);
 
@@ -67,6 +82,25 @@ struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, s
 /* The schema version this build writes; tests build older stores with it. */
 int pg_store_sqlite_version(void);
 int pg_store_sqlite_create_at(const char *path, int version, char *err, size_t len);
+
+/* PostgreSQL backend (libpq): a postgresql:// or postgres:// URL. Built
+ * without libpq, opening one says so. */
+int pg_store_is_url(const char *where);
+#ifdef PG_HAVE_LIBPQ
+struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, size_t len);
+int pg_store_pgsql_version(void);
+int pg_store_pgsql_create_at(const char *url, int version, char *err, size_t len);
+#else
+#include <stdio.h>
+static inline struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, size_t len)
+{
+	(void)url;
+	(void)create;
+	snprintf(err, len, "a PostgreSQL store needs a build with libpq: this perfguide was built without libpq "
+		 "(install libpq-dev and rebuild)");
+	return NULL;
+}
+#endif
 
 /* Runs of one board, oldest first (ids into *ids, caller frees). */
 int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len);

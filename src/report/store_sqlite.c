@@ -42,9 +42,10 @@ static const char *const migrations[] = {
 	/* 2 -> 3: the run's sections; the result fields of version 3 (section,
 	 * iterations, copies, sample_s) are added from pg_record_fields. */
 	"ALTER TABLE runs ADD COLUMN sections TEXT;",
-	/* 3 -> 4: only the result fields of version 4, from pg_record_fields
-	 * (the median's interval, why sampling stopped, bimodality). */
-	"",
+	/* 3 -> 4: the run's labels (run --label release=09.02); the result
+	 * fields of version 4 (the median's interval, why sampling stopped,
+	 * bimodality) are added from pg_record_fields. */
+	"ALTER TABLE runs ADD COLUMN labels TEXT;",
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -422,7 +423,7 @@ static int insert_run(sqlite3 *db, const struct pg_rrun *r, char *err, size_t le
 		return fail(db, err, len, "adding the machine");
 	static const char sql[] =
 		"INSERT INTO runs(id, board, started, finished, status, version, machine_id, build, config, source,"
-		" sections) VALUES (?,?,?,?,?,?,(SELECT id FROM machines WHERE identity = ?),?,?,?,?)";
+		" sections, labels) VALUES (?,?,?,?,?,?,(SELECT id FROM machines WHERE identity = ?),?,?,?,?,?)";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, len, "adding the run");
 	bind_text(st, 1, r->id);
@@ -436,6 +437,7 @@ static int insert_run(sqlite3 *db, const struct pg_rrun *r, char *err, size_t le
 	bind_text(st, 9, r->config);
 	bind_text(st, 10, r->source);
 	bind_text(st, 11, r->sections);
+	bind_text(st, 12, r->labels);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -586,12 +588,12 @@ static void copy_col(sqlite3_stmt *st, int i, char *buf, size_t len)
  * store written by something else has one) is not listed. */
 static const char list_sql[] =
 	"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
-	" (SELECT count(*) FROM results WHERE run_id = r.id) FROM runs r"
+	" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r"
 	" WHERE length(CAST(r.id AS BLOB)) <= " XSTR(PG_RUN_ID_MAX)
 	" AND length(CAST(r.board AS BLOB)) <= " XSTR(PG_BOARD_MAX) " ORDER BY r.started, r.id";
 static const char run_row_sql[] =
 	"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
-	" r.source, r.sections FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?";
+	" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?";
 static const char samples_sql[] = "SELECT value FROM samples WHERE result_id = ? ORDER BY seq";
 
 static void results_sql(char *sql, size_t len)
@@ -638,6 +640,7 @@ static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		copy_col(st, 3, p->version, sizeof(p->version));
 		copy_col(st, 4, p->status, sizeof(p->status));
 		p->nresults = sqlite3_column_int(st, 5);
+		copy_col(st, 6, p->labels, sizeof(p->labels));
 		(*n)++;
 	}
 	sqlite3_finalize(st);
@@ -698,7 +701,7 @@ static int load_run_row(sqlite3 *db, const char *id, struct pg_rrun *r)
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		char **dst[] = { &r->id, &r->board, &r->started, &r->finished, &r->end_status, &r->version,
-				 &r->machine, &r->build, &r->config, &r->source, &r->sections };
+				 &r->machine, &r->build, &r->config, &r->source, &r->sections, &r->labels };
 		for (int i = 0; i < (int)(sizeof(dst) / sizeof(dst[0])); i++)
 			*dst[i] = col_dup(st, i);
 	}
@@ -786,22 +789,6 @@ static int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, ch
 	return 1;
 }
 
-int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len)
-{
-	struct pg_run_summary *all;
-	int nall;
-	*ids = NULL;
-	*n = 0;
-	if (s->ops->list_runs(s, &all, &nall, err, len) < 0)
-		return -1;
-	*ids = calloc((size_t)nall + 1, sizeof(char *));
-	for (int i = 0; *ids && i < nall; i++)
-		if (strcmp(all[i].board, board) == 0)
-			(*ids)[(*n)++] = strdup(all[i].id);
-	free(all);
-	return 0;
-}
-
 static void sq_close(struct pg_store *s)
 {
 	sqlite3_close(db_of(s));
@@ -819,41 +806,3 @@ static const struct pg_store_ops sqlite_ops = {
 	.load_run = sq_load_run,
 	.close = sq_close,
 };
-
-/* Only the SQLite backend today. */
-struct pg_store *pg_store_open(const char *path, int create, char *err, size_t len)
-{
-	return pg_store_sqlite_open(path, create, err, len);
-}
-
-void pg_store_close(struct pg_store *s)
-{
-	if (s)
-		s->ops->close(s);
-}
-
-/* Creates the directories of the default path as needed. */
-int pg_store_default_path(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	char dir[448];
-	if (xdg && xdg[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/perfguide", xdg);
-	else if (home && home[0])
-		snprintf(dir, sizeof(dir), "%s/.local/share/perfguide", home);
-	else
-		return -1;
-	snprintf(buf, len, "%s/results.db", dir);
-	/* mkdir -p */
-	for (char *p = dir + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	}
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}

@@ -5,6 +5,8 @@
 # guide, order 115) pivots on the buffer size, a column per benchmark and
 # channel count per board, and plots the value against the size, a line
 # per channel count (per board and channel count for two boards).
+# The copy is built without libpq (the shared store's optional library),
+# so this build also shows that a PostgreSQL --db then says what is missing.
 . "$(dirname "$0")/lib.sh"
 [ "${PG_HAVE_STORE:-ON}" = ON ] || skip "built without SQLite"
 need_python
@@ -13,7 +15,7 @@ CMAKE=${CMAKE_COMMAND:-cmake}
 mkdir -p "$T/tree"
 cp -r "$PG_SOURCE_DIR/CMakeLists.txt" "$PG_SOURCE_DIR/cmake" "$PG_SOURCE_DIR/src" "$T/tree/"
 cp -r "$PG_SOURCE_DIR/tests/fixtures/group_synth" "$T/tree/src/bench/synth"
-"$CMAKE" -S "$T/tree" -B "$T/b" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF \
+"$CMAKE" -S "$T/tree" -B "$T/b" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF -DPG_WITH_LIBPQ=OFF \
 	>"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
 grep -q 'benchmark groups: .*synth' "$T/cfg.log" || fail "the new group was not found: $(grep groups "$T/cfg.log")"
 "$CMAKE" --build "$T/b" -j 2 --target perfguide >"$T/build.log" 2>&1 || fail "build failed: $(tail -n 20 "$T/build.log")"
@@ -90,4 +92,14 @@ grep -q '^- \[1\] bd-c, Fails .*: fails on purpose' c.md || fail "the guide does
 
 # Nothing outside the group's directory names it.
 grep -rl 'synth' "$T/tree/src" | grep -v '/src/bench/synth/' && fail "the group is named outside its directory"
+
+# Without libpq: a PostgreSQL store is bad input that says what to install.
+set +e
+"$P" import --db postgresql://farm@localhost/perfguide a.jsonl >/dev/null 2>"$T/err"
+rc=$?
+PERFGUIDE_DB=postgres://farm@localhost/perfguide "$P" run mem.bw.rd -p size=64k $FAST --out d.jsonl >/dev/null 2>"$T/err2"
+rc2=$?
+set -e
+[ $rc -eq 2 ] && grep -q 'built without libpq (install libpq-dev' "$T/err" || fail "import without libpq: exit $rc: $(cat "$T/err")"
+[ $rc2 -eq 2 ] && grep -q 'built without libpq' "$T/err2" || fail "run without libpq: exit $rc2: $(cat "$T/err2")"
 echo ok

@@ -1,5 +1,8 @@
-/* The SQLite store: round trip, idempotent adds, incomplete runs replaced,
- * older schemas migrated, foreign databases refused untouched. */
+/* The store, on each backend: round trip, idempotent adds, incomplete runs
+ * replaced, older schemas migrated, foreign databases refused untouched.
+ * SQLite by default; PostgreSQL when PERFGUIDE_TEST_PG_HOST names the socket
+ * directory of a server to use (tests/pg/with_server.sh starts one), each
+ * test in a database of its own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,12 +18,104 @@
 
 static char dir[] = "/tmp/pg-store-test.XXXXXX";
 
+/* What a test needs of a backend besides the store API: a fresh store's
+ * place, and SQL on it from outside perfguide. */
+struct backend {
+	const char *(*where)(const char *name);
+	int (*create_at)(const char *where, int version, char *err, size_t len);
+	int (*version)(void);
+	/* The first column of the first row of sql, as an int; -1 on error. */
+	int (*query_int)(const char *where, const char *sql);
+	const char *column_sql;	/* count of results' columns named %s */
+};
+
+static const struct backend *be;
+
 static const char *path(const char *name)
+{
+	return be->where(name);
+}
+
+static const char *sqlite_where(const char *name)
 {
 	static char buf[256];
 	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
 	return buf;
 }
+
+static int sqlite_query_int(const char *where, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_open(where, &db) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	else if (sqlite3_errcode(db) == SQLITE_OK || sqlite3_errcode(db) == SQLITE_DONE)
+		v = 0;	/* a statement without rows */
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static const struct backend sqlite_backend = {
+	sqlite_where, pg_store_sqlite_create_at, pg_store_sqlite_version, sqlite_query_int,
+	"SELECT count(*) FROM pragma_table_info('results') WHERE name = '%s'",
+};
+
+#ifdef PG_HAVE_LIBPQ
+#include <libpq-fe.h>
+
+static PGresult *pg_sql(const char *conninfo, const char *sql)
+{
+	PGconn *c = PQconnectdb(conninfo);
+	PGresult *res = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql) : NULL;
+	PQfinish(c);
+	return res;
+}
+
+/* A new empty store named after the test's file name: a schema of its own
+ * (a database each would cost a checkpoint each), which the URL makes the
+ * connection's search path. */
+static const char *pgsql_where(const char *name)
+{
+	static char url[512];
+	char schema[64], ci[400], sql[200];
+	const char *host = getenv("PERFGUIDE_TEST_PG_HOST");
+	snprintf(schema, sizeof(schema), "t_%s", name);
+	for (char *p = schema; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+			*p = '_';
+	snprintf(ci, sizeof(ci), "host=%s user=perfguide dbname=postgres", host);
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE; CREATE SCHEMA %s", schema, schema);
+	PQclear(pg_sql(ci, sql));
+	snprintf(url, sizeof(url), "postgresql:///postgres?host=%s&user=perfguide&options=-csearch_path%%3D%s", host,
+		 schema);
+	return url;
+}
+
+static int pgsql_query_int(const char *where, const char *sql)
+{
+	PGresult *res = pg_sql(where, sql);
+	int v = -1;
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0)
+		v = atoi(PQgetvalue(res, 0, 0));
+	else if (PQresultStatus(res) == PGRES_COMMAND_OK)
+		v = 0;
+	PQclear(res);
+	return v;
+}
+
+static const struct backend pgsql_backend = {
+	pgsql_where, pg_store_pgsql_create_at, pg_store_pgsql_version, pgsql_query_int,
+	"SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+	" AND table_name = 'results' AND column_name = '%s'",
+};
+#define PGSQL_BACKEND (&pgsql_backend)
+#else
+#define PGSQL_BACKEND NULL
+#endif
 
 static void make_run(struct pg_rrun *r, const char *id, int with_end)
 {
@@ -133,56 +228,60 @@ static void incomplete_run_replaced(void **state)
 static void older_schema_migrated(void **state)
 {
 	(void)state;
-	char err[512];
-	assert_true(pg_store_sqlite_version() >= 4);
-	assert_int_equal(pg_store_sqlite_create_at(path("old.db"), 1, err, sizeof(err)), 0);
-	struct pg_store *s = pg_store_open(path("old.db"), 0, err, sizeof(err));
+	char err[512], sql[300];
+	const char *old = strdup(path("old.db"));
+	assert_true(be->version() >= 4);
+	assert_int_equal(be->create_at(old, 1, err, sizeof(err)), 0);
+	struct pg_store *s = pg_store_open(old, 0, err, sizeof(err));
 	assert_non_null(s);
-	struct pg_rrun r;
+	struct pg_rrun r, back;
 	make_run(&r, "run3", 1);
+	free(r.labels);
+	r.labels = strdup("{\"release\":\"09.02\"}");
 	assert_int_equal(s->ops->add_run(s, &r, err, sizeof(err)), PG_ADD_NEW);
+	assert_int_equal(s->ops->load_run(s, "run3", &back, err, sizeof(err)), 1);
+	assert_string_equal(back.labels, "{\"release\":\"09.02\"}");
+	pg_rrun_free(&back);
 	pg_rrun_free(&r);
 	pg_store_close(s);
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path("old.db"), &db), SQLITE_OK);
-	sqlite3_stmt *st;
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT version FROM perfguide_schema", -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(st, 0), pg_store_sqlite_version());
-	sqlite3_finalize(st);
+	assert_int_equal(be->query_int(old, "SELECT version FROM perfguide_schema"), be->version());
 	/* Every field of the record has its column once migrated. */
 	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
 		if (f->flags & PG_F_SAMPLES)
 			continue;
-		char sql[160];
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('results') WHERE name = '%s'", f->name);
-		assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		if (sqlite3_column_int(st, 0) != 1)
+		snprintf(sql, sizeof(sql), be->column_sql, f->name);
+		if (be->query_int(old, sql) != 1)
 			fail_msg("no column for field %s", f->name);
-		sqlite3_finalize(st);
 	}
-	/* A store from a newer perfguide is never written nor downgraded; it is
-	 * read where its columns allow (test_report_hardening has the rest). */
-	assert_int_equal(sqlite3_exec(db, "UPDATE perfguide_schema SET version = 999", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_null(pg_store_open(path("old.db"), 1, err, sizeof(err)));
+	/* A store from a newer perfguide is never written nor downgraded.
+	 * SQLite reads it where its columns allow (test_report_hardening has
+	 * the rest); PostgreSQL refuses it. */
+	assert_int_equal(be->query_int(old, "UPDATE perfguide_schema SET version = 999"), 0);
+	assert_null(pg_store_open(old, 1, err, sizeof(err)));
 	assert_non_null(strstr(err, "newer"));
-	struct pg_store *newer = pg_store_open(path("old.db"), 0, err, sizeof(err));
-	assert_non_null(newer);
+	struct pg_store *newer = pg_store_open(old, 0, err, sizeof(err));
+	assert_true(be == &sqlite_backend ? newer != NULL : newer == NULL);
 	pg_store_close(newer);
+	free((char *)old);
 }
 
 static void foreign_database_refused(void **state)
 {
 	(void)state;
 	char err[512];
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path("foreign.db"), &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_null(pg_store_open(path("foreign.db"), 1, err, sizeof(err)));
+	const char *foreign = strdup(path("foreign.db"));
+	assert_int_equal(be->query_int(foreign, "CREATE TABLE t(x INTEGER)"), 0);
+	assert_int_equal(be->query_int(foreign, "INSERT INTO t VALUES (1)"), 0);
+	assert_null(pg_store_open(foreign, 1, err, sizeof(err)));
 	assert_non_null(strstr(err, "not a perfguide store"));
+	/* never written to */
+	assert_int_equal(be->query_int(foreign, "SELECT count(*) FROM t"), 1);
+	assert_int_equal(be->query_int(foreign, "SELECT count(*) FROM perfguide_schema"), -1);
+	free((char *)foreign);
+	/* An empty store is not opened for reading. */
+	assert_null(pg_store_open(path("empty.db"), 0, err, sizeof(err)));
+	if (be != &sqlite_backend)
+		return;
 	assert_null(pg_store_open(path("missing.db"), 0, err, sizeof(err)));
 	FILE *f = fopen(path("text.db"), "w");
 	fputs("hello, this is not a database at all, just some text that is long enough\n", f);
@@ -228,6 +327,14 @@ static int teardown(void **state)
 
 int main(void)
 {
+	be = &sqlite_backend;
+	if (getenv("PERFGUIDE_TEST_PG_HOST")) {
+		be = PGSQL_BACKEND;
+		if (!be) {
+			fprintf(stderr, "SKIP: built without libpq\n");
+			return 77;
+		}
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(incomplete_run_replaced),

@@ -1,0 +1,91 @@
+/*
+ * The store API over its backends: the --db string (or $PERFGUIDE_DB)
+ * chooses one, the first whose claims() says it is its kind; SQLite takes
+ * whatever is left (a file name).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store.h"
+
+int pg_store_is_url(const char *where)
+{
+	return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
+}
+
+static int any_file(const char *where)
+{
+	(void)where;
+	return 1;
+}
+
+static const struct pg_store_backend backends[] = {
+	{ "postgresql", pg_store_is_url, pg_store_pgsql_open },
+	{ "sqlite", any_file, pg_store_sqlite_open },
+};
+
+const char *pg_store_env(void)
+{
+	const char *db = getenv("PERFGUIDE_DB");
+	return db && db[0] ? db : NULL;
+}
+
+struct pg_store *pg_store_open(const char *where, int create, char *err, size_t len)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (backends[i].claims(where))
+			return backends[i].open(where, create, err, len);
+	snprintf(err, len, "%s: no store backend takes it", where);
+	return NULL;
+}
+
+void pg_store_close(struct pg_store *s)
+{
+	if (s)
+		s->ops->close(s);
+}
+
+int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len)
+{
+	struct pg_run_summary *all;
+	int nall;
+	*ids = NULL;
+	*n = 0;
+	if (s->ops->list_runs(s, &all, &nall, err, len) < 0)
+		return -1;
+	*ids = calloc((size_t)nall + 1, sizeof(char *));
+	for (int i = 0; *ids && i < nall; i++)
+		if (strcmp(all[i].board, board) == 0)
+			(*ids)[(*n)++] = strdup(all[i].id);
+	free(all);
+	return 0;
+}
+
+/* Creates the directories of the default path as needed. */
+int pg_store_default_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	char dir[448];
+	if (xdg && xdg[0] == '/')
+		snprintf(dir, sizeof(dir), "%s/perfguide", xdg);
+	else if (home && home[0])
+		snprintf(dir, sizeof(dir), "%s/.local/share/perfguide", home);
+	else
+		return -1;
+	snprintf(buf, len, "%s/results.db", dir);
+	/* mkdir -p */
+	for (char *p = dir + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	}
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,809 @@
+/*
+ * The PostgreSQL store (libpq): the tables and schema versions of the SQLite
+ * store, on a server that a board farm's many writers share. What sharing
+ * asks for:
+ * - Opening takes an advisory lock for the schema check and migration, so
+ *   that the first imports into an empty database create the tables once.
+ * - Adding a run locks its id (an advisory lock held to the end of the
+ *   transaction) before looking it up, so the same run imported at once
+ *   from two machines lands once; runs of different ids do not wait on
+ *   each other.
+ * - A file's runs go in one transaction; any error rolls all of it back.
+ * - Text is compared with COLLATE "C" where order matters, so the report
+ *   from PostgreSQL lists what the one from SQLite does, in the same order.
+ */
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/record_json.h"
+#include "store.h"
+
+/* The migration lock (one bigint key) and the run locks (two int keys: this,
+ * and the run id's hash); the two key spaces do not overlap. */
+#define LOCK_KEY 0x70677273
+
+static const char *const migrations[] = {
+	/* 0 -> 1: the tables; the result columns of version 1 are added from
+	 * pg_record_fields. The machine's identity is unique by its md5: a
+	 * btree entry holds at most about 2.7 kB. */
+	"CREATE TABLE perfguide_schema(version INTEGER NOT NULL);"
+	"INSERT INTO perfguide_schema VALUES (0);"
+	"CREATE TABLE machines(id BIGSERIAL PRIMARY KEY, identity TEXT NOT NULL);"
+	"CREATE UNIQUE INDEX machines_identity ON machines(md5(identity));"
+	"CREATE TABLE runs(id TEXT PRIMARY KEY, board TEXT NOT NULL, started TEXT, finished TEXT,"
+	" status TEXT, version TEXT, machine_id BIGINT REFERENCES machines(id), build TEXT,"
+	" config TEXT, source TEXT, added TIMESTAMPTZ DEFAULT now());"
+	"CREATE TABLE results(id BIGSERIAL PRIMARY KEY,"
+	" run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE, seq INTEGER NOT NULL);"
+	"CREATE TABLE samples(result_id BIGINT NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, value DOUBLE PRECISION NOT NULL, PRIMARY KEY(result_id, seq));",
+	/* 1 -> 2: what the report and compare look up. */
+	"CREATE INDEX results_run ON results(run_id, seq);"
+	"CREATE INDEX results_key ON results(bench, params, metric);"
+	"CREATE INDEX runs_board ON runs(board, started);",
+	/* 2 -> 3: the run's sections (and the result fields of version 3). */
+	"ALTER TABLE runs ADD COLUMN sections TEXT;",
+	/* 3 -> 4: the run's labels (run --label release=09.02). */
+	"ALTER TABLE runs ADD COLUMN labels TEXT;",
+};
+#define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+struct pq_store {
+	struct pg_store base;
+	PGconn *c;
+	int prepared;		/* the result insert is prepared */
+};
+
+static PGconn *conn_of(struct pg_store *s)
+{
+	return ((struct pq_store *)s)->c;
+}
+
+static void first_line(const char *msg, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", msg && msg[0] ? msg : "unknown error");
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Runs sql with text parameters; the result when it has the status wanted,
+ * else NULL with err set to "what: the server's message". */
+static PGresult *query(PGconn *c, const char *sql, int n, const char *const *v, ExecStatusType want,
+		       const char *what, char *err, size_t len)
+{
+	/* Without parameters, sql may be several statements (a migration). */
+	PGresult *res = n ? PQexecParams(c, sql, n, NULL, v, NULL, NULL, 0) : PQexec(c, sql);
+	if (PQresultStatus(res) == want)
+		return res;
+	char msg[400];
+	const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	first_line(primary ? primary : PQerrorMessage(c), msg, sizeof(msg));
+	snprintf(err, len, "%s: %s", what, msg);
+	PQclear(res);
+	return NULL;
+}
+
+static int command(PGconn *c, const char *sql, int n, const char *const *v, const char *what, char *err,
+		   size_t len)
+{
+	PGresult *res = query(c, sql, n, v, PGRES_COMMAND_OK, what, err, len);
+	PQclear(res);
+	return res ? 0 : -1;
+}
+
+static void rollback(PGconn *c)
+{
+	PQclear(PQexec(c, "ROLLBACK"));
+}
+
+static const char *column_type(const struct pg_field *f)
+{
+	switch (f->type) {
+	case PG_F_REAL: return "DOUBLE PRECISION";
+	case PG_F_INT:
+	case PG_F_INT32:
+	case PG_F_BOOL: return "BIGINT";
+	default: return "TEXT";
+	}
+}
+
+/* Migration v -> v + 1: its SQL, then the result columns of version v + 1. */
+static int migrate_one(PGconn *c, int v, char *err, size_t len)
+{
+	if (command(c, migrations[v], 0, NULL, "creating the tables", err, len) < 0)
+		return -1;
+	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
+		if (f->since != v + 1 || (f->flags & PG_F_SAMPLES))
+			continue;
+		char sql[160];
+		snprintf(sql, sizeof(sql), "ALTER TABLE results ADD COLUMN %s %s%s", f->name, column_type(f),
+			 (f->flags & PG_F_KEY) ? " NOT NULL" : "");
+		if (command(c, sql, 0, NULL, "adding a column", err, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* In the caller's transaction. */
+static int migrate(PGconn *c, int from, int to, char *err, size_t len)
+{
+	for (int v = from; v < to; v++)
+		if (migrate_one(c, v, err, len) < 0)
+			return -1;
+	char sql[80];
+	snprintf(sql, sizeof(sql), "UPDATE perfguide_schema SET version = %d", to);
+	return command(c, sql, 0, NULL, "setting the schema version", err, len);
+}
+
+/* What the database holds: 0 ours at *version, 1 empty, -1 not ours or
+ * unreadable (err set). */
+static int inspect(PGconn *c, int *version, char *err, size_t len)
+{
+	static const char sql[] =
+		"SELECT count(*), count(*) FILTER (WHERE c.relname = 'perfguide_schema') FROM pg_class c"
+		" JOIN pg_namespace n ON n.oid = c.relnamespace"
+		" WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')";
+	PGresult *res = query(c, sql, 0, NULL, PGRES_TUPLES_OK, "reading the database", err, len);
+	if (!res)
+		return -1;
+	int tables = atoi(PQgetvalue(res, 0, 0)), ours = atoi(PQgetvalue(res, 0, 1));
+	PQclear(res);
+	if (tables == 0)
+		return 1;
+	if (!ours) {
+		snprintf(err, len, "not a perfguide store (a database with other tables)");
+		return -1;
+	}
+	res = query(c, "SELECT version FROM perfguide_schema", 0, NULL, PGRES_TUPLES_OK, "reading the schema",
+		    err, len);
+	if (!res || PQntuples(res) != 1) {
+		snprintf(err, len, "not a perfguide store (no schema version)");
+		PQclear(res);
+		return -1;
+	}
+	*version = atoi(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return 0;
+}
+
+/* Under the migration lock: refuses what is not ours or newer, creates or
+ * brings up to date the rest. to < 0: to this build's version. */
+static int check_schema(PGconn *c, int create, int to, char *err, size_t len)
+{
+	char sql[80];
+	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d)", LOCK_KEY);
+	int version = 0, what;
+	PGresult *res;
+	if (command(c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+		return -1;
+	if (!(res = query(c, sql, 0, NULL, PGRES_TUPLES_OK, "locking the schema", err, len)))
+		goto bad;
+	PQclear(res);
+	if ((what = inspect(c, &version, err, len)) < 0)
+		goto bad;
+	if (what == 0 && version > SCHEMA_VERSION) {
+		snprintf(err, len, "store schema %d is newer than this perfguide knows (%d): use a newer perfguide",
+			 version, SCHEMA_VERSION);
+		goto bad;
+	}
+	if (what == 1 && !create) {
+		snprintf(err, len, "not a perfguide store (empty)");
+		goto bad;
+	}
+	if (to < 0)
+		to = SCHEMA_VERSION;
+	if (version < to && migrate(c, version, to, err, len) < 0)
+		goto bad;
+	if (command(c, "COMMIT", 0, NULL, "committing the schema", err, len) < 0)
+		goto bad;
+	return 0;
+bad:
+	rollback(c);
+	return -1;
+}
+
+static void ignore_notice(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+/* postgresql://user@host:port/db, without the password, for messages. */
+static void describe(PGconn *c, char *buf, size_t len)
+{
+	const char *host = PQhost(c), *port = PQport(c);
+	if (host && host[0] == '/')
+		snprintf(buf, len, "postgresql://%s@/%s?host=%s", PQuser(c), PQdb(c), host);
+	else
+		snprintf(buf, len, "postgresql://%s@%s%s%s/%s", PQuser(c), host ? host : "", port && port[0] ? ":" : "",
+			 port ? port : "", PQdb(c));
+}
+
+static PGconn *connect_to(const char *url, char *err, size_t len)
+{
+	PGconn *c = PQconnectdb(url);
+	if (PQstatus(c) != CONNECTION_OK) {
+		char msg[400];
+		first_line(c ? PQerrorMessage(c) : "out of memory", msg, sizeof(msg));
+		snprintf(err, len, "cannot connect to the PostgreSQL store: %s", msg);
+		PQfinish(c);
+		return NULL;
+	}
+	PQsetNoticeProcessor(c, ignore_notice, NULL);
+	/* Every double back as it went in (servers before 12 round). */
+	PQclear(PQexec(c, "SET extra_float_digits = 3"));
+	return c;
+}
+
+int pg_store_pgsql_version(void)
+{
+	return SCHEMA_VERSION;
+}
+
+int pg_store_pgsql_create_at(const char *url, int version, char *err, size_t len)
+{
+	PGconn *c = connect_to(url, err, len);
+	if (!c)
+		return -1;
+	int rc = check_schema(c, 1, version, err, len);
+	PQfinish(c);
+	return rc;
+}
+
+static const struct pg_store_ops pgsql_ops;
+
+struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, size_t len)
+{
+	char msg[512], where[400];
+	PGconn *c = connect_to(url, err, len);
+	if (!c)
+		return NULL;
+	describe(c, where, sizeof(where));
+	if (check_schema(c, create, -1, msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "%s: %s", where, msg);
+		PQfinish(c);
+		return NULL;
+	}
+	struct pq_store *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, len, "out of memory");
+		PQfinish(c);
+		return NULL;
+	}
+	s->base.ops = &pgsql_ops;
+	snprintf(s->base.path, sizeof(s->base.path), "%s", where);
+	s->c = c;
+	return &s->base;
+}
+
+/* --- adding --- */
+
+/* A field as the text of a query parameter, in buf or malloc'd into *owned;
+ * NULL: SQL NULL. */
+static const char *field_text(const struct pg_field *f, const struct pg_record *x, char *buf, size_t len,
+			      char **owned)
+{
+	const void *p = (const char *)x + f->off;
+	int there = !(f->flags & PG_F_OK) || x->status == PG_OK;
+	if (f->flags & PG_F_HAVE)
+		there = *(const int *)((const char *)x + f->count_off);
+	if (!there)
+		return NULL;
+	switch (f->type) {
+	case PG_F_TEXT:
+	case PG_F_JSON: return *(char *const *)p;
+	case PG_F_REAL: snprintf(buf, len, "%.17g", *(const double *)p); return buf;
+	case PG_F_INT: snprintf(buf, len, "%lld", (long long)*(const int64_t *)p); return buf;
+	case PG_F_INT32:
+	case PG_F_BOOL: snprintf(buf, len, "%d", *(const int *)p); return buf;
+	case PG_F_STATUS: return pg_status_name(*(const enum pg_status *)p);
+	case PG_F_BETTER: return pg_better_name(*(const int *)p);
+	case PG_F_REALS: {
+		json_t *a = pg_json_reals(*(double *const *)p, *(const int *)((const char *)x + f->count_off));
+		*owned = pg_json_text(a);
+		json_decref(a);
+		return *owned;
+	}
+	}
+	return NULL;
+}
+
+/* The result columns, in pg_record_fields' order, and their count. */
+static int result_columns(char *buf, size_t len)
+{
+	size_t at = 0;
+	int n = 0;
+	buf[0] = '\0';
+	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
+		if (f->flags & PG_F_SAMPLES)
+			continue;
+		int w = snprintf(buf + at, len - at, "%s%s", n ? ", " : "", f->name);
+		if (w < 0 || (size_t)w >= len - at)
+			return -1;
+		at += (size_t)w;
+		n++;
+	}
+	return n;
+}
+
+#define MAX_COLUMNS 64
+
+/* A result and its samples in one statement (one round trip), prepared
+ * once per connection: $1 run id, $2 seq, $3.. the columns, then the
+ * samples as an array. */
+static int prepare_insert(struct pq_store *s, char *err, size_t len)
+{
+	char cols[1024], marks[600], sql[2048];
+	int n = result_columns(cols, sizeof(cols)), at = 0;
+	if (n < 0 || n > MAX_COLUMNS) {
+		snprintf(err, len, "too many result columns");
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		at += snprintf(marks + at, sizeof(marks) - (size_t)at, "%s$%d", i ? ", " : "", i + 3);
+	snprintf(sql, sizeof(sql),
+		 "WITH r AS (INSERT INTO results(run_id, seq, %s) VALUES ($1, $2, %s) RETURNING id)"
+		 " INSERT INTO samples(result_id, seq, value) SELECT r.id, s.o - 1, s.v"
+		 " FROM r, unnest($%d::float8[]) WITH ORDINALITY AS s(v, o)", cols, marks, n + 3);
+	PGresult *res = PQprepare(s->c, "pg_add_result", sql, 0, NULL);
+	int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+	if (!ok)
+		first_line(PQerrorMessage(s->c), err, len);
+	PQclear(res);
+	s->prepared = ok;
+	return ok ? 0 : -1;
+}
+
+/* {1.5,2.5,...}: the samples as an array literal; the caller frees. */
+static char *samples_text(const struct pg_record *x)
+{
+	size_t cap = 3 + (size_t)x->nsamples * 26, at = 1;
+	char *t = malloc(cap);
+	if (!t)
+		return NULL;
+	t[0] = '{';
+	for (int i = 0; i < x->nsamples; i++)
+		at += (size_t)snprintf(t + at, cap - at, "%s%.17g", i ? "," : "", x->samples[i]);
+	snprintf(t + at, cap - at, "}");
+	return t;
+}
+
+/* The parameters of one result's insert. */
+struct result_params {
+	const char *v[MAX_COLUMNS + 3];
+	int n;
+	char bufs[MAX_COLUMNS][32], seq[16];
+	char *owned[MAX_COLUMNS];
+	char *samples;
+};
+
+static void result_params(struct result_params *p, const char *run_id, int seq, const struct pg_record *x)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->seq, sizeof(p->seq), "%d", seq);
+	p->v[p->n++] = run_id;
+	p->v[p->n++] = p->seq;
+	for (const struct pg_field *f = pg_record_fields; f->name; f++)
+		if (!(f->flags & PG_F_SAMPLES)) {
+			p->v[p->n] = field_text(f, x, p->bufs[p->n - 2], sizeof(p->bufs[0]), &p->owned[p->n - 2]);
+			p->n++;
+		}
+	p->samples = samples_text(x);
+	p->v[p->n++] = p->samples;
+}
+
+static void result_params_free(struct result_params *p)
+{
+	free(p->samples);
+	for (int i = 0; i < MAX_COLUMNS; i++)
+		free(p->owned[i]);
+}
+
+static void result_error(PGconn *c, PGresult *res, char *err, size_t len)
+{
+	const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	char msg[400];
+	first_line(primary ? primary : PQerrorMessage(c), msg, sizeof(msg));
+	snprintf(err, len, "adding a result: %s", msg);
+}
+
+static int insert_result(struct pq_store *s, const char *run_id, int seq, const struct pg_record *x, char *err,
+			 size_t len)
+{
+	if (!s->prepared && prepare_insert(s, err, len) < 0)
+		return -1;
+	struct result_params p;
+	result_params(&p, run_id, seq, x);
+	PGresult *res = PQexecPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0);
+	int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+	if (!ok)
+		result_error(s->c, res, err, len);
+	PQclear(res);
+	result_params_free(&p);
+	return ok ? 0 : -1;
+}
+
+#ifdef LIBPQ_HAS_PIPELINING
+/* Results sent before any reply is read: a round trip per batch. */
+#define BATCH 128
+
+/* The replies up to the batch's sync point; the first error into err. */
+static int collect(PGconn *c, char *err, size_t len)
+{
+	int rc = 0, nulls = 0;
+	for (;;) {
+		PGresult *res = PQgetResult(c);
+		if (!res) {
+			/* one between the replies; two in a row: the connection is gone */
+			if (++nulls > 1 || PQstatus(c) == CONNECTION_BAD) {
+				result_error(c, NULL, err, len);
+				return -1;
+			}
+			continue;
+		}
+		nulls = 0;
+		ExecStatusType st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			return rc;
+		}
+		if (st != PGRES_COMMAND_OK && rc == 0) {
+			result_error(c, res, err, len);
+			rc = -1;
+		}
+		PQclear(res);
+	}
+}
+
+static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+{
+	if (!s->prepared && prepare_insert(s, err, len) < 0)
+		return -1;
+	if (!PQenterPipelineMode(s->c)) {
+		result_error(s->c, NULL, err, len);
+		return -1;
+	}
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < r->nres; i += BATCH) {
+		for (int k = i; rc == 0 && k < r->nres && k < i + BATCH; k++) {
+			struct result_params p;
+			result_params(&p, r->id, k, &r->res[k]);
+			if (!PQsendQueryPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0)) {
+				result_error(s->c, NULL, err, len);
+				rc = -1;
+			}
+			result_params_free(&p);
+		}
+		if (!PQpipelineSync(s->c) || collect(s->c, err, len) < 0)
+			rc = -1;
+	}
+	PQexitPipelineMode(s->c);
+	return rc;
+}
+#else
+static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+{
+	for (int i = 0; i < r->nres; i++)
+		if (insert_result(s, r->id, i, &r->res[i], err, len) < 0)
+			return -1;
+	return 0;
+}
+#endif
+
+static int insert_run(PGconn *c, const struct pg_rrun *r, char *err, size_t len)
+{
+	const char *machine = r->machine ? r->machine : "{}";
+	if (command(c, "INSERT INTO machines(identity) VALUES ($1) ON CONFLICT (md5(identity)) DO NOTHING", 1,
+		    &machine, "adding the machine", err, len) < 0)
+		return -1;
+	static const char sql[] =
+		"INSERT INTO runs(id, board, started, finished, status, version, machine_id, build, config, source,"
+		" sections, labels) VALUES ($1, $2, $3, $4, $5, $6,"
+		" (SELECT id FROM machines WHERE md5(identity) = md5($7) AND identity = $7), $8, $9, $10, $11, $12)";
+	const char *v[] = { r->id, r->board, r->started, r->finished, r->end_status, r->version, machine,
+			    r->build, r->config, r->source, r->sections, r->labels };
+	return command(c, sql, 12, v, "adding the run", err, len);
+}
+
+/* Waits for any other transaction adding the same run id. */
+static int lock_run(PGconn *c, const char *id, char *err, size_t len)
+{
+	char sql[80];
+	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d, hashtext($1))", LOCK_KEY);
+	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "locking the run", err, len);
+	PQclear(res);
+	return res ? 0 : -1;
+}
+
+/* 1 held complete, 0 held without an end, -1 not held, -2 error. */
+static int run_state(PGconn *c, const char *id, char *err, size_t len)
+{
+	PGresult *res = query(c, "SELECT finished IS NOT NULL FROM runs WHERE id = $1", 1, &id, PGRES_TUPLES_OK,
+			      "reading the store", err, len);
+	if (!res)
+		return -2;
+	int state = PQntuples(res) ? strcmp(PQgetvalue(res, 0, 0), "t") == 0 : -1;
+	PQclear(res);
+	return state;
+}
+
+/* One run inside the caller's transaction. */
+static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+{
+	int ret = PG_ADD_NEW;
+	if (lock_run(s->c, r->id, err, len) < 0)
+		return -1;
+	int state = run_state(s->c, r->id, err, len);
+	if (state == -2)
+		return -1;
+	if (state == 1)
+		return PG_ADD_PRESENT;
+	if (state == 0) {
+		const char *id = r->id;
+		if (command(s->c, "DELETE FROM runs WHERE id = $1", 1, &id, "replacing the run", err, len) < 0)
+			return -1;
+		ret = PG_ADD_REPLACED;
+	}
+	if (insert_run(s->c, r, err, len) < 0 || insert_results(s, r, err, len) < 0)
+		return -1;
+	return ret;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp((*(const struct pg_rrun *const *)a)->id, (*(const struct pg_rrun *const *)b)->id);
+}
+
+static int pq_add_runs(struct pg_store *st, const struct pg_rrun *r, int n, int *how, char *err, size_t len)
+{
+	struct pq_store *s = (struct pq_store *)st;
+	/* Runs in the order of their ids, so two files sharing runs take the
+	 * run locks in the same order. */
+	const struct pg_rrun **order = malloc(sizeof(*order) * (size_t)(n ? n : 1));
+	if (!order) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		order[i] = &r[i];
+	qsort(order, (size_t)n, sizeof(*order), by_id);
+	int rc = command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, len);
+	for (int i = 0; rc == 0 && i < n; i++) {
+		int k = (int)(order[i] - r);
+		how[k] = add_one(s, order[i], err, len);
+		rc = how[k] < 0 ? -1 : 0;
+	}
+	free(order);
+	if (rc == 0 && command(s->c, "COMMIT", 0, NULL, "committing", err, len) == 0)
+		return 0;
+	rollback(s->c);
+	return -1;
+}
+
+static int pq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
+{
+	int how;
+	return pq_add_runs(s, r, 1, &how, err, len) < 0 ? -1 : how;
+}
+
+static int pq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
+{
+	PGconn *c = conn_of(s);
+	if (command(c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+		return -1;
+	if (insert_run(c, r, err, len) < 0 || command(c, "COMMIT", 0, NULL, "committing", err, len) < 0) {
+		rollback(c);
+		return -1;
+	}
+	return 0;
+}
+
+static int pq_add_result(struct pg_store *st, const char *run_id, const struct pg_record *x, char *err, size_t len)
+{
+	struct pq_store *s = (struct pq_store *)st;
+	if (command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+		return -1;
+	PGresult *res = query(s->c, "SELECT count(*) FROM results WHERE run_id = $1", 1, &run_id, PGRES_TUPLES_OK,
+			      "reading the store", err, len);
+	int seq = res ? atoi(PQgetvalue(res, 0, 0)) : 0;
+	PQclear(res);
+	if (!res || insert_result(s, run_id, seq, x, err, len) < 0 ||
+	    command(s->c, "COMMIT", 0, NULL, "committing", err, len) < 0) {
+		rollback(s->c);
+		return -1;
+	}
+	return 0;
+}
+
+static int pq_end_run(struct pg_store *s, const char *run_id, const char *finished, const char *status,
+		      char *err, size_t len)
+{
+	const char *v[] = { finished, status, run_id };
+	return command(conn_of(s), "UPDATE runs SET finished = $1, status = $2 WHERE id = $3", 3, v, "ending the run",
+		       err, len);
+}
+
+/* --- reading --- */
+
+static void copy_col(PGresult *res, int row, int col, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", PQgetisnull(res, row, col) ? "" : PQgetvalue(res, row, col));
+}
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+/* As SQLite's: a run whose id or board is longer than a results file may
+ * give (only a store written by something else has one) is not listed. */
+static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
+{
+	static const char sql[] =
+		"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
+		" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r"
+		" WHERE octet_length(r.id) <= " XSTR(PG_RUN_ID_MAX) " AND octet_length(r.board) <= " XSTR(PG_BOARD_MAX)
+		" ORDER BY r.started COLLATE \"C\" NULLS FIRST, r.id COLLATE \"C\"";
+	*out = NULL;
+	*n = 0;
+	PGresult *res = query(conn_of(s), sql, 0, NULL, PGRES_TUPLES_OK, "listing runs", err, len);
+	if (!res)
+		return -1;
+	int rows = PQntuples(res);
+	*out = calloc((size_t)(rows ? rows : 1), sizeof(**out));
+	if (!*out) {
+		PQclear(res);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < rows; i++) {
+		struct pg_run_summary *p = &(*out)[i];
+		copy_col(res, i, 0, p->id, sizeof(p->id));
+		copy_col(res, i, 1, p->board, sizeof(p->board));
+		copy_col(res, i, 2, p->started, sizeof(p->started));
+		copy_col(res, i, 3, p->version, sizeof(p->version));
+		copy_col(res, i, 4, p->status, sizeof(p->status));
+		p->nresults = atoi(PQgetvalue(res, i, 5));
+		copy_col(res, i, 6, p->labels, sizeof(p->labels));
+	}
+	*n = rows;
+	PQclear(res);
+	return 0;
+}
+
+static char *col_dup(PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NULL : strdup(PQgetvalue(res, row, col));
+}
+
+/* A column's text into the field (NULL leaves it unset). */
+static void column_field(PGresult *res, int row, int col, const struct pg_field *f, struct pg_record *x)
+{
+	void *p = (char *)x + f->off;
+	if (PQgetisnull(res, row, col))
+		return;
+	const char *t = PQgetvalue(res, row, col);
+	if (f->flags & PG_F_HAVE)
+		*(int *)((char *)x + f->count_off) = 1;
+	switch (f->type) {
+	case PG_F_TEXT:
+	case PG_F_JSON: *(char **)p = strdup(t); break;
+	case PG_F_REAL: *(double *)p = strtod(t, NULL); break;
+	case PG_F_INT: *(int64_t *)p = strtoll(t, NULL, 10); break;
+	case PG_F_INT32:
+	case PG_F_BOOL: *(int *)p = atoi(t); break;
+	case PG_F_STATUS:
+		if (pg_status_parse(t, (enum pg_status *)p) < 0)
+			*(enum pg_status *)p = PG_ERROR;
+		break;
+	case PG_F_BETTER: *(int *)p = pg_better_parse(t); break;
+	case PG_F_REALS: {
+		char e[64];
+		json_t *a = json_loads(t, 0, NULL);
+		int *n = (int *)((char *)x + f->count_off);
+		*(double **)p = json_is_array(a) ? pg_json_to_reals(a, n, f->name, e, sizeof(e)) : NULL;
+		if (!*(double **)p)
+			*n = 0;
+		json_decref(a);
+		break;
+	}
+	}
+}
+
+/* {1.5,2.5} -> the samples. */
+static void parse_samples(const char *t, struct pg_record *x)
+{
+	size_t n = *t == '{' && t[1] != '}' ? 1 : 0;
+	for (const char *p = t; *p; p++)
+		n += *p == ',';
+	x->samples = n ? calloc(n, sizeof(double)) : NULL;
+	x->nsamples = 0;
+	for (const char *p = t + 1; x->samples && (size_t)x->nsamples < n && *p && *p != '}'; p++) {
+		char *end;
+		x->samples[x->nsamples++] = strtod(p, &end);
+		p = end;
+		if (*p != ',')
+			break;
+	}
+}
+
+static int load_run_row(PGconn *c, const char *id, struct pg_rrun *r, char *err, size_t len)
+{
+	static const char sql[] =
+		"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
+		" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = $1";
+	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading a run", err, len);
+	if (!res)
+		return -1;
+	int found = PQntuples(res) == 1;
+	if (found) {
+		char **dst[] = { &r->id, &r->board, &r->started, &r->finished, &r->end_status, &r->version,
+				 &r->machine, &r->build, &r->config, &r->source, &r->sections, &r->labels };
+		for (int i = 0; i < (int)(sizeof(dst) / sizeof(dst[0])); i++)
+			*dst[i] = col_dup(res, 0, i);
+	}
+	PQclear(res);
+	return found;
+}
+
+/* Every result of the run with its samples, in one query. */
+static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err, size_t len)
+{
+	char cols[1024], sql[1400];
+	if (result_columns(cols, sizeof(cols)) < 0)
+		return -1;
+	snprintf(sql, sizeof(sql), "SELECT (SELECT array_agg(value ORDER BY seq) FROM samples WHERE result_id = results.id),"
+		 " %s FROM results WHERE run_id = $1 ORDER BY seq", cols);
+	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading results", err, len);
+	if (!res)
+		return -1;
+	int rows = PQntuples(res);
+	r->res = calloc((size_t)(rows ? rows : 1), sizeof(*r->res));
+	if (!r->res) {
+		PQclear(res);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < rows; i++) {
+		struct pg_record *x = &r->res[r->nres++];
+		x->higher = 1;
+		if (!PQgetisnull(res, i, 0))
+			parse_samples(PQgetvalue(res, i, 0), x);
+		int col = 1;
+		for (const struct pg_field *f = pg_record_fields; f->name; f++)
+			if (!(f->flags & PG_F_SAMPLES))
+				column_field(res, i, col++, f, x);
+		if (!x->unit)
+			x->unit = strdup("");
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	int found = load_run_row(conn_of(s), id, r, err, len);
+	if (found == 1 && load_results(conn_of(s), id, r, err, len) < 0)
+		found = -1;
+	if (found != 1)
+		pg_rrun_free(r);
+	return found;
+}
+
+static void pq_close(struct pg_store *s)
+{
+	PQfinish(conn_of(s));
+	free(s);
+}
+
+static const struct pg_store_ops pgsql_ops = {
+	.name = "postgresql",
+	.add_run = pq_add_run,
+	.add_runs = pq_add_runs,
+	.begin_run = pq_begin_run,
+	.add_result = pq_add_result,
+	.end_run = pq_end_run,
+	.list_runs = pq_list_runs,
+	.load_run = pq_load_run,
+	.close = pq_close,
+};

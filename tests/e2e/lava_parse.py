@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""LAVA's own code on perfguide's output, for tests/e2e/lava.sh.
+
+  lava_parse.py testdef FILE.yaml   validate a test definition with LAVA's
+                                    schema (lava_common); exit 1 when invalid
+  lava_parse.py log FILE            parse a console log with the dispatcher's
+                                    lava-test-shell action, print the results
+                                    it would send to the server, one JSON per line
+
+Exit 77 when LAVA's Python packages are not installed.
+"""
+import json
+import sys
+
+try:
+    import pexpect
+    import yaml
+    from lava_common.schemas.test import testdef as lava_testdef
+    from lava_dispatcher.actions.test.shell import TestShellAction
+except ImportError as e:
+    print("SKIP: LAVA's python packages are missing (apt-get install lava-dispatcher lava-common): %s" % e,
+          file=sys.stderr)
+    sys.exit(77)
+
+
+class Recorder:
+    """Stands in for the dispatcher's YAML logger: keeps what the action
+    would send as results; the rest is dropped."""
+
+    def __init__(self):
+        self.sent = []
+
+    def results(self, data, *args, **kwargs):
+        self.sent.append(data)
+
+    def error(self, msg, *args, **kwargs):
+        self.sent.append({"error": msg % args if args else msg})
+
+    def _drop(self, *args, **kwargs):
+        pass
+
+    info = debug = warning = exception = marker = event = _drop
+
+
+def parse_log(path):
+    action = TestShellAction()
+    rec = Recorder()
+    action.logger = rec
+    action.parameters = {"namespace": "common"}
+    action._reset_patterns()
+    # What the STARTRUN signal of the test definition's run would set.
+    action.signal_director.test_uuid = "1_perfguide"
+    action.definition = "perfguide"
+    child = pexpect.spawn("cat", [path], encoding="utf-8", codec_errors="replace")
+    try:
+        while action._keep_running(child, 10, None):
+            pass
+    except Exception as e:  # ConnectionClosedError at the end of the log
+        if type(e).__name__ != "ConnectionClosedError":
+            raise
+    for r in rec.sent:
+        print(json.dumps(r, sort_keys=True))
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("testdef", "log"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    if sys.argv[1] == "testdef":
+        with open(sys.argv[2]) as f:
+            data = yaml.safe_load(f)
+        try:
+            lava_testdef.validate(data)
+        except Exception as e:
+            print("invalid test definition: %s" % e, file=sys.stderr)
+            return 1
+        return 0
+    parse_log(sys.argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

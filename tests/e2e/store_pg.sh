@@ -1,0 +1,105 @@
+#!/bin/sh
+# The PostgreSQL store, on a throwaway server (tests/pg/server.sh): the seed
+# fixtures render the same guide from it, byte for byte, as from SQLite;
+# runs and compare say the same; 16 concurrent imports of different runs
+# into an empty database all land; the same run imported twice at once lands
+# once; an import is one transaction and a broken file changes nothing;
+# `run` follows into it through PERFGUIDE_DB with its labels.
+. "$(dirname "$0")/lib.sh"
+[ "${PG_HAVE_STORE:-ON}" = ON ] || skip "built without the results store"
+. "$PG_SOURCE_DIR/tests/pg/server.sh"
+trap 'pg_server_stop; rm -rf "$T"' EXIT
+pg_server_start || skip "$PG_SERVER_WHY"
+F="$PG_SOURCE_DIR/tests/fixtures"
+set +e
+"$PG" runs --db "postgresql:///nodb?host=$PG_SERVER_DIR&user=perfguide" >"$T/out" 2>"$T/err"
+rc=$?
+set -e
+grep -q 'without libpq' "$T/err" && skip "built without libpq: $(cat "$T/err")"
+[ $rc -eq 2 ] && grep -q 'cannot connect.*nodb' "$T/err" || fail "no such database: exit $rc: $(cat "$T/err")"
+
+U=$(pg_newdb seed)
+"$PG" import --db "$U" "$F"/seed-*.jsonl >"$T/out" || fail "import into PostgreSQL failed: $(cat "$T/out")"
+[ "$(grep -c ' imported$' "$T/out")" -eq 7 ] || fail "expected 7 runs imported: $(cat "$T/out")"
+"$PG" import --db "$T/s.db" "$F"/seed-*.jsonl >/dev/null || fail "import into SQLite failed"
+for fmt in md rst csv json html; do
+	"$PG" report --db "$U" --format $fmt -o "$T/pg.$fmt" 2>/dev/null || fail "report --format $fmt from PostgreSQL"
+	"$PG" report --db "$T/s.db" --format $fmt -o "$T/sq.$fmt" 2>/dev/null || fail "report --format $fmt from SQLite"
+	cmp -s "$T/pg.$fmt" "$T/sq.$fmt" || fail "the $fmt guide differs between the stores: $(diff "$T/sq.$fmt" "$T/pg.$fmt" | head -5)"
+done
+"$PG" report --db "$U" --board j7200-evm --baseline j7200-evm --board am68_sk-fs -o "$T/pgb.md" 2>/dev/null
+"$PG" report --db "$T/s.db" --board j7200-evm --baseline j7200-evm --board am68_sk-fs -o "$T/sqb.md" 2>/dev/null
+cmp -s "$T/pgb.md" "$T/sqb.md" || fail "report --baseline differs between the stores"
+"$PG" runs --db "$U" --json >"$T/pg.runs"
+"$PG" runs --db "$T/s.db" --json >"$T/sq.runs"
+cmp -s "$T/pg.runs" "$T/sq.runs" || fail "runs differ: $(diff "$T/sq.runs" "$T/pg.runs" | head -5)"
+set +e
+"$PG" compare --db "$U" j7200-evm j721e-idk-gw --format json >"$T/pg.cmp"
+a=$?
+"$PG" compare --db "$T/s.db" j7200-evm j721e-idk-gw --format json >"$T/sq.cmp"
+b=$?
+set -e
+[ $a -eq $b ] && cmp -s "$T/pg.cmp" "$T/sq.cmp" || fail "compare differs between the stores (exit $a, $b)"
+
+# 16 runs imported at once into an empty database: the schema is made once
+# and every run lands with every result and sample.
+U16=$(pg_newdb c16)
+pids=""
+for i in $(seq -w 1 16); do
+	sed "s/seed-j7200-evm/conc-$i/; s/\"board\":\"j7200-evm\"/\"board\":\"conc-$i\"/" "$F/seed-j7200-evm.jsonl" >"$T/c$i.jsonl"
+done
+for i in $(seq -w 1 16); do
+	"$PG" import --db "$U16" "$T/c$i.jsonl" >"$T/c$i.out" 2>&1 &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p" || fail "a concurrent import failed: $(cat "$T"/c*.out | grep -v ' imported$')"
+done
+[ "$(cat "$T"/c*.out | grep -c ' imported$')" -eq 16 ] || fail "not every import says imported: $(cat "$T"/c*.out)"
+[ "$("$PG" runs --db "$U16" | grep -c ' 115  complete$')" -eq 16 ] || fail "runs: $("$PG" runs --db "$U16")"
+n=$(grep -o '"samples":\[[^]]*\]' "$F/seed-j7200-evm.jsonl" | tr -cd ',[' | wc -c)
+got=$(pg_psql c16 -At -c "SELECT count(*) FROM samples")
+[ "$got" -eq $((16 * n)) ] || fail "16 imports kept $got samples, expected $((16 * n))"
+
+# The same run from two machines at once lands once.
+for round in 1 2 3; do
+	sed "s/seed-j7200-evm/twice-$round/" "$F/seed-j7200-evm.jsonl" >"$T/tw.jsonl"
+	"$PG" import --db "$U16" "$T/tw.jsonl" >"$T/tw1.out" 2>&1 &
+	p1=$!
+	"$PG" import --db "$U16" "$T/tw.jsonl" >"$T/tw2.out" 2>&1 &
+	p2=$!
+	wait $p1 || fail "import twice: $(cat "$T/tw1.out")"
+	wait $p2 || fail "import twice: $(cat "$T/tw2.out")"
+	[ "$(cat "$T/tw1.out" "$T/tw2.out" | grep -c ' imported$')" -eq 1 ] &&
+		[ "$(cat "$T/tw1.out" "$T/tw2.out" | grep -c 'already in the store')" -eq 1 ] ||
+		fail "round $round: $(cat "$T/tw1.out" "$T/tw2.out")"
+	[ "$(pg_psql c16 -At -c "SELECT count(*) FROM results WHERE run_id = 'twice-$round'")" -eq 115 ] ||
+		fail "round $round: the run's results are not there once"
+done
+
+# A broken file changes nothing; a file the server refuses half-way (a
+# writer that may not add samples) leaves nothing of it: one transaction.
+dump() { pg_psql c16 -At -c "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM results), (SELECT count(*) FROM samples), (SELECT count(*) FROM machines)"; }
+before=$(dump)
+head -n 5 "$F/seed-am68_sk-fs.jsonl" | sed 's/seed-am68_sk-fs/bad-run/' >"$T/bad.jsonl"
+echo '{"type":"result","bench":' >>"$T/bad.jsonl"
+expect_usage_error "corrupt file" import --db "$U16" "$T/bad.jsonl"
+grep -q 'line 6: not JSON' "$T/err" || fail "corrupt line: $(cat "$T/err")"
+pg_psql c16 -c "CREATE ROLE writer LOGIN; GRANT SELECT, INSERT, UPDATE, DELETE ON runs, results, machines TO writer;
+	GRANT SELECT ON samples, perfguide_schema TO writer; GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO writer"
+set +e
+"$PG" import --db "postgresql:///c16?host=$PG_SERVER_DIR&user=writer" "$F/seed-am68_sk-fs.jsonl" >"$T/out" 2>"$T/err"
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "an import the server refused: exit $rc ($(cat "$T/err"))"
+grep -q 'nothing of it was added' "$T/err" && grep -q 'permission denied' "$T/err" || fail "refused import: $(cat "$T/err")"
+grep -q 'postgresql://writer@/c16' "$T/err" || true
+[ "$(dump)" = "$before" ] || fail "the store changed: $before -> $(dump)"
+
+# run adds to it as it goes, through PERFGUIDE_DB, with its labels.
+PERFGUIDE_DB="$U16" "$PG" run mem.bw.rd -p size=64k $FAST --board pg-board --label release=09.02 \
+	--out "$T/r.jsonl" >/dev/null 2>&1 || fail "run with PERFGUIDE_DB failed"
+"$PG" runs --db "$U16" --json | grep -q '"release": "09.02"' || fail "run's labels not in the store: $("$PG" runs --db "$U16" --json | tail -20)"
+PERFGUIDE_DB="$U16" "$PG" runs | grep -q 'pg-board .* 1  complete' || fail "run did not reach the PostgreSQL store"
+PERFGUIDE_DB="$U16" "$PG" import "$T/r.jsonl" | grep -q 'already in the store' || fail "run + import duplicated"
+echo ok
