@@ -37,8 +37,10 @@ usage() {
 usage: bench/cpu-vs-reference.sh [options]
 
   --perfguide PATH            perfguide binary (default: build/perfguide beside bench/)
-  --dhrystone-bin PATH        Dhrystone 2.1 (dhry_1.c, dhry_2.c) built -O2 -fno-inline;
-                              it reads its run count from standard input
+  --dhrystone-bin PATH        Dhrystone 2.1 (dhry_1.c, dhry_2.c) built -O2 -fno-inline
+                              (on today's libc also -std=gnu89 -DMSC_CLOCK
+                              -DCLK_TCK=CLOCKS_PER_SEC); it reads its run count
+                              from standard input
   --dhrystone-inline-bin PATH optional: the same built plain -O2, shown beside it
   --whetstone-bin PATH        netlib's whetstone.c (double precision, version 1.2)
                               built -O2 -DPRINTOUT; it takes LOOP as its argument
@@ -98,7 +100,7 @@ done
 [ -z "$WHET_PLAIN" ] || [ -n "$WHET" ] || die_usage "--whetstone-plain-bin goes with --whetstone-bin"
 if [ -n "$NBENCH" ]; then
 	NBDIR=$(cd "$(dirname "$NBENCH")" && pwd) NBEXE=$NBDIR/$(basename "$NBENCH")
-	[ -f "$NBDIR/NNET.DAT" ] || die_usage "no NNET.DAT beside $NBENCH (nbench runs in its own directory)"
+	[ -f "$NBDIR/NNET.DAT" ] || die_usage "no NNET.DAT beside $NBENCH (nbench reads it from its working directory)"
 fi
 command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed to read results"
 
