@@ -16,10 +16,11 @@
 # callgrind, collecting only inside the benchmark's step function
 # (--toggle-collect), which then ran 1 + N iterations (one warm-up).
 # The reference's side is counted per benchmark, as its section says.
-# References are built here, in a temporary directory removed at the end,
-# from sources you bring, with the same compiler and -O2. Nothing is
-# downloaded or kept. A benchmark script, not a test: it exits 0 after
-# printing (2 on a usage error).
+# The references are binaries you built yourself (this script never builds
+# them: --help says how each must be built), with the compiler perfguide was
+# built with and -O2, not stripped. Nothing is downloaded or kept: callgrind's
+# files go to a temporary directory removed at the end. A benchmark script,
+# not a test: it exits 0 after printing (2 on a usage error).
 
 set -u
 
@@ -27,14 +28,31 @@ usage() {
 	cat <<'EOF2'
 usage: bench/cpu-instructions.sh [options]
 
-  --perfguide PATH   perfguide binary (default: build/perfguide beside bench/)
-  --dhrystone DIR    directory with Dhrystone 2.1's dhry.h, dhry_1.c, dhry_2.c
-  --whetstone FILE   netlib's whetstone.c (double precision, version 1.2)
-  --linpack FILE     linpack.c (Menninger's "rolled and unrolled" C version)
-  --nbench DIR       nbench-byte's source directory (Makefile, nbench0.c, ...)
-  --cc CC            compiler for the references (default cc)
-  -h, --help         this text
+  --perfguide PATH            perfguide binary (default: build/perfguide beside bench/)
+  --dhrystone-bin PATH        Dhrystone 2.1 (dhry_1.c, dhry_2.c) built -O2 -fno-inline
+                              (on today's libc also -std=gnu89 -DMSC_CLOCK
+                              -DCLK_TCK=CLOCKS_PER_SEC); it reads its run count
+                              from standard input
+  --whetstone-bin PATH        netlib's whetstone.c (double precision, version 1.2)
+                              built -O2 -DPRINTOUT; it takes LOOP as its argument
+                              (this script runs LOOP = 10 and 10000)
+  --whetstone-plain-bin PATH  optional: the same built without -DPRINTOUT
+  --linpack-bin PATH          linpack.c (Menninger's "rolled and unrolled" C
+                              version) built -O2, not stripped (its matgen calls
+                              are counted by name)
+  --nbench-bin PATH           nbench-byte's nbench built with its Makefile and
+                              CFLAGS="-O2 -w" (replacing its own, which strip
+                              the binary: StartStopWatch and StopStopWatch are
+                              found by name); its NNET.DAT must sit beside
+                              it (the script runs it in a temporary directory
+                              with a link to that NNET.DAT)
+  -h, --help                  this text
 
+Build every reference with the compiler perfguide was built with, -O2, and
+on x86 the jump-padding flag perfguide's build adds (perfguide info shows
+its cflags). The script checks the symbols it needs (with nm, if installed)
+and says what it could not check; how a binary was compiled cannot be
+checked. Keep the references outside this repository.
 Needs valgrind (Debian package valgrind) and python3.
 EOF2
 }
@@ -47,35 +65,52 @@ die_usage() {
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PG=$HERE/build/perfguide
-DHRY= WHET= LINPACK= NBENCH= CC=${CC:-cc}
+DHRY= WHET= WHET_PLAIN= LINPACK= NBENCH=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--perfguide) [ $# -ge 2 ] || die_usage "--perfguide needs a path"; PG=$2; shift 2 ;;
-	--dhrystone) [ $# -ge 2 ] || die_usage "--dhrystone needs a directory"; DHRY=$2; shift 2 ;;
-	--whetstone) [ $# -ge 2 ] || die_usage "--whetstone needs a file"; WHET=$2; shift 2 ;;
-	--linpack) [ $# -ge 2 ] || die_usage "--linpack needs a file"; LINPACK=$2; shift 2 ;;
-	--nbench) [ $# -ge 2 ] || die_usage "--nbench needs a directory"; NBENCH=$2; shift 2 ;;
-	--cc) [ $# -ge 2 ] || die_usage "--cc needs a compiler"; CC=$2; shift 2 ;;
+	--dhrystone-bin) [ $# -ge 2 ] || die_usage "$1 needs a path"; DHRY=$2; shift 2 ;;
+	--whetstone-bin) [ $# -ge 2 ] || die_usage "$1 needs a path"; WHET=$2; shift 2 ;;
+	--whetstone-plain-bin) [ $# -ge 2 ] || die_usage "$1 needs a path"; WHET_PLAIN=$2; shift 2 ;;
+	--linpack-bin) [ $# -ge 2 ] || die_usage "$1 needs a path"; LINPACK=$2; shift 2 ;;
+	--nbench-bin) [ $# -ge 2 ] || die_usage "$1 needs a path"; NBENCH=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) die_usage "unknown option: $1" ;;
 	esac
 done
 [ -x "$PG" ] || die_usage "no perfguide binary at $PG (build it, or give --perfguide)"
-[ -z "$DHRY" ] || [ -f "$DHRY/dhry_1.c" ] || die_usage "no dhry_1.c in $DHRY"
-[ -z "$WHET" ] || [ -f "$WHET" ] || die_usage "no file $WHET"
-[ -z "$LINPACK" ] || [ -f "$LINPACK" ] || die_usage "no file $LINPACK"
-[ -z "$NBENCH" ] || [ -f "$NBENCH/nbench1.h" ] || die_usage "no nbench1.h in $NBENCH"
+for b in "$DHRY" "$WHET" "$WHET_PLAIN" "$LINPACK" "$NBENCH"; do
+	[ -z "$b" ] || { [ -f "$b" ] && [ -x "$b" ]; } || die_usage "no executable file $b"
+done
+[ -z "$WHET_PLAIN" ] || [ -n "$WHET" ] || die_usage "--whetstone-plain-bin goes with --whetstone-bin"
+if [ -n "$NBENCH" ]; then
+	NBDIR=$(cd "$(dirname "$NBENCH")" && pwd) NBEXE=$NBDIR/$(basename "$NBENCH")
+	[ -f "$NBDIR/NNET.DAT" ] || die_usage "no NNET.DAT beside $NBENCH (nbench reads it from its working directory)"
+fi
 command -v valgrind >/dev/null 2>&1 || die_usage "valgrind is needed (apt-get install valgrind)"
 command -v python3 >/dev/null 2>&1 || die_usage "python3 is needed"
 
-# The references are built as perfguide was: -O2, plus the code-placement
-# flag perfguide's x86 build adds (jumps kept off 32-byte boundaries, for
-# Intel's JCC erratum), so that neither side's speed is where its loops fell.
-PAD=$("$PG" info 2>/dev/null | sed -n 's/^cflags *//p' | tr ' ' '\n' | grep -- 'branches-within-32B' | head -1)
-OPT="-O2${PAD:+ $PAD}"
+# need_syms BIN NAME...: refuse a binary without the functions this script
+# finds by name; without nm, say that it was not checked
+need_syms() {
+	bin=$1
+	shift
+	if ! command -v nm >/dev/null 2>&1; then
+		echo "  ($bin: symbols not checked, nm is not installed (binutils))"
+		return
+	fi
+	for f in "$@"; do
+		nm "$bin" 2>/dev/null | grep -q " $f\$" ||
+			die_usage "$bin has no symbol $f: build it without -s and without stripping"
+	done
+}
+[ -z "$LINPACK" ] || need_syms "$LINPACK" matgen
+[ -z "$NBENCH" ] || need_syms "$NBEXE" StartStopWatch StopStopWatch
+
 W=$(mktemp -d "${TMPDIR:-/tmp}/pg-cpuinstr.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-echo "compiler: $($CC --version | head -1); references built $OPT"
+echo "perfguide: $("$PG" info 2>/dev/null | grep -i -m1 'flags' || echo '?')"
+echo "references: binaries given; built with perfguide's compiler and -O2? (a binary does not say: not checked)"
 echo
 
 # cg_total FILE: the instructions a callgrind output file holds
@@ -125,19 +160,14 @@ ref_total() {
 }
 
 if [ -n "$DHRY" ]; then
-	cp "$DHRY"/dhry.h "$DHRY"/dhry_1.c "$DHRY"/dhry_2.c "$W"/
-	DF="-std=gnu89 -w -DMSC_CLOCK -DCLK_TCK=CLOCKS_PER_SEC"
 	# Dhrystone's rules forbid inlining; perfguide's procedures are kept
-	# apart the same way (separate units, noinline).
-	if $CC $OPT -fno-inline $DF "$W/dhry_1.c" "$W/dhry_2.c" -o "$W/dhry"; then
-		# The reference reads its run count: the difference between two
-		# counts is what one more million passes through the loop cost.
-		i1=$(echo 100000 | ref_total d1 "$W/dhry")
-		i2=$(echo 1100000 | ref_total d2 "$W/dhry")
-		ref=$(echo "$i1 $i2" | awk '{print ($2 - $1) / 1e6}')
-	else
-		ref=nan
-	fi
+	# apart the same way (separate units, noinline). The reference reads
+	# its run count: the difference between two counts is what one more
+	# million passes through the loop cost.
+	echo "  (cpu.dhrystone: the reference must be built -fno-inline; not checked)"
+	i1=$(echo 100000 | ref_total d1 "$DHRY")
+	i2=$(echo 1100000 | ref_total d2 "$DHRY")
+	ref=$(echo "$i1 $i2" | awk '{print ($2 - $1) / 1e6}')
 	row cpu.dhrystone "$(pg_per_iter cpu.dhrystone dhry_step 1000000)" "$ref" "Dhrystone"
 fi
 
@@ -149,31 +179,33 @@ whet_ref() {
 }
 
 if [ -n "$WHET" ]; then
-	cp "$WHET" "$W/whetstone.c"
 	# Which values the modules see depends on LOOP (the arguments of
 	# libm's functions drift with it), so both count one major loop of the
 	# same LOOP; the reference's run of LOOP = 10 is its start-up and
 	# printing, taken off. LOOP / 10 is millions of Whetstone instructions.
 	L=10000
-	for b in printout plain; do
-		f=; [ $b = printout ] && f=-DPRINTOUT
-		$CC $OPT -w $f "$W/whetstone.c" -o "$W/whet-$b" -lm || echo "whetstone: build failed"
-	done
-	ref_printout=$(whet_ref "$W/whet-printout") ref_plain=$(whet_ref "$W/whet-plain")
+	ref_printout=$(whet_ref "$WHET")
+	# -DPRINTOUT makes it print each module's results in e-notation
+	# (%12.4e); a plain build prints none
+	if [ "$(grep -c '[0-9]\.[0-9]*e[-+][0-9]' "$W/w1.out")" -lt 6 ]; then
+		echo "  (cpu.whetstone: $WHET printed no module results: it looks built without -DPRINTOUT)"
+		label="ref plain?"
+	else
+		label="ref -DPRINTOUT"
+	fi
 	pg=$(pg_per_iter cpu.whetstone whet_step 1 -p loop=$L | awk '{print $1 / ('$L' / 10)}')
-	row "cpu.whetstone (ref -DPRINTOUT)" "$pg" "$ref_printout" "million Whetstone instr."
-	row "cpu.whetstone (ref plain)" "$pg" "$ref_plain" "million Whetstone instr."
+	row "cpu.whetstone ($label)" "$pg" "$ref_printout" "million Whetstone instr."
+	[ -z "$WHET_PLAIN" ] ||
+		row "cpu.whetstone (ref plain)" "$pg" "$(whet_ref "$WHET_PLAIN")" "million Whetstone instr."
 fi
 
 if [ -n "$LINPACK" ]; then
-	cp "$LINPACK" "$W/linpack.c"
 	# The reference times DGEFA and DGESL and calls MATGEN before every
 	# solve, rolled and unrolled alike (it grows nreps by the clock, so
 	# the count of solves is read from callgrind: MATGEN's calls). One
 	# solve: everything the run executed but MATGEN's instructions, over
 	# MATGEN's calls; start-up and printing are under 0.1% of it.
-	if $CC $OPT -w "$W/linpack.c" -o "$W/linpack" -lm &&
-		ref_total lp "$W/linpack" </dev/null >/dev/null; then
+	if ref_total lp "$LINPACK" </dev/null >/dev/null; then
 		ref=$(python3 - "$W/lp.cg" <<'PY'
 import re, sys
 names, total, incl, calls = {}, 0, 0, 0
@@ -221,7 +253,7 @@ fi
 
 # --- nbench ---
 
-# nbench-byte is built with its own Makefile and CFLAGS="$OPT -w" (its own
+# nbench-byte is built with its own Makefile and CFLAGS="-O2 -w" (its own
 # CFLAGS add -O3 -funroll-loops -static -s). Each workload runs alone from a
 # command file (nbench upper-cases the name) that fixes its size, so there
 # is no self-adjustment, and sets its minimum time to 0: every pass of the
@@ -276,7 +308,7 @@ nb_ref() {
 	# LD_BIND_NOW: libm's symbols bound at start, not in the first stretch
 	(cd "$W/nb" && LD_BIND_NOW=1 valgrind --tool=callgrind --callgrind-out-file="$W/nb-$name.cg" \
 		--dump-after=StartStopWatch --dump-before=StopStopWatch --compress-strings=no \
-		./nbench "-c$name.CMD") >"$W/nb-$name.out" 2>"$W/nb-$name.err" || { echo nan; return; }
+		"$NBEXE" "-c$name.CMD") >"$W/nb-$name.out" 2>"$W/nb-$name.err" || { echo nan; return; }
 	nb_timed "$W/nb-$name.cg" |
 		awk -v u="$units" '$1 > 0 {printf "%.3f\n", $2 / $1 / u; next} {print "nan"}'
 }
@@ -347,15 +379,10 @@ PY
 }
 
 if [ -n "$NBENCH" ]; then
-	mkdir "$W/nb" && cp -R "$NBENCH"/. "$W/nb"/
-	if make -C "$W/nb" CC="$CC" CFLAGS="$OPT -w" >"$W/nb-make.out" 2>&1; then
-		nb=ok
-	else
-		echo "nbench: build failed (make's output: $(tail -1 "$W/nb-make.out"))"
-		nb=
-	fi
-fi
-if [ -n "$NBENCH" ] && [ -n "$nb" ]; then
+	# nbench reads NNET.DAT from its working directory and upper-cases its
+	# command file's name: it runs in a directory of this script's holding
+	# the command files and a link to the binary's NNET.DAT
+	mkdir "$W/nb" && ln -s "$NBDIR/NNET.DAT" "$W/nb/NNET.DAT"
 	# One heapsort of 8111 longs (NumHeapSort, inlined in
 	# DoNumSortIteration): 1 array a stretch. The array is refilled
 	# before StartStopWatch; perfguide copies it in inside its step.

@@ -5,14 +5,14 @@
 # after printing whatever the targets say (2 only on a usage error).
 #
 #   mem.bw.bcopy size=16m  vs  mbw -t0 -n 10 16 (MiB/s converted to MB/s)  within 10%
-#   mem.stream.triad       vs  STREAM "Best Rate MB/s" (--stream)           within 10%
+#   mem.stream.triad       vs  STREAM "Best Rate MB/s" (--stream-bin)       within 10%
 #   mem.bw.fcp size=8m     vs  lmbench bw_mem 8m fcp (--lmbench-bin)        reported, 10% flagged
 #   mem.lat.rd             vs  lmbench lat_mem_rd <MB> 128 (--lmbench-bin)  reported, 10% flagged
 #   perfguide run 'mem.*' --suite quick: wall time < 30 s, max CV of the
 #   mem.bw.* and mem.stream.* results < 3%
 #
-# Nothing is downloaded. STREAM and lmbench are not part of perfguide: bring
-# your own copy (see --help).
+# Nothing is downloaded or built. STREAM and lmbench are not part of
+# perfguide: bring your own builds (see --help for the settings).
 
 set -u
 
@@ -23,15 +23,19 @@ usage: bench/mem-vs-peers.sh [options]
   --perfguide PATH    perfguide binary (default ./build/perfguide, else the one
                       in the build/ directory next to this script's bench/)
   --runs N            samples per perfguide result in the comparisons (default 10)
-  --stream PATH       STREAM: a stream.c (compiled here with
-                      cc -O2 -DSTREAM_ARRAY_SIZE=<perfguide's N> -DNTIMES=20)
-                      or an already built STREAM binary
+  --stream-bin PATH   STREAM's binary, stream.c built single-threaded with
+                      cc -O2 -DSTREAM_ARRAY_SIZE=N -DNTIMES=20 (plus
+                      -mcmodel=medium on x86_64 when 24 N bytes reach 2 GiB),
+                      N the array length of perfguide's mem.stream.* (their
+                      note says "arrays of N doubles"); the script reads the
+                      binary's "Array size = " line and refuses a binary whose
+                      size differs, naming N
   --lmbench-bin DIR   directory holding lmbench's bw_mem and lat_mem_rd
   -h, --help          this text
 
 References: mbw is the Debian package mbw (apt-get install mbw). STREAM is at
-https://www.cs.virginia.edu/stream/ (or github.com/jeffhammond/STREAM): keep
-stream.c outside this repository and pass --stream /path/to/stream.c.
+https://www.cs.virginia.edu/stream/ (or github.com/jeffhammond/STREAM): build
+it yourself as above, outside this repository, and pass --stream-bin PATH.
 lmbench has no Debian package: build it yourself (e.g. github.com/intel/lmbench,
 make -C src with libtirpc-dev) and pass --lmbench-bin .../bin/<os>.
 EOF
@@ -45,7 +49,7 @@ die_usage() {
 
 PG=
 RUNS=10
-STREAM_SRC=
+STREAM_BIN=
 LMB=
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -53,8 +57,8 @@ while [ $# -gt 0 ]; do
 	--perfguide=*) PG=${1#*=}; shift ;;
 	--runs) [ $# -ge 2 ] || die_usage "--runs needs a number"; RUNS=$2; shift 2 ;;
 	--runs=*) RUNS=${1#*=}; shift ;;
-	--stream) [ $# -ge 2 ] || die_usage "--stream needs a path"; STREAM_SRC=$2; shift 2 ;;
-	--stream=*) STREAM_SRC=${1#*=}; shift ;;
+	--stream-bin) [ $# -ge 2 ] || die_usage "--stream-bin needs a path"; STREAM_BIN=$2; shift 2 ;;
+	--stream-bin=*) STREAM_BIN=${1#*=}; shift ;;
 	--lmbench-bin) [ $# -ge 2 ] || die_usage "--lmbench-bin needs a directory"; LMB=$2; shift 2 ;;
 	--lmbench-bin=*) LMB=${1#*=}; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -77,8 +81,8 @@ if [ -z "$PG" ]; then
 	fi
 fi
 [ -x "$PG" ] || die_usage "perfguide binary '$PG' not found or not executable (build it, or give --perfguide PATH)"
-if [ -n "$STREAM_SRC" ] && [ ! -f "$STREAM_SRC" ]; then
-	die_usage "--stream '$STREAM_SRC': no such file"
+if [ -n "$STREAM_BIN" ] && { [ ! -f "$STREAM_BIN" ] || [ ! -x "$STREAM_BIN" ]; }; then
+	die_usage "--stream-bin '$STREAM_BIN': no executable file"
 fi
 if [ -n "$LMB" ]; then
 	[ -d "$LMB" ] || die_usage "--lmbench-bin '$LMB': not a directory"
@@ -119,20 +123,11 @@ mark start
 LAT_SIZES=512,32k,256k,1m,16m
 LAT_STRIDE=128
 
-# 1. memmove of 16 MiB: perfguide vs mbw.
-say "perfguide mem.bw.bcopy size=16m ($RUNS runs)"
-pg_run bcopy mem.bw.bcopy -p size=16m --runs "$RUNS"
-if command -v mbw >/dev/null 2>&1; then
-	say "mbw -t0 -n 10 16"
-	mbw -t0 -n 10 16 >"$T/mbw.txt" 2>&1 || say "mbw failed: $(tail -n 2 "$T/mbw.txt")"
-else
-	echo "mbw is not installed (apt-get install mbw)" >"$T/mbw.missing"
-fi
-
-# 2. STREAM: perfguide first, to learn its array size N.
+# 1. STREAM: perfguide first, to learn its array size N; first of all, so
+# that a STREAM binary of another size is refused before the long parts.
 say "perfguide mem.stream.{copy,scale,add,triad} ($RUNS runs each)"
 pg_run stream mem.stream.copy mem.stream.scale mem.stream.add mem.stream.triad --runs "$RUNS"
-if [ -n "$STREAM_SRC" ]; then
+if [ -n "$STREAM_BIN" ]; then
 	N=$(python3 -c '
 import json, re, sys
 for line in open(sys.argv[1]):
@@ -141,36 +136,29 @@ for line in open(sys.argv[1]):
     if r.get("type") == "result" and m:
         print(m.group(1)); break
 ' "$T/stream.jsonl" 2>/dev/null)
-	case "$STREAM_SRC" in
-	*.c)
-		if [ -z "$N" ]; then
-			echo "perfguide's STREAM results carry no array size, so STREAM was not built" >"$T/stream.missing"
-		else
-			extra=
-			# Three static arrays of 2 GiB or more need the medium code model.
-			if [ "$(uname -m)" = x86_64 ] && [ $((N * 24)) -ge 2147483648 ]; then
-				extra=-mcmodel=medium
-			fi
-			say "cc -O2 -DSTREAM_ARRAY_SIZE=$N -DNTIMES=20 $extra $STREAM_SRC"
-			if cc -O2 -DSTREAM_ARRAY_SIZE="$N" -DNTIMES=20 $extra -o "$T/stream_bin" \
-				"$STREAM_SRC" -lm >"$T/stream_cc.log" 2>&1; then
-				STREAM_BIN=$T/stream_bin
-			else
-				echo "could not compile $STREAM_SRC: $(head -n 3 "$T/stream_cc.log")" >"$T/stream.missing"
-			fi
-		fi ;;
-	*)
-		STREAM_BIN=$STREAM_SRC
-		[ -x "$STREAM_BIN" ] || STREAM_BIN=
-		[ -n "$STREAM_BIN" ] || echo "$STREAM_SRC is neither a .c file nor executable" >"$T/stream.missing" ;;
-	esac
-	if [ -n "${STREAM_BIN:-}" ]; then
-		say "STREAM ($STREAM_BIN)"
-		"$STREAM_BIN" >"$T/stream.txt" 2>&1 || say "STREAM exited non-zero: $(tail -n 2 "$T/stream.txt")"
+	say "STREAM ($STREAM_BIN)"
+	"$STREAM_BIN" >"$T/stream.txt" 2>&1 || say "STREAM exited non-zero: $(tail -n 2 "$T/stream.txt")"
+	SN=$(sed -n 's/.*Array size = \([0-9][0-9]*\).*/\1/p' "$T/stream.txt" | head -n 1)
+	if [ -z "$N" ]; then
+		echo "perfguide's STREAM results carry no array size: STREAM's (${SN:-?}) not checked against it" >"$T/stream.nocheck"
+	elif [ -z "$SN" ]; then
+		echo "STREAM's output has no \"Array size = \" line: its array size not checked against perfguide's $N" >"$T/stream.nocheck"
+	elif [ "$SN" != "$N" ]; then
+		echo "mem-vs-peers.sh: $STREAM_BIN has Array size = $SN, perfguide's mem.stream.* $N: build stream.c with -DSTREAM_ARRAY_SIZE=$N" >&2
+		exit 2
 	fi
-	echo "${N:-}" >"$T/stream.n"
 else
-	echo "not compared: give --stream /path/to/stream.c (from https://www.cs.virginia.edu/stream/ or github.com/jeffhammond/STREAM; keep it outside this repo)" >"$T/stream.missing"
+	echo "not compared: give --stream-bin PATH, stream.c built as --help says (from https://www.cs.virginia.edu/stream/ or github.com/jeffhammond/STREAM; keep it outside this repo)" >"$T/stream.missing"
+fi
+
+# 2. memmove of 16 MiB: perfguide vs mbw.
+say "perfguide mem.bw.bcopy size=16m ($RUNS runs)"
+pg_run bcopy mem.bw.bcopy -p size=16m --runs "$RUNS"
+if command -v mbw >/dev/null 2>&1; then
+	say "mbw -t0 -n 10 16"
+	mbw -t0 -n 10 16 >"$T/mbw.txt" 2>&1 || say "mbw failed: $(tail -n 2 "$T/mbw.txt")"
+else
+	echo "mbw is not installed (apt-get install mbw)" >"$T/mbw.missing"
 fi
 
 # 3. lmbench's fcp and lat_mem_rd.
@@ -198,10 +186,10 @@ pg_run quick 'mem.*' --suite quick
 mark quick1
 
 # The report.
-python3 - "$T" "$PG" "$RUNS" "${STREAM_SRC:-}" "${LMB:-}" <<'PY'
+python3 - "$T" "$PG" "$RUNS" "${STREAM_BIN:-}" "${LMB:-}" <<'PY'
 import json, math, os, re, statistics, sys
 
-T, PG, RUNS, STREAM_SRC, LMB = sys.argv[1:6]
+T, PG, RUNS, STREAM_BIN, LMB = sys.argv[1:6]
 MIB = 1048576 / 1e6
 
 def path(name):
@@ -348,11 +336,12 @@ if text("stream.missing"):
 elif stxt is not None:
     if not srates:
         notes.append("STREAM: could not read its output: " + stxt.strip()[-200:])
-    if s_n and pg_n and s_n != pg_n:
-        notes.append("STREAM ran %d elements per array, perfguide %d: sizes differ" % (s_n, pg_n))
+    if text("stream.nocheck"):
+        notes.append("STREAM: " + text("stream.nocheck").strip())
     elif s_n:
-        notes.append("STREAM: %s, Array size = %d, NTIMES=20, single thread (no OpenMP)"
-                     % (os.path.basename(STREAM_SRC), s_n))
+        notes.append("STREAM: %s, Array size = %d (perfguide's, checked); built NTIMES=20, "
+                     "single thread (no OpenMP) as --help asks: not checked"
+                     % (os.path.basename(STREAM_BIN), s_n))
 
 # 3. lmbench
 fc = results("fcp")
@@ -453,6 +442,8 @@ else:
     verdicts.append(("quick wall time", "PASS" if ok else "FAIL"))
     bw = [r for r in q if re.match(r"mem\.(bw|stream)\.", r.get("bench", "")) and r.get("cv") is not None]
     def size(v):
+        if not isinstance(v, int):
+            return str(v)   # a size parameter recorded as text
         if v == 0:
             return "auto"
         for shift, suffix in ((30, "g"), (20, "m"), (10, "k")):
