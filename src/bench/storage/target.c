@@ -202,6 +202,18 @@ static int starts(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+
+/* Disks named by their kind, and the sysfs file (under the disk) that
+ * names what backs them; zram before ram, a prefix of it. */
+static const struct named_disk {
+	const char *prefix, *medium, *model;
+} named_disks[] = {
+	{ "vd", "virtio", NULL }, { "xvd", "xen", NULL }, { "loop", "loop", "loop/backing_file" },
+	{ "zram", "zram", NULL }, { "ram", "ram", NULL }, { "nullb", "null_blk", NULL },
+	{ "dm-", "dm", "dm/name" }, { "md", "md", NULL }, { "nbd", "nbd", NULL },
+	{ "ubiblock", "ubi", NULL }, { NULL, NULL, NULL },
+};
+
 /* The medium and model of the block device with sysfs directory dir. */
 static void classify_device(const char *dir, struct st_medium *m)
 {
@@ -241,33 +253,19 @@ static void classify_device(const char *dir, struct st_medium *m)
 			med = "ufs";
 		else
 			med = strcmp(buf, "1") == 0 ? "hdd" : "ssd";
-	} else if (starts(disk, "vd")) {
-		med = "virtio";
-	} else if (starts(disk, "xvd")) {
-		med = "xen";
-	} else if (starts(disk, "loop")) {
-		med = "loop";
-		read_abs(disk_dir, "loop/backing_file", m->model, sizeof(m->model));
-	} else if (starts(disk, "zram")) {
-		med = "zram";
-	} else if (starts(disk, "ram")) {
-		med = "ram";
-	} else if (starts(disk, "nullb")) {
-		med = "null_blk";
 	} else if (starts(disk, "mtdblock")) {
 		char p[64];
 		med = "mtd";
 		snprintf(p, sizeof(p), "/sys/class/mtd/mtd%s/name", disk + strlen("mtdblock"));
 		pg_read_file(p, m->model, sizeof(m->model));
-	} else if (starts(disk, "dm-")) {
-		med = "dm";
-		read_abs(disk_dir, "dm/name", m->model, sizeof(m->model));
-	} else if (starts(disk, "md")) {
-		med = "md";
-	} else if (starts(disk, "nbd")) {
-		med = "nbd";
-	} else if (starts(disk, "ubiblock")) {
-		med = "ubi";
+	} else {
+		for (const struct named_disk *n = named_disks; n->prefix; n++)
+			if (starts(disk, n->prefix)) {
+				med = n->medium;
+				if (n->model)
+					read_abs(disk_dir, n->model, m->model, sizeof(m->model));
+				break;
+			}
 	}
 	set_text(m->medium, sizeof(m->medium), med);
 }
