@@ -9,8 +9,9 @@
  * bytes, and each one's completion latency (clat: from the moment it was
  * submitted to the moment it was reaped; for the asynchronous engines the
  * moment io_submit or io_uring_enter returned, one clock reading for each
- * batch of completions reaped, as fio has it). The window starts when the ramp is seen to be over and ends
- * when the I/Os still in flight at the end of the time have completed.
+ * reap, as fio has it, one completion reaped at a time). The window starts
+ * when the ramp is seen to be over and ends when the I/Os still in flight
+ * at the end of the time have completed.
  */
 /* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
 #define _FILE_OFFSET_BITS 64
@@ -277,7 +278,14 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 				break;
 			continue;
 		}
-		int got = e->reap(&j->eng, 1, j->depth, j->done);
+		/* One completion per reap, as fio's default
+		 * iodepth_batch_complete_max (= _min = 1): reaping all that
+		 * are done and then resubmitting them one after another sends
+		 * them to the device together, they complete together, and
+		 * the convoy halves the latency counted from each submission
+		 * (randread 4k, depth 4, virtio: clat 38 us this way, 79 us
+		 * one at a time, fio 74 us). */
+		int got = e->reap(&j->eng, 1, 1, j->done);
 		if (got < 0) {
 			if (!failed)
 				snprintf(err, len, "reaping I/Os: %s (%s)", strerror(-got),
