@@ -13,12 +13,12 @@
  *   from PostgreSQL lists what the one from SQLite does, in the same order.
  */
 #include <jansson.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/record_json.h"
+#include "pq_dl.h"
 #include "store.h"
 
 /* The migration lock (one bigint key) and the run locks (two int keys: this,
@@ -74,14 +74,14 @@ static PGresult *query(PGconn *c, const char *sql, int n, const char *const *v, 
 		       const char *what, char *err, size_t len)
 {
 	/* Without parameters, sql may be several statements (a migration). */
-	PGresult *res = n ? PQexecParams(c, sql, n, NULL, v, NULL, NULL, 0) : PQexec(c, sql);
-	if (PQresultStatus(res) == want)
+	PGresult *res = n ? pq.PQexecParams(c, sql, n, NULL, v, NULL, NULL, 0) : pq.PQexec(c, sql);
+	if (pq.PQresultStatus(res) == want)
 		return res;
 	char msg[400];
-	const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	first_line(primary ? primary : PQerrorMessage(c), msg, sizeof(msg));
+	const char *primary = res ? pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	first_line(primary ? primary : pq.PQerrorMessage(c), msg, sizeof(msg));
 	snprintf(err, len, "%s: %s", what, msg);
-	PQclear(res);
+	pq.PQclear(res);
 	return NULL;
 }
 
@@ -89,13 +89,13 @@ static int command(PGconn *c, const char *sql, int n, const char *const *v, cons
 		   size_t len)
 {
 	PGresult *res = query(c, sql, n, v, PGRES_COMMAND_OK, what, err, len);
-	PQclear(res);
+	pq.PQclear(res);
 	return res ? 0 : -1;
 }
 
 static void rollback(PGconn *c)
 {
-	PQclear(PQexec(c, "ROLLBACK"));
+	pq.PQclear(pq.PQexec(c, "ROLLBACK"));
 }
 
 static const char *column_type(const struct pg_field *f)
@@ -148,8 +148,8 @@ static int inspect(PGconn *c, int *version, char *err, size_t len)
 	PGresult *res = query(c, sql, 0, NULL, PGRES_TUPLES_OK, "reading the database", err, len);
 	if (!res)
 		return -1;
-	int tables = atoi(PQgetvalue(res, 0, 0)), ours = atoi(PQgetvalue(res, 0, 1));
-	PQclear(res);
+	int tables = atoi(pq.PQgetvalue(res, 0, 0)), ours = atoi(pq.PQgetvalue(res, 0, 1));
+	pq.PQclear(res);
 	if (tables == 0)
 		return 1;
 	if (!ours) {
@@ -158,13 +158,13 @@ static int inspect(PGconn *c, int *version, char *err, size_t len)
 	}
 	res = query(c, "SELECT version FROM perfguide_schema", 0, NULL, PGRES_TUPLES_OK, "reading the schema",
 		    err, len);
-	if (!res || PQntuples(res) != 1) {
+	if (!res || pq.PQntuples(res) != 1) {
 		snprintf(err, len, "not a perfguide store (no schema version)");
-		PQclear(res);
+		pq.PQclear(res);
 		return -1;
 	}
-	*version = atoi(PQgetvalue(res, 0, 0));
-	PQclear(res);
+	*version = atoi(pq.PQgetvalue(res, 0, 0));
+	pq.PQclear(res);
 	return 0;
 }
 
@@ -180,7 +180,7 @@ static int check_schema(PGconn *c, int create, int to, char *err, size_t len)
 		return -1;
 	if (!(res = query(c, sql, 0, NULL, PGRES_TUPLES_OK, "locking the schema", err, len)))
 		goto bad;
-	PQclear(res);
+	pq.PQclear(res);
 	if ((what = inspect(c, &version, err, len)) < 0)
 		goto bad;
 	if (what == 0 && version > SCHEMA_VERSION) {
@@ -213,27 +213,29 @@ static void ignore_notice(void *arg, const char *msg)
 /* postgresql://user@host:port/db, without the password, for messages. */
 static void describe(PGconn *c, char *buf, size_t len)
 {
-	const char *host = PQhost(c), *port = PQport(c);
+	const char *host = pq.PQhost(c), *port = pq.PQport(c);
 	if (host && host[0] == '/')
-		snprintf(buf, len, "postgresql://%s@/%s?host=%s", PQuser(c), PQdb(c), host);
+		snprintf(buf, len, "postgresql://%s@/%s?host=%s", pq.PQuser(c), pq.PQdb(c), host);
 	else
-		snprintf(buf, len, "postgresql://%s@%s%s%s/%s", PQuser(c), host ? host : "", port && port[0] ? ":" : "",
-			 port ? port : "", PQdb(c));
+		snprintf(buf, len, "postgresql://%s@%s%s%s/%s", pq.PQuser(c), host ? host : "", port && port[0] ? ":" : "",
+			 port ? port : "", pq.PQdb(c));
 }
 
 static PGconn *connect_to(const char *url, char *err, size_t len)
 {
-	PGconn *c = PQconnectdb(url);
-	if (PQstatus(c) != CONNECTION_OK) {
+	if (pg_pq_load(err, len) < 0)
+		return NULL;
+	PGconn *c = pq.PQconnectdb(url);
+	if (pq.PQstatus(c) != CONNECTION_OK) {
 		char msg[400];
-		first_line(c ? PQerrorMessage(c) : "out of memory", msg, sizeof(msg));
+		first_line(c ? pq.PQerrorMessage(c) : "out of memory", msg, sizeof(msg));
 		snprintf(err, len, "cannot connect to the PostgreSQL store: %s", msg);
-		PQfinish(c);
+		pq.PQfinish(c);
 		return NULL;
 	}
-	PQsetNoticeProcessor(c, ignore_notice, NULL);
+	pq.PQsetNoticeProcessor(c, ignore_notice, NULL);
 	/* Every double back as it went in (servers before 12 round). */
-	PQclear(PQexec(c, "SET extra_float_digits = 3"));
+	pq.PQclear(pq.PQexec(c, "SET extra_float_digits = 3"));
 	return c;
 }
 
@@ -248,7 +250,7 @@ int pg_store_pgsql_create_at(const char *url, int version, char *err, size_t len
 	if (!c)
 		return -1;
 	int rc = check_schema(c, 1, version, err, len);
-	PQfinish(c);
+	pq.PQfinish(c);
 	return rc;
 }
 
@@ -263,13 +265,13 @@ struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, siz
 	describe(c, where, sizeof(where));
 	if (check_schema(c, create, -1, msg, sizeof(msg)) < 0) {
 		snprintf(err, len, "%s: %s", where, msg);
-		PQfinish(c);
+		pq.PQfinish(c);
 		return NULL;
 	}
 	struct pq_store *s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, len, "out of memory");
-		PQfinish(c);
+		pq.PQfinish(c);
 		return NULL;
 	}
 	s->base.ops = &pgsql_ops;
@@ -347,11 +349,11 @@ static int prepare_insert(struct pq_store *s, char *err, size_t len)
 		 "WITH r AS (INSERT INTO results(run_id, seq, %s) VALUES ($1, $2, %s) RETURNING id)"
 		 " INSERT INTO samples(result_id, seq, value) SELECT r.id, s.o - 1, s.v"
 		 " FROM r, unnest($%d::float8[]) WITH ORDINALITY AS s(v, o)", cols, marks, n + 3);
-	PGresult *res = PQprepare(s->c, "pg_add_result", sql, 0, NULL);
-	int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+	PGresult *res = pq.PQprepare(s->c, "pg_add_result", sql, 0, NULL);
+	int ok = pq.PQresultStatus(res) == PGRES_COMMAND_OK;
 	if (!ok)
-		first_line(PQerrorMessage(s->c), err, len);
-	PQclear(res);
+		first_line(pq.PQerrorMessage(s->c), err, len);
+	pq.PQclear(res);
 	s->prepared = ok;
 	return ok ? 0 : -1;
 }
@@ -403,9 +405,9 @@ static void result_params_free(struct result_params *p)
 
 static void result_error(PGconn *c, PGresult *res, char *err, size_t len)
 {
-	const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *primary = res ? pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	char msg[400];
-	first_line(primary ? primary : PQerrorMessage(c), msg, sizeof(msg));
+	first_line(primary ? primary : pq.PQerrorMessage(c), msg, sizeof(msg));
 	snprintf(err, len, "adding a result: %s", msg);
 }
 
@@ -416,11 +418,11 @@ static int insert_result(struct pq_store *s, const char *run_id, int seq, const 
 		return -1;
 	struct result_params p;
 	result_params(&p, run_id, seq, x);
-	PGresult *res = PQexecPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0);
-	int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+	PGresult *res = pq.PQexecPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0);
+	int ok = pq.PQresultStatus(res) == PGRES_COMMAND_OK;
 	if (!ok)
 		result_error(s->c, res, err, len);
-	PQclear(res);
+	pq.PQclear(res);
 	result_params_free(&p);
 	return ok ? 0 : -1;
 }
@@ -434,26 +436,26 @@ static int collect(PGconn *c, char *err, size_t len)
 {
 	int rc = 0, nulls = 0;
 	for (;;) {
-		PGresult *res = PQgetResult(c);
+		PGresult *res = pq.PQgetResult(c);
 		if (!res) {
 			/* one between the replies; two in a row: the connection is gone */
-			if (++nulls > 1 || PQstatus(c) == CONNECTION_BAD) {
+			if (++nulls > 1 || pq.PQstatus(c) == CONNECTION_BAD) {
 				result_error(c, NULL, err, len);
 				return -1;
 			}
 			continue;
 		}
 		nulls = 0;
-		ExecStatusType st = PQresultStatus(res);
+		ExecStatusType st = pq.PQresultStatus(res);
 		if (st == PGRES_PIPELINE_SYNC) {
-			PQclear(res);
+			pq.PQclear(res);
 			return rc;
 		}
 		if (st != PGRES_COMMAND_OK && rc == 0) {
 			result_error(c, res, err, len);
 			rc = -1;
 		}
-		PQclear(res);
+		pq.PQclear(res);
 	}
 }
 
@@ -461,7 +463,7 @@ static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err
 {
 	if (!s->prepared && prepare_insert(s, err, len) < 0)
 		return -1;
-	if (!PQenterPipelineMode(s->c)) {
+	if (!pq.PQenterPipelineMode(s->c)) {
 		result_error(s->c, NULL, err, len);
 		return -1;
 	}
@@ -470,16 +472,16 @@ static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err
 		for (int k = i; rc == 0 && k < r->nres && k < i + BATCH; k++) {
 			struct result_params p;
 			result_params(&p, r->id, k, &r->res[k]);
-			if (!PQsendQueryPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0)) {
+			if (!pq.PQsendQueryPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0)) {
 				result_error(s->c, NULL, err, len);
 				rc = -1;
 			}
 			result_params_free(&p);
 		}
-		if (!PQpipelineSync(s->c) || collect(s->c, err, len) < 0)
+		if (!pq.PQpipelineSync(s->c) || collect(s->c, err, len) < 0)
 			rc = -1;
 	}
-	PQexitPipelineMode(s->c);
+	pq.PQexitPipelineMode(s->c);
 	return rc;
 }
 #else
@@ -513,7 +515,7 @@ static int lock_run(PGconn *c, const char *id, char *err, size_t len)
 	char sql[80];
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d, hashtext($1))", LOCK_KEY);
 	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "locking the run", err, len);
-	PQclear(res);
+	pq.PQclear(res);
 	return res ? 0 : -1;
 }
 
@@ -524,8 +526,8 @@ static int run_state(PGconn *c, const char *id, char *err, size_t len)
 			      "reading the store", err, len);
 	if (!res)
 		return -2;
-	int state = PQntuples(res) ? strcmp(PQgetvalue(res, 0, 0), "t") == 0 : -1;
-	PQclear(res);
+	int state = pq.PQntuples(res) ? strcmp(pq.PQgetvalue(res, 0, 0), "t") == 0 : -1;
+	pq.PQclear(res);
 	return state;
 }
 
@@ -607,8 +609,8 @@ static int pq_add_result(struct pg_store *st, const char *run_id, const struct p
 		return -1;
 	PGresult *res = query(s->c, "SELECT count(*) FROM results WHERE run_id = $1", 1, &run_id, PGRES_TUPLES_OK,
 			      "reading the store", err, len);
-	int seq = res ? atoi(PQgetvalue(res, 0, 0)) : 0;
-	PQclear(res);
+	int seq = res ? atoi(pq.PQgetvalue(res, 0, 0)) : 0;
+	pq.PQclear(res);
 	if (!res || insert_result(s, run_id, seq, x, err, len) < 0 ||
 	    command(s->c, "COMMIT", 0, NULL, "committing", err, len) < 0) {
 		rollback(s->c);
@@ -629,7 +631,7 @@ static int pq_end_run(struct pg_store *s, const char *run_id, const char *finish
 
 static void copy_col(PGresult *res, int row, int col, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", PQgetisnull(res, row, col) ? "" : PQgetvalue(res, row, col));
+	snprintf(buf, len, "%s", pq.PQgetisnull(res, row, col) ? "" : pq.PQgetvalue(res, row, col));
 }
 
 #define STR(x) #x
@@ -648,10 +650,10 @@ static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 	PGresult *res = query(conn_of(s), sql, 0, NULL, PGRES_TUPLES_OK, "listing runs", err, len);
 	if (!res)
 		return -1;
-	int rows = PQntuples(res);
+	int rows = pq.PQntuples(res);
 	*out = calloc((size_t)(rows ? rows : 1), sizeof(**out));
 	if (!*out) {
-		PQclear(res);
+		pq.PQclear(res);
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
@@ -662,26 +664,26 @@ static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		copy_col(res, i, 2, p->started, sizeof(p->started));
 		copy_col(res, i, 3, p->version, sizeof(p->version));
 		copy_col(res, i, 4, p->status, sizeof(p->status));
-		p->nresults = atoi(PQgetvalue(res, i, 5));
+		p->nresults = atoi(pq.PQgetvalue(res, i, 5));
 		copy_col(res, i, 6, p->labels, sizeof(p->labels));
 	}
 	*n = rows;
-	PQclear(res);
+	pq.PQclear(res);
 	return 0;
 }
 
 static char *col_dup(PGresult *res, int row, int col)
 {
-	return PQgetisnull(res, row, col) ? NULL : strdup(PQgetvalue(res, row, col));
+	return pq.PQgetisnull(res, row, col) ? NULL : strdup(pq.PQgetvalue(res, row, col));
 }
 
 /* A column's text into the field (NULL leaves it unset). */
 static void column_field(PGresult *res, int row, int col, const struct pg_field *f, struct pg_record *x)
 {
 	void *p = (char *)x + f->off;
-	if (PQgetisnull(res, row, col))
+	if (pq.PQgetisnull(res, row, col))
 		return;
-	const char *t = PQgetvalue(res, row, col);
+	const char *t = pq.PQgetvalue(res, row, col);
 	if (f->flags & PG_F_HAVE)
 		*(int *)((char *)x + f->count_off) = 1;
 	switch (f->type) {
@@ -734,14 +736,14 @@ static int load_run_row(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading a run", err, len);
 	if (!res)
 		return -1;
-	int found = PQntuples(res) == 1;
+	int found = pq.PQntuples(res) == 1;
 	if (found) {
 		char **dst[] = { &r->id, &r->board, &r->started, &r->finished, &r->end_status, &r->version,
 				 &r->machine, &r->build, &r->config, &r->source, &r->sections, &r->labels };
 		for (int i = 0; i < (int)(sizeof(dst) / sizeof(dst[0])); i++)
 			*dst[i] = col_dup(res, 0, i);
 	}
-	PQclear(res);
+	pq.PQclear(res);
 	return found;
 }
 
@@ -756,18 +758,18 @@ static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading results", err, len);
 	if (!res)
 		return -1;
-	int rows = PQntuples(res);
+	int rows = pq.PQntuples(res);
 	r->res = calloc((size_t)(rows ? rows : 1), sizeof(*r->res));
 	if (!r->res) {
-		PQclear(res);
+		pq.PQclear(res);
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < rows; i++) {
 		struct pg_record *x = &r->res[r->nres++];
 		x->higher = 1;
-		if (!PQgetisnull(res, i, 0))
-			parse_samples(PQgetvalue(res, i, 0), x);
+		if (!pq.PQgetisnull(res, i, 0))
+			parse_samples(pq.PQgetvalue(res, i, 0), x);
 		int col = 1;
 		for (const struct pg_field *f = pg_record_fields; f->name; f++)
 			if (!(f->flags & PG_F_SAMPLES))
@@ -775,7 +777,7 @@ static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 		if (!x->unit)
 			x->unit = strdup("");
 	}
-	PQclear(res);
+	pq.PQclear(res);
 	return 0;
 }
 
@@ -792,7 +794,7 @@ static int pq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, ch
 
 static void pq_close(struct pg_store *s)
 {
-	PQfinish(conn_of(s));
+	pq.PQfinish(conn_of(s));
 	free(s);
 }
 
