@@ -14,6 +14,13 @@
 # --time_based, on one file both tools use (perfguide -p path=FILE, with
 # --destroy-data=FILE for the writes; fio --filename=FILE). The file is
 # laid out once by fio and removed at the end. Medians over the rounds.
+#
+# Where the medium is fast and the CPU few (a VM's virtio disk, a loop
+# device), each I/O's CPU time is part of the rate, and the tool that
+# spends less per I/O counts more. --shape IOPS[,MBPS] (root) puts both
+# tools in a block-I/O cgroup that throttles the disk below what either
+# can do, so that the medium, not the tool, sets the rate, as a board's
+# eMMC or SD card does; the cgroup is removed at the end.
 set -u
 
 PG=
@@ -27,6 +34,7 @@ DEPTH=4
 NICE=0
 FIFO=0
 DIRECT=1
+SHAPE=
 JOBS="write:4k write:1m read:4k read:1m randread:4k randwrite:4k randrw:4k"
 usage() {
 	cat <<'USAGE'
@@ -47,6 +55,9 @@ usage: bench/storage-vs-fio.sh [options]
   --fifo PRIO       run both tools SCHED_FIFO at PRIO (1-99, as root): each is
                     woken the moment its I/O completes, however busy the
                     machine is with other work (I/O-bound, they use little)
+  --shape IOPS[,MBPS]  throttle the disk under --dir to IOPS reads and
+                    writes a second (and MBPS MB/s each way) for both tools,
+                    through a cgroup (root; cgroup v1 blkio or v2 io)
   --jobs "RW:BS ..." default: "write:4k write:1m read:4k read:1m randread:4k
                     randwrite:4k randrw:4k"
 
@@ -67,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--jobs) JOBS=$2; shift 2 ;;
 	--nice) NICE=$2; shift 2 ;;
 	--fifo) FIFO=$2; shift 2 ;;
+	--shape) SHAPE=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "storage-vs-fio.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -75,6 +87,8 @@ case "$NICE" in -[0-9]|-1[0-9]|-20|[0-9]|1[0-9]) ;; *) echo "storage-vs-fio.sh: 
 case "$DIRECT" in 0|1) ;; *) echo "storage-vs-fio.sh: --direct takes 0 or 1" >&2; exit 2 ;; esac
 case "$FIFO" in [0-9]|[0-9][0-9]) ;; *) echo "storage-vs-fio.sh: --fifo takes 1 to 99" >&2; exit 2 ;; esac
 case "$T$RAMP$ROUNDS$DEPTH" in *[!0-9]*|'') echo "storage-vs-fio.sh: --time, --ramp, --rounds and --depth take whole numbers" >&2; exit 2 ;; esac
+case "$SHAPE" in ''|[0-9]*) ;; *) echo "storage-vs-fio.sh: --shape takes IOPS[,MBPS]" >&2; exit 2 ;; esac
+case "$SHAPE" in *[!0-9,]*|*,*,*) echo "storage-vs-fio.sh: --shape takes IOPS[,MBPS]" >&2; exit 2 ;; esac
 case "$ENGINE" in libaio|io_uring|psync) ;; *) echo "storage-vs-fio.sh: --engine takes libaio, io_uring or psync" >&2; exit 2 ;; esac
 [ -n "$PG" ] || PG=$(dirname "$0")/../build/perfguide
 [ -x "$PG" ] || { echo "storage-vs-fio.sh: no perfguide binary at $PG (--perfguide)" >&2; exit 2; }
@@ -86,12 +100,56 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/pg-storage-bench.XXXXXX")
 FILE=$(cd "$DIR" && pwd)/pg-storage-vs-fio.$$.dat
 trap 'rm -rf "$W"; rm -f "$FILE"' EXIT INT TERM
 
-python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" "$NICE" "$FIFO" "$DIRECT" $JOBS <<'PY'
-import json, os, statistics, subprocess, sys, time
+python3 - "$PG" "$FILE" "$SIZE" "$T" "$RAMP" "$ROUNDS" "$ENGINE" "$DEPTH" "$W" "$NICE" "$FIFO" "$DIRECT" "$SHAPE" $JOBS <<'PY'
+import atexit, json, os, statistics, subprocess, sys, time
 
-pg, path, size, secs, ramp, rounds, engine, depth, work, nice, fifo, direct = sys.argv[1:13]
-jobs = [j.split(":") for j in sys.argv[13:]]
+pg, path, size, secs, ramp, rounds, engine, depth, work, nice, fifo, direct, shape = sys.argv[1:14]
+jobs = [j.split(":") for j in sys.argv[14:]]
 rounds, depth = int(rounds), int(depth)
+
+def disk_of(p):
+    """MAJ:MIN of the whole disk the file system under p lives on."""
+    d = os.stat(os.path.dirname(p)).st_dev
+    sysdir = os.path.realpath("/sys/dev/block/%d:%d" % (os.major(d), os.minor(d)))
+    if os.path.exists(os.path.join(sysdir, "partition")):
+        sysdir = os.path.dirname(sysdir)
+    return open(os.path.join(sysdir, "dev")).read().strip()
+
+def remove_cgroup(root, cg, procs):
+    open(os.path.join(root, procs), "w").write(str(os.getpid()))
+    os.rmdir(cg)
+
+def throttle(spec):
+    """This process, and so both tools, into a cgroup that throttles the disk."""
+    iops, _, mbps = spec.partition(",")
+    dev = disk_of(path)
+    v1 = "/sys/fs/cgroup/blkio"
+    if os.path.isdir(v1):
+        cg, root = os.path.join(v1, "pg-storage-vs-fio.%d" % os.getpid()), v1
+        procs = "tasks"
+        os.mkdir(cg)
+        atexit.register(remove_cgroup, root, cg, procs)
+        limits = [("blkio.throttle.read_iops_device", iops), ("blkio.throttle.write_iops_device", iops)]
+        if mbps:
+            limits += [("blkio.throttle.read_bps_device", str(int(mbps) * 1000000)),
+                       ("blkio.throttle.write_bps_device", str(int(mbps) * 1000000))]
+        for f, v in limits:
+            open(os.path.join(cg, f), "w").write("%s %s\n" % (dev, v))
+    else:
+        root = "/sys/fs/cgroup"
+        if "io" not in open(os.path.join(root, "cgroup.controllers")).read().split():
+            sys.exit("storage-vs-fio: --shape: no io controller in %s" % root)
+        open(os.path.join(root, "cgroup.subtree_control"), "w").write("+io")
+        cg = os.path.join(root, "pg-storage-vs-fio.%d" % os.getpid())
+        procs = "cgroup.procs"
+        os.mkdir(cg)
+        atexit.register(remove_cgroup, root, cg, procs)
+        v = "riops=%s wiops=%s" % (iops, iops)
+        if mbps:
+            v += " rbps=%d wbps=%d" % (int(mbps) * 1000000, int(mbps) * 1000000)
+        open(os.path.join(cg, "io.max"), "w").write("%s %s\n" % (dev, v))
+    open(os.path.join(cg, procs), "w").write(str(os.getpid()))
+    return "disk %s throttled to %s IOPS%s each way" % (dev, iops, " and %s MB/s" % mbps if mbps else "")
 
 def stat():
     with open("/proc/stat") as f:
@@ -174,6 +232,11 @@ print("storage-vs-fio: %s vs %s; file %s (%s on %s), size %s, %s s after %s s of
          "O_DIRECT" if direct == "1" else "buffered", rounds))
 print("load average before: %s; nice %s; %s" % (open("/proc/loadavg").read().split(" ")[:3], nice,
       "SCHED_FIFO %s" % fifo if int(fifo) else "SCHED_OTHER"))
+if shape:
+    try:
+        print("shaped: " + throttle(shape))
+    except OSError as e:
+        sys.exit("storage-vs-fio: --shape: %s (root and a cgroup blkio/io controller are needed)" % e)
 print("fio command: " + " ".join(fio_job("RW", "BS")).replace(os.path.join(work, "fio.json"), "OUT.json"))
 print("perfguide command: " + " ".join(pg_job("RW", "BS")).replace(os.path.join(work, "pg.jsonl"), "OUT.jsonl"))
 

@@ -218,7 +218,7 @@ static void rr_teardown(struct pg_ctx *ctx)
 static const struct pg_param rr_params[] = {
 	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
-	  .help = "seconds each sample lasts (netperf -l)", .standard = "10" },
+	  .help = "seconds each sample lasts (netperf -l)", .standard = "3", .full = "10" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1", .min = 1, .max = 65507,
 	  .help = "request and response bytes (netperf -r)" },
 	{ 0 },

@@ -239,7 +239,7 @@ static void bidir_label(const struct pg_bench *b, const struct pg_args *a, const
 	NET_PEER_PARAMS,									\
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,	\
 	  .help = "seconds each sample sends for (netperf -l)",				\
-	  .quick = quick_time, .standard = "10" },					\
+	  .quick = quick_time, .standard = "3", .full = "10" },			\
 	{ .name = "msg", .type = PG_P_SIZE, .def = "64k", .min = 1, .max = 16 << 20,	\
 	  .help = "bytes per send call (netperf -m, nttcp -l)" },			\
 	{ .name = "window", .type = PG_P_SIZE, .def = "auto", .choices = "auto",	\

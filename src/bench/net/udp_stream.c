@@ -189,7 +189,7 @@ static void udp_label(const struct pg_bench *b, const struct pg_args *a, const c
 static const struct pg_param udp_params[] = {
 	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
-	  .help = "seconds each sample sends for (netperf -l)", .standard = "10" },
+	  .help = "seconds each sample sends for (netperf -l)", .standard = "3", .full = "10" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1472", .min = 1, .max = 65507,
 	  .help = "UDP payload bytes per datagram (18..1472: 64- to 1518-byte Ethernet frames)",
 	  .standard = "18,82,210,978,1472" },

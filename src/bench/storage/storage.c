@@ -513,7 +513,8 @@ static const struct pg_section storage_section = {
 	  .help = "bytes of the file or device used (fio --size); a file of our own is "	\
 		  "capped to fit in the free space", .quick = "32m" },			\
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 86400,	\
-	  .help = "seconds measured per sample (fio --runtime --time_based)", .quick = "1" }, \
+	  .help = "seconds measured per sample (fio --runtime --time_based)", .quick = "1",	\
+	  .standard = "3" },								\
 	{ .name = "ramp", .type = PG_P_INT, .def = "1", .min = 0, .max = 3600,		\
 	  .help = "seconds of I/O before each sample, not counted (fio --ramp_time)",	\
 	  .quick = "0" },								\
