@@ -54,7 +54,7 @@ r = [x for x in recs if x["type"] == "result"][0]
 check(len(r["samples"]) == 4 and r["stop"] == "runs" and "cap_s" not in r, "--runs 4 is exactly 4: %r" % r["stop"])
 check(recs[0]["config"]["runs"] == 4 and "min_runs" not in recs[0]["config"], "a fixed run's config")
 cfg = json.loads(open(sys.argv[3]).readline())["config"]
-check(cfg["budget_s"] == 840 and cfg["max_time"] == 3, "standard: 14 minutes at most: %r" % cfg)
+check(cfg["budget_s"] == 780 and cfg["max_time"] == 3, "standard: 13 minutes at most: %r" % cfg)
 cfg = json.loads(open(sys.argv[4]).readline())["config"]
 check("budget_s" not in cfg, "--budget none: no budget: %r" % cfg)
 print("ok")

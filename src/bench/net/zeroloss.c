@@ -153,7 +153,7 @@ static const struct pg_param zl_params[] = {
 	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
 	  .help = "seconds of the trial that confirms the rate (the search's are a tenth, 0.5 to 2 s)",
-	  .quick = "2", .standard = "10", .full = "60" },
+	  .quick = "2", .standard = "5", .full = "60" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1472", .min = 1, .max = 65507,
 	  .help = "UDP payload bytes per datagram (18..1472: 64- to 1518-byte Ethernet frames)",
 	  .standard = "18,82,210,978,1472" },
