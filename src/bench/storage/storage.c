@@ -107,16 +107,10 @@ static void own_name(const struct pg_ctx *ctx, enum st_target_type type, const c
 /* The directory holding our files. */
 static void files_dir(enum st_target_type type, const char *path, char *out, size_t len)
 {
-	snprintf(out, len, "%s", path);
 	if (type == ST_DIR)
-		return;
-	char *s = strrchr(out, '/');
-	if (s == out)
-		s[1] = '\0';
-	else if (s)
-		*s = '\0';
+		snprintf(out, len, "%s", path);
 	else
-		snprintf(out, len, ".");
+		st_parent_dir(path, out, len);
 }
 
 /* Size of each copy's own file: `size`, capped so that all copies' files

@@ -152,6 +152,9 @@ struct st_medium {
 int st_target_check(const char *path, int writes, const char *destroy,
 		    enum st_target_type *type, char *err, size_t len);
 
+/* The directory a path names its last component in: "/" for "/f", "." for "f". */
+void st_parent_dir(const char *path, char *dir, size_t len);
+
 /* The medium and file system under path (a directory, file or device),
  * from /proc/self/mountinfo and sysfs (rooted at pg_sysinfo_set_root). */
 void st_medium_detect(const char *path, struct st_medium *m);

@@ -347,6 +347,18 @@ void st_medium_from(const char *mountinfo, const char *path, unsigned dev_major,
 	free(cur);
 }
 
+void st_parent_dir(const char *path, char *dir, size_t len)
+{
+	snprintf(dir, len, "%s", path);
+	char *s = strrchr(dir, '/');
+	if (s == dir)
+		s[1] = '\0';
+	else if (s)
+		*s = '\0';
+	else
+		snprintf(dir, len, ".");
+}
+
 void st_medium_detect(const char *path, struct st_medium *m)
 {
 	char real[PATH_MAX];
@@ -354,14 +366,7 @@ void st_medium_detect(const char *path, struct st_medium *m)
 	if (stat(path, &st) < 0 || !realpath(path, real)) {
 		/* A file still to be made: what holds its directory. */
 		char dir[PATH_MAX];
-		snprintf(dir, sizeof(dir), "%s", path);
-		char *s = strrchr(dir, '/');
-		if (s == dir)
-			s[1] = '\0';
-		else if (s)
-			*s = '\0';
-		else
-			snprintf(dir, sizeof(dir), ".");
+		st_parent_dir(path, dir, sizeof(dir));
 		if (stat(dir, &st) < 0 || !realpath(dir, real)) {
 			st_medium_from(NULL, "/", 0, 0, 0, m);
 			return;
@@ -497,14 +502,7 @@ int st_target_check(const char *path, int writes, const char *destroy, enum st_t
 		}
 		/* A file to make: its directory must be there. */
 		char dir[PATH_MAX];
-		snprintf(dir, sizeof(dir), "%s", path);
-		char *s = strrchr(dir, '/');
-		if (s == dir)
-			s[1] = '\0';
-		else if (s)
-			*s = '\0';
-		else
-			snprintf(dir, sizeof(dir), ".");
+		st_parent_dir(path, dir, sizeof(dir));
 		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			snprintf(err, len, "path '%s': no such file, and '%s' is not a directory", path, dir);
 			return -1;
