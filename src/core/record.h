@@ -56,6 +56,13 @@ struct pg_record {
 	char *section;		/* the guide's table; NULL: from the registry */
 	enum pg_status status;
 	char *reason;		/* skipped or error: why */
+	/* What the machine did while this was measured (the env object as
+	 * JSON text: other processes' CPU share, steal, frequencies seen,
+	 * throttling; a field absent where not exposed; NULL: not observed),
+	 * and whether that disturbed the figure, with why in words. */
+	char *env;
+	int disturbed;
+	char *disturbed_why;
 	/* From cpu.busy_pct: the system-wide load the guide prints. */
 	int have_busy;
 	double busy_pct;

@@ -48,6 +48,8 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN sections TEXT;",
 	/* 3 -> 4: the run's labels (run --label release=09.02). */
 	"ALTER TABLE runs ADD COLUMN labels TEXT;",
+	/* 4 -> 5: the result fields of version 5 (env, disturbed). */
+	"",
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -112,7 +114,7 @@ static const char *column_type(const struct pg_field *f)
 /* Migration v -> v + 1: its SQL, then the result columns of version v + 1. */
 static int migrate_one(PGconn *c, int v, char *err, size_t len)
 {
-	if (command(c, migrations[v], 0, NULL, "creating the tables", err, len) < 0)
+	if (migrations[v][0] && command(c, migrations[v], 0, NULL, "creating the tables", err, len) < 0)
 		return -1;
 	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
 		if (f->since != v + 1 || (f->flags & PG_F_SAMPLES))

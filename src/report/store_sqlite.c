@@ -46,6 +46,9 @@ static const char *const migrations[] = {
 	 * fields of version 4 (the median's interval, why sampling stopped,
 	 * bimodality) are added from pg_record_fields. */
 	"ALTER TABLE runs ADD COLUMN labels TEXT;",
+	/* 4 -> 5: the result fields of version 5 (what the machine did while
+	 * it measured: env, disturbed) come from pg_record_fields. */
+	"",
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
