@@ -271,7 +271,7 @@ static void labels_prefix(const struct pg_guide *g, const struct group *grp, cha
 			k++;
 		n = b ? k : 0;
 	}
-	while (n > 0 && strchr("-_ .", a[n - 1]))
+	while (n > 0 && strchr("-_ .,:", a[n - 1]))
 		n--;
 	while (n > 0 && ((unsigned char)a[n] & 0xc0) == 0x80)
 		n--;

@@ -39,14 +39,17 @@ void pg_anchor(const char *title, char *buf, size_t len)
 	pg_utf8_trim(buf);
 }
 
-/* Whether section s has no figure at all: every result there skipped or
- * failed (a board without the device); it collapses to one line. */
+/* Whether every result of section s was skipped (a board without the
+ * device): it collapses to one line saying why. A failure is news: its
+ * section keeps its table. */
 static int collapsed(const struct pg_guide *g, int s)
 {
 	for (int r = 0; r < g->nrows; r++)
-		for (int c = 0; g->rows[r].section == s && c < g->ncols; c++)
-			if (pg_cell_ok(&g->rows[r].cells[c]))
+		for (int c = 0; g->rows[r].section == s && c < g->ncols; c++) {
+			const struct pg_gcell *cell = &g->rows[r].cells[c];
+			if (cell->present && cell->status != PG_SKIP)
 				return 0;
+		}
 	return 1;
 }
 
@@ -172,7 +175,7 @@ static int not_measured(struct pg_walk *w, const struct pg_writer *wr, const int
 		if (gone[s] && !(items[n++] = why_not(g, s)))
 			rc = -1;
 	struct pg_notice no = { .title = NOT_MEASURED,
-				.intro = "Sections in which every result was skipped or failed, and why.",
+				.intro = "Sections in which every result was skipped, and why.",
 				.items = items, .nitems = n };
 	if (rc == 0 && n && wr->notice)
 		wr->notice(w, &no);
