@@ -62,13 +62,37 @@ static void split_params(const struct pg_grow *row, const char *param, char *val
 	json_decref(p);
 }
 
+/* Whether a parameter of x has another value in y: one that y lacks
+ * (a hash has no op, a cipher does) does not, where a column holds every
+ * benchmark of the section. */
+static int differs_in(const struct pivot *pv, json_t *y, const char *name, json_t *v)
+{
+	json_t *w = json_object_get(y, name);
+	return pv->by_bench && !w ? 0 : !json_equal(w, v);
+}
+
+/* Whether two rows' other parameters (canonical JSON) put them in one column. */
+static int rests_match(const struct pivot *pv, const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0 || !pv->by_bench)
+		return strcmp(a, b) == 0;
+	json_t *x = json_loads(a, 0, NULL), *y = json_loads(b, 0, NULL), *v;
+	const char *name;
+	int match = 1;
+	json_object_foreach(x, name, v)
+		match &= !differs_in(pv, y, name, v);
+	json_decref(x);
+	json_decref(y);
+	return match;
+}
+
 static int pivot_key(const struct pg_guide *g, struct pivot *pv, int r, char **rests, int first)
 {
 	const struct pg_grow *row = &g->rows[r];
 	for (int k = 0; k < pv->nkeys; k++) {
 		const struct pg_grow *o = &g->rows[pv->keys[k]];
 		if (same_bench(pv, o, row) && strcmp(o->metric, row->metric) == 0 &&
-		    strcmp(rests[pv->keys[k] - first], rests[r - first]) == 0)
+		    rests_match(pv, rests[pv->keys[k] - first], rests[r - first]))
 			return k;
 	}
 	pv->keys[pv->nkeys] = r;
@@ -215,7 +239,7 @@ static void cpu_columns(const struct pg_guide *g, struct pivot *pv, char **rests
 		for (int j = 0; j < k && pv->cpu[k]; j++) {
 			const struct pg_grow *o = &g->rows[pv->keys[j]];
 			pv->cpu[k] = !same_bench(pv, o, row) ||
-				     strcmp(rests[pv->keys[j] - first], rests[pv->keys[k] - first]) != 0;
+				     !rests_match(pv, rests[pv->keys[j] - first], rests[pv->keys[k] - first]);
 		}
 	}
 }
@@ -298,7 +322,8 @@ static json_t *rest_json(const struct pg_grow *row, const char *param)
 }
 
 /* The parameters of column k that tell it from the other columns of its
- * benchmark (by_bench: any) and metric ("channels=8"), displayed. */
+ * benchmark and metric ("channels=8"); where a column holds every
+ * benchmark, from any other column ("backend=kernel"): displayed. */
 static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int k, char *buf, size_t len)
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
@@ -308,10 +333,11 @@ static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int
 		int differs = 0;
 		for (int j = 0; j < pv->nkeys && !differs; j++) {
 			const struct pg_grow *o = &g->rows[pv->keys[j]];
-			if (j == k || !same_bench(pv, o, row) || strcmp(o->metric, row->metric) != 0)
+			if (j == k || (!pv->by_bench && (strcmp(o->bench, row->bench) != 0 ||
+							 strcmp(o->metric, row->metric) != 0)))
 				continue;
 			json_t *theirs = rest_json(o, pv->param);
-			differs = !json_equal(json_object_get(theirs, name), v);
+			differs = differs_in(pv, theirs, name, v);
 			json_decref(theirs);
 		}
 		if (differs)
