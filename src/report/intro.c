@@ -78,9 +78,9 @@ static void set_add(char *set, size_t len, const char *v)
 	pg_utf8_trim(set);
 }
 
-/* The values column c's results in section s had for a placeholder
- * (name, and alt after a '?'); "" when none. Figures first: a skipped
- * result's parameters say what was asked, not what ran. */
+/* The values column c's results in section s (those its table shows) had
+ * for a placeholder (name, and alt after a '?'); "" when none. Figures
+ * first: a skipped result's parameters say what was asked, not what ran. */
 static void column_values(const struct pg_guide *g, int s, int c, const char *name, const char *alt, char *set,
 			  size_t len)
 {
@@ -89,7 +89,7 @@ static void column_values(const struct pg_guide *g, int s, int c, const char *na
 		for (int r = 0; r < g->nrows; r++) {
 			const struct pg_gcell *cell = &g->rows[r].cells[c];
 			char v[VALUE_MAX], shown[VALUE_MAX];
-			if (g->rows[r].section != s || !cell->rec || pg_cell_ok(cell) != ok ||
+			if (g->rows[r].section != s || !pg_row_main(g, &g->rows[r]) || !cell->rec || pg_cell_ok(cell) != ok ||
 			    !result_value(cell->rec, name, v, sizeof(v)))
 				continue;
 			if (alt)

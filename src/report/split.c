@@ -91,12 +91,28 @@ static int take_column(struct pg_table *t, struct pg_table *p, int c, int k, int
 	return 0;
 }
 
+/* p's title and caption where t's point into t itself (its buffers). */
+static void own_texts(const struct pg_table *t, struct pg_table *p)
+{
+	p->title = t->title;
+	p->caption = t->caption;
+	if (t->title == t->title_buf || t->caption == t->title_buf) {
+		memcpy(p->title_buf, t->title_buf, sizeof(p->title_buf));
+		p->title = t->title == t->title_buf ? p->title_buf : p->title;
+		p->caption = t->caption == t->title_buf ? p->title_buf : p->caption;
+	}
+	if (t->title == t->caption_buf || t->caption == t->caption_buf) {
+		memcpy(p->caption_buf, t->caption_buf, sizeof(p->caption_buf));
+		p->title = t->title == t->caption_buf ? p->caption_buf : p->title;
+		p->caption = t->caption == t->caption_buf ? p->caption_buf : p->caption;
+	}
+}
+
 /* Part *n of t with columns cols[0..k), the first nfixed copied. */
 static int make_part(struct pg_table *t, const int *cols, int k, int nfixed, struct pg_table *p, int first)
 {
 	memset(p, 0, sizeof(*p));
-	p->title = t->title;
-	p->caption = t->caption;
+	own_texts(t, p);
 	p->part = t->part;
 	p->legend = t->legend;
 	p->heading = first ? t->heading : 0;
@@ -178,6 +194,7 @@ int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **pa
 	free(w), free(cols), free(fixed);
 	if (rc == 0 && *n == 0) {	/* it fits: itself */
 		(*parts)[0] = *t;
+		own_texts(t, &(*parts)[0]);
 		memset(t, 0, sizeof(*t));
 		*n = 1;
 		return 0;
