@@ -22,7 +22,7 @@ static const char style[] =
 	"svg{background:#fff;border:1px solid #ddd}"
 	"svg text{font-family:sans-serif;font-size:11px;fill:#222}"
 	".notes{font-size:12px;color:#444}.about{color:#555}"
-	"td.doubt{background:#fff3cd}"
+	"td.doubt{background:#fff3cd}td.t{text-align:left}td.n{white-space:nowrap}"
 	"nav ul{columns:3;font-size:14px}";
 
 /* A ratio whose two boards overlap is greyed: it may be noise. A figure
@@ -33,7 +33,9 @@ static const char *cell_class(const struct pg_tcell *tc)
 		return tc->cell && tc->cell->have_ratio && tc->cell->overlap ? " class=\"v ratio same\"" : " class=\"v ratio\"";
 	if (tc->kind == PG_T_VALUE)
 		return tc->doubt ? " class=\"v doubt\"" : " class=\"v\"";
-	return tc->kind == PG_T_CPU ? " class=\"v cpu\"" : "";
+	if (tc->kind == PG_T_NAME)	/* a short name on one line: "aes-128-cbc" */
+		return tc->text && strlen(tc->text) <= 40 ? " class=\"n\"" : "";
+	return tc->kind == PG_T_CPU ? " class=\"v cpu\"" : tc->kind == PG_T_TEXT ? " class=\"t\"" : "";
 }
 
 static void html_table(FILE *out, const struct pg_table *t)
@@ -140,7 +142,6 @@ static void html_section(struct pg_walk *w, int s, const struct pg_table *t)
 		close_section(w);
 		w->priv = (void *)1;
 		heading(w->out, t);
-		pg_charts_inline(w, s);
 	} else if (t->heading == 2) {
 		fputs("<h3>", w->out);
 		pg_html_esc(w->out, t->title);
@@ -152,6 +153,9 @@ static void html_section(struct pg_walk *w, int s, const struct pg_table *t)
 		}
 	}
 	html_table(w->out, t);
+	/* the charts after the figures: after the section's last table */
+	if (t->last && t->part == 0)
+		pg_charts_inline(w, s);
 }
 
 static void html_notice(struct pg_walk *w, const struct pg_notice *n)

@@ -79,10 +79,10 @@ static void md_section(struct pg_walk *w, int s, const struct pg_table *t)
 {
 	if (t->heading)
 		md_heading(w->out, t->heading == 1 ? "##" : "###", t->title, t->intro);
-	if (t->heading == 1 && s >= 0)
-		pg_charts_to_files(w, s, md_chart);
 	md_table(w->out, t);
 	md_notes(w->out, t);
+	if (t->last && t->part == 0)
+		pg_charts_to_files(w, s, md_chart);
 }
 
 static void md_machines(struct pg_walk *w, const struct pg_table *t)

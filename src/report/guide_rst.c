@@ -104,9 +104,9 @@ static void rst_section(struct pg_walk *w, int s, const struct pg_table *t)
 		rst_title(w->out, t->title, t->heading == 1 ? '=' : '-');
 		rst_text(w->out, t->intro);
 	}
-	if (t->heading == 1 && s >= 0)
-		pg_charts_to_files(w, s, rst_chart);
 	rst_table(w->out, t);
+	if (t->last && t->part == 0)
+		pg_charts_to_files(w, s, rst_chart);
 }
 
 static void rst_machines(struct pg_walk *w, const struct pg_table *t)

@@ -446,7 +446,8 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 	struct pg_percol pc;
 	int labels = labels_name_columns(g, pv, first, n);
 	for (int c = 0; c < g->ncols; c++) {
-		pg_table_board_width(g, s, opts, c, &pc);
+		if (!pg_table_board_width(g, s, opts, c, &pc))
+			continue;
 		const char *board = g->cols[c].name;
 		for (int k = 0; k < pv->nkeys; k++) {
 			key_name(g, s, pv, k, labels, name, sizeof(name));
@@ -506,7 +507,8 @@ static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const str
 	int rc = 0;
 	for (int v = 0; rc == 0 && v < pv->nvals; v++)
 		for (int c = 0, h = lead_columns(pv); rc == 0 && c < g->ncols; c++) {
-			pg_table_board_width(g, s, opts, c, &pc);
+			if (!pg_table_board_width(g, s, opts, c, &pc))
+				continue;
 			for (int k = 0; rc == 0 && k < pv->nkeys; k++) {
 				int r = at[(size_t)v * (size_t)pv->nkeys + (size_t)k];
 				const struct pg_grow *row = r >= 0 ? &g->rows[r] : NULL;
@@ -547,10 +549,9 @@ int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, struct pg_tab
 	int ncols = lead_columns(&pv), ncpu = 0;
 	for (int k = 0; k < pv.nkeys; k++)
 		ncpu += pv.cpu[k];
-	for (int c = 0; c < g->ncols; c++) {
-		pg_table_board_width(g, s, opts, c, &pc);
-		ncols += pv.nkeys * (1 + pc.ratio) + pc.cpu * ncpu;
-	}
+	for (int c = 0; c < g->ncols; c++)
+		if (pg_table_board_width(g, s, opts, c, &pc))
+			ncols += pv.nkeys * (1 + pc.ratio) + pc.cpu * ncpu;
 	rc = pg_table_alloc(t, pv.nvals, ncols);
 	size_t prefix = shared_prefix(g, first, last);
 	for (int v = 0; rc == 0 && v < pv.nvals; v++)

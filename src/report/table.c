@@ -118,13 +118,27 @@ int pg_table_ratio(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow
 	return pg_table_set(tc, PG_T_RATIO, c, "%s%.2f", cell->overlap ? OVERLAP_MARK : "", cell->ratio);
 }
 
-/* The columns a board has in section s: its value, maybe its CPU load,
- * maybe its ratio to the baseline. */
+/* Whether board c has a result in section s (csv keeps a column for
+ * every board: its header is the guide's). */
+static int board_in_section(const struct pg_guide *g, int s, unsigned opts, int c)
+{
+	if (opts & PG_TABLE_FLAT)
+		return 1;
+	for (int r = 0; r < g->nrows; r++)
+		if (g->rows[r].section == s && g->rows[r].cells[c].present)
+			return 1;
+	return 0;
+}
+
+/* The columns a board has in section s: none when it has no result there
+ * (the seed's OpenSSL table leaves out a board it did not measure), else
+ * its value, maybe its CPU load, maybe its ratio to the baseline. */
 int pg_table_board_width(const struct pg_guide *g, int s, unsigned opts, int c, struct pg_percol *pc)
 {
-	pc->cpu = (opts & PG_TABLE_ALL_CPU) || pg_section_has_cpu(g, s);
-	pc->ratio = g->baseline >= 0 && c != g->baseline;
-	return 1 + pc->cpu + pc->ratio;
+	pc->none = !board_in_section(g, s, opts, c);
+	pc->cpu = !pc->none && ((opts & PG_TABLE_ALL_CPU) || pg_section_has_cpu(g, s));
+	pc->ratio = !pc->none && g->baseline >= 0 && c != g->baseline;
+	return pc->none ? 0 : 1 + pc->cpu + pc->ratio;
 }
 
 /* A row of section s in this table: csv and json (PG_TABLE_FLAT) have every
@@ -152,7 +166,8 @@ int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_tabl
 	if (rc == 0)
 		rc = pg_table_set(&t->head[0], PG_T_NAME, -1, "Benchmarks");
 	for (int c = 0, k = 1; rc == 0 && c < g->ncols; c++) {
-		pg_table_board_width(g, s, opts, c, &pc);
+		if (!pg_table_board_width(g, s, opts, c, &pc))
+			continue;
 		rc |= pg_table_set(&t->head[k++], PG_T_VALUE, c, "%s", g->cols[c].name);
 		if (pc.cpu)
 			rc |= pg_table_set(&t->head[k++], PG_T_CPU, c, "%s %s", g->cols[c].name, PG_CPU_SYSTEM);
@@ -170,7 +185,8 @@ int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_tabl
 		rc = pg_table_set(tc, PG_T_NAME, -1, "%s", name);
 		tc->row = row;
 		for (int c = 0; rc == 0 && c < g->ncols; c++) {
-			pg_table_board_width(g, s, opts, c, &pc);
+			if (!pg_table_board_width(g, s, opts, c, &pc))
+				continue;
 			rc = pg_table_value(t, ++tc, row, c);
 			if (rc == 0 && pc.cpu)
 				rc = pg_table_cpu(++tc, row, c);

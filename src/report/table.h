@@ -41,6 +41,7 @@ struct pg_table {
 	int doubts;			/* some cell has PG_DOUBT_MARK */
 	int part;			/* 0: a section's table; 1: its table of other metrics */
 	int heading;			/* 1: starts its section; 2: a sub-heading; 0: goes on the table before */
+	int last;			/* the last part of its table (the charts go after it) */
 	char caption_buf[200];
 	char title_buf[200];
 };
@@ -92,6 +93,7 @@ int pg_table_ratio(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow
 /* The columns a board has in section s: its value, maybe its CPU load,
  * maybe its ratio to the baseline; returns how many. */
 struct pg_percol {
+	int none;	/* no result of the board in the section: no column */
 	int cpu, ratio;
 };
 int pg_table_board_width(const struct pg_guide *g, int s, unsigned opts, int c, struct pg_percol *pc);

@@ -193,6 +193,7 @@ static int section_tables(struct pg_walk *w, const struct pg_writer *wr, int s, 
 	struct pg_table t, *parts;
 	int n, rc = pg_table_section(g, s, opts, &t);
 	t.heading = heading;
+	t.last = 1;
 	if (rc < 0 || !(wr->table_opts & PG_TABLE_SPLIT)) {
 		if (rc == 0)
 			wr->section(w, s, &t);
@@ -200,6 +201,8 @@ static int section_tables(struct pg_walk *w, const struct pg_writer *wr, int s, 
 		return rc;
 	}
 	rc = pg_table_split(&t, g->opts.width, g->baseline, &parts, &n);
+	if (n)
+		parts[n - 1].last = 1;
 	for (int i = 0; i < n; i++) {
 		if (rc == 0)
 			wr->section(w, s, &parts[i]);
