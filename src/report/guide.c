@@ -375,6 +375,8 @@ int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nr
 	return pg_guide_build_opts(g, runs, nruns, &o);
 }
 
+static int note_sections(struct pg_guide *g);
+
 int pg_guide_build_opts(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns,
 			const struct pg_guide_opts *o)
 {
@@ -398,7 +400,7 @@ int pg_guide_build_opts(struct pg_guide *g, const struct pg_rrun *const *runs, i
 		if (pg_column_emulators(&g->cols[c]) < 0 || fill_column(g, c) < 0)
 			return -1;
 	}
-	return pg_guide_name_columns(g);
+	return note_sections(g) < 0 ? -1 : pg_guide_name_columns(g);
 }
 
 void pg_guide_free(struct pg_guide *g)
@@ -422,6 +424,7 @@ void pg_guide_free(struct pg_guide *g)
 	free(g->rows);
 	free(g->geomean);
 	free(g->ngeo);
+	free(g->has);
 	free(g->index);
 	memset(g, 0, sizeof(*g));
 	g->baseline = -1;
@@ -616,10 +619,28 @@ int pg_section_has_cpu(const struct pg_guide *g, int section)
 {
 	if (!g->sections[section].cpu_load)
 		return 0;
+	for (int c = 0; c < g->ncols; c++)
+		if (g->has[(size_t)section * (size_t)g->ncols + (size_t)c] & PG_HAS_BUSY)
+			return 1;
+	return 0;
+}
+
+int pg_column_in_section(const struct pg_guide *g, int s, int c)
+{
+	return (g->has[(size_t)s * (size_t)g->ncols + (size_t)c] & PG_HAS_RESULT) != 0;
+}
+
+/* What each column has in each section, once. */
+static int note_sections(struct pg_guide *g)
+{
+	g->has = calloc((size_t)g->nsections * (size_t)g->ncols + 1, 1);
+	if (!g->has)
+		return -1;
 	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == section)
-			for (int c = 0; c < g->ncols; c++)
-				if (g->rows[r].cells[c].have_busy)
-					return 1;
+		for (int c = 0; c < g->ncols; c++) {
+			const struct pg_gcell *cell = &g->rows[r].cells[c];
+			unsigned char *h = &g->has[(size_t)g->rows[r].section * (size_t)g->ncols + (size_t)c];
+			*h |= (cell->present ? PG_HAS_RESULT : 0) | (cell->have_busy ? PG_HAS_BUSY : 0);
+		}
 	return 0;
 }

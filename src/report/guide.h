@@ -101,6 +101,9 @@ struct pg_guide_opts {
 	time_t date;			/* when the guide is made (0: not said) */
 };
 
+#define PG_HAS_RESULT 0x1
+#define PG_HAS_BUSY 0x2
+
 /* The section of results with no section, from no benchmark this perfguide knows. */
 #define PG_OTHER_SECTION "Other benchmarks"
 
@@ -118,6 +121,10 @@ struct pg_guide {
 	 * ratios to the baseline and how many rows it is over (0: none). */
 	double *geomean;
 	int *ngeo;
+	/* Per section and column (s * ncols + c): whether the column has a
+	 * result there (PG_HAS_RESULT) and one with a CPU load
+	 * (PG_HAS_BUSY); the tables ask for each row. */
+	unsigned char *has;
 	/* Rows by key (guide.c): a hash table of row indices, -1 empty. */
 	int *index;
 	size_t index_cap;
@@ -158,6 +165,8 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len);
  * unit in brackets. */
 void pg_row_name(const struct pg_grow *r, char *buf, size_t len);
 int pg_section_has_cpu(const struct pg_guide *g, int section);
+/* Whether column c has a result in section s. */
+int pg_column_in_section(const struct pg_guide *g, int s, int c);
 /* How a metric is named in the section's tables: its title there
  * ("cpu_load" -> "CPU (process)", from the section's metric_titles), else
  * its name. */

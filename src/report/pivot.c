@@ -452,6 +452,9 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 		for (int k = 0; k < pv->nkeys; k++) {
 			key_name(g, s, pv, k, labels, name, sizeof(name));
 			key_units(g, pv, k, first, n, unit, sizeof(unit));
+			/* "glmark2 score", not "glmark2 score (score)" */
+			if (strcmp(unit, g->rows[pv->keys[k]].metric) == 0 && pg_has_word(name, unit))
+				unit[0] = '\0';
 			with_unit(head, sizeof(head), name, unit);
 			rc |= pg_table_set(&t->head[h++], PG_T_VALUE, c, "%s: %s", board, head);
 			/* by_bench, a result's CPU load is of no one metric */

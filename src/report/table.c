@@ -122,12 +122,7 @@ int pg_table_ratio(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow
  * every board: its header is the guide's). */
 static int board_in_section(const struct pg_guide *g, int s, unsigned opts, int c)
 {
-	if (opts & PG_TABLE_FLAT)
-		return 1;
-	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == s && g->rows[r].cells[c].present)
-			return 1;
-	return 0;
+	return (opts & PG_TABLE_FLAT) || pg_column_in_section(g, s, c);
 }
 
 /* The columns a board has in section s: none when it has no result there

@@ -437,7 +437,7 @@ static const struct pg_section section = {
 		 "glmark2's own list, its published score's). A {size} surface, drawn "
 		 "{offscreen?off-screen|on screen}.",
 	.order = 140,
-	.rows_by = "bin",
+	.rows_by = "bin", .rows_title = "glmark2 flavour",
 };
 
 static const struct pg_param params[] = {
