@@ -106,16 +106,21 @@ static void html_machines(struct pg_walk *w, const struct pg_table *t)
 	html_table(w->out, t);
 }
 
-static void heading(FILE *out, const struct pg_table *t)
+/* A heading and its intro: h2 opens a section (anchored for the table of
+ * contents), h3 is a table of the section's own. */
+static void heading(FILE *out, int level, const char *title, const char *intro)
 {
 	char id[200];
-	pg_anchor(t->title, id, sizeof(id));
-	fprintf(out, "<section>\n<h2 id=\"%s\">", id);
-	pg_html_esc(out, t->title);
-	fputs("</h2>\n", out);
-	if (t->intro) {
+	pg_anchor(title, id, sizeof(id));
+	if (level == 2)
+		fprintf(out, "<section>\n<h2 id=\"%s\">", id);
+	else
+		fputs("<h3>", out);
+	pg_html_esc(out, title);
+	fprintf(out, "</h%d>\n", level);
+	if (intro) {
 		fputs("<p>", out);
-		pg_html_esc(out, t->intro);
+		pg_html_esc(out, intro);
 		fputs("</p>\n", out);
 	}
 }
@@ -130,7 +135,7 @@ static void close_section(struct pg_walk *w)
 
 static void html_summary(struct pg_walk *w, const struct pg_table *t)
 {
-	heading(w->out, t);
+	heading(w->out, 2, t->title, t->intro);
 	pg_charts_inline(w, -1);
 	html_table(w->out, t);
 	fputs("</section>\n", w->out);
@@ -141,17 +146,9 @@ static void html_section(struct pg_walk *w, int s, const struct pg_table *t)
 	if (t->heading == 1) {
 		close_section(w);
 		w->priv = (void *)1;
-		heading(w->out, t);
-	} else if (t->heading == 2) {
-		fputs("<h3>", w->out);
-		pg_html_esc(w->out, t->title);
-		fputs("</h3>\n", w->out);
-		if (t->intro) {
-			fputs("<p>", w->out);
-			pg_html_esc(w->out, t->intro);
-			fputs("</p>\n", w->out);
-		}
 	}
+	if (t->heading)
+		heading(w->out, t->heading + 1, t->title, t->intro);
 	html_table(w->out, t);
 	/* the charts after the figures: after the section's last table */
 	if (t->last && t->part == 0)
@@ -160,14 +157,9 @@ static void html_section(struct pg_walk *w, int s, const struct pg_table *t)
 
 static void html_notice(struct pg_walk *w, const struct pg_notice *n)
 {
-	char id[200];
-	pg_anchor(n->title, id, sizeof(id));
 	close_section(w);
-	fprintf(w->out, "<section>\n<h2 id=\"%s\">", id);
-	pg_html_esc(w->out, n->title);
-	fputs("</h2>\n<p>", w->out);
-	pg_html_esc(w->out, n->intro);
-	fputs("</p>\n<ul class=\"notice\">\n", w->out);
+	heading(w->out, 2, n->title, n->intro);
+	fputs("<ul class=\"notice\">\n", w->out);
 	for (int i = 0; i < n->nitems; i++) {
 		fputs("<li>", w->out);
 		pg_html_esc(w->out, n->items[i]);
