@@ -22,7 +22,7 @@
 
 /* Packets that may go in one burst: enough for sendmmsg to pay off at high
  * rates, short enough (<= 20 us of the schedule) to stay a fine pacing. */
-#define BURST_S 20e-6
+#define BURST_S 1e-3
 #define MAX_BATCH 64
 
 void net_pace_init(struct net_pace *p, double pps, double seconds, double t0)
