@@ -144,6 +144,35 @@ static const char *short_id(const char *id)
 	return dot && dot[1] ? dot + 1 : id;
 }
 
+/* Drops from p the parameters keep lacks (but x). */
+static void keep_only(json_t *p, json_t *keep, const char *x)
+{
+	const char *k;
+	json_t *v;
+	void *tmp;
+	json_object_foreach_safe(p, tmp, k, v)
+		if (!json_object_get(keep, k) && !(x && strcmp(k, x) == 0))
+			json_object_del(p, k);
+}
+
+/* The parameters every row of section s (not used yet) has. */
+static json_t *common_params(const struct pg_guide *g, int s, const char *used)
+{
+	json_t *common = NULL;
+	for (int r = 0; r < g->nrows; r++) {
+		if (g->rows[r].section != s || used[r])
+			continue;
+		json_t *p = json_loads(g->rows[r].params, 0, NULL);
+		if (!common) {
+			common = p;
+			continue;
+		}
+		keep_only(common, p, NULL);
+		json_decref(p);
+	}
+	return common ? common : json_object();
+}
+
 /* The section's declared plot: its x parameter, and the one its lines are
  * for. A section whose rows are (benchmark, value) draws one board's
  * benchmarks on one plot, a line each; several boards, a plot per
@@ -152,6 +181,7 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 {
 	const struct pg_section *sec = &g->sections[s];
 	int across = sec->rows_bench && g->ncols == 1;
+	json_t *common = across ? common_params(g, s, used) : NULL;
 	for (int r = 0; r < g->nrows; r++) {
 		const struct pg_grow *row = &g->rows[r];
 		if (row->section != s || used[r])
@@ -159,6 +189,8 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 		json_t *p = json_loads(row->params, 0, NULL);
 		json_t *x = json_object_get(p, sec->plot_x);
 		json_t *sv = sec->plot_series ? json_object_get(p, sec->plot_series) : NULL;
+		if (common)	/* a cipher's op: a digest has none, it is no other plot */
+			keep_only(p, common, sec->plot_x);
 		char *rest = json_is_number(x) ? rest_of(p, sec->plot_x, sec->plot_series) : NULL;
 		struct group *grp = rest ? group_of(gs, row, sec->plot_x, rest, 1, across) : NULL;
 		char series[64] = "";
@@ -174,6 +206,7 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 		free(rest);
 		json_decref(p);
 	}
+	json_decref(common);
 	return across;
 }
 

@@ -77,10 +77,13 @@ static void fmt_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
+/* The chart's font and background are its own: a file of it beside an md
+ * or rst guide has no page's style around it. */
 static void svg_open(FILE *out, int w, int h, const char *title)
 {
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		w, h, w, h);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n",
+		w, h, w, h, w, h);
 	fputs("<title>", out);
 	pg_html_esc(out, title);
 }
