@@ -500,11 +500,12 @@ static void st_label(const struct pg_bench *b, const struct pg_args *a, const ch
  * the write and read throughput, each with its CPU load. */
 static const struct pg_section storage_section = {
 	.title = "Storage",
-	.intro = "fio-style time-based jobs on a file of the file system (or the raw device): "
-		 "throughput in MB/s (10^6 bytes) per buffer size, queue depth 4, O_DIRECT, as "
-		 "fio --ioengine=libaio --iodepth=4 --direct=1 --time_based; CPU load is "
-		 "system-wide (100 - idle - iowait, as mpstat). IOPS and latency percentiles "
-		 "are in the results, the csv and the json.",
+	.intro = "Time-based jobs as fio runs them, on a file of the file system (or the raw "
+		 "device): throughput in MB/s (10^6 bytes) per buffer size. The {engine} engine, "
+		 "queue depth {depth}, {direct?O_DIRECT, past the page cache|buffered, through the "
+		 "page cache}, a {size} file, {jobs} job(s) at once, {time} s per sample. CPU load is "
+		 "system-wide (100 - idle - iowait, as mpstat). IOPS and latency percentiles are in "
+		 "the csv and the json.",
 	.order = 110,
 	.cpu_load = 1,
 	.rows_by = "bs",
