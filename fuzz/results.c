@@ -147,7 +147,13 @@ static void through_store(const struct pg_rrun *runs, int n)
 		fprintf(stderr, "store: %s\n", s ? "out of memory" : err);
 		abort();
 	}
-	if (s->ops->add_runs(s, runs, n, how, err, sizeof(err)) < 0) {
+	int added = s->ops->add_runs(s, runs, n, how, err, sizeof(err));
+	if (added == -2) {	/* two runs of one id: refused whole, nothing to read back */
+		free(how);
+		pg_store_close(s);
+		return;
+	}
+	if (added < 0) {
 		fprintf(stderr, "a file the reader accepts does not import: %s\n", err);
 		abort();
 	}
@@ -171,7 +177,7 @@ static void through_store(const struct pg_rrun *runs, int n)
 		pg_rrun_free(&back[i]);
 	free(back);
 	free(ptrs);
-	free(list);
+	pg_run_summaries_free(list, nl);
 	free(how);
 	pg_store_close(s);
 }

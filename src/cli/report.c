@@ -216,8 +216,9 @@ static int add_latest(struct selection *sel, const char *db)
 			snprintf(sel->err, sizeof(sel->err), "run '%s' vanished from the store", all[i].id);
 		rc = found == 1 ? add_run(sel, &r) : -1;
 	}
-	free(all);
-	qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
+	pg_run_summaries_free(all, n);
+	if (sel->nruns)
+		qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
 	if (rc == 0 && sel->nruns == 0) {
 		snprintf(sel->err, sizeof(sel->err), "the store %s holds no runs (run or import results first)",
 			 sel->store->path);

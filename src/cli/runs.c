@@ -93,7 +93,7 @@ int pg_cmd_runs(int argc, char **argv)
 			json_object_set_new(o, "version", json_string(runs[i].version));
 			json_object_set_new(o, "results", json_integer(runs[i].nresults));
 			json_object_set_new(o, "status", json_string(runs[i].status));
-			if (runs[i].labels[0])
+			if (runs[i].labels)
 				json_object_set_new(o, "labels", json_loads(runs[i].labels, 0, NULL));
 			json_array_append_new(a, o);
 		}
@@ -103,7 +103,7 @@ int pg_cmd_runs(int argc, char **argv)
 	} else {
 		print_table(runs, n);
 	}
-	free(runs);
+	pg_run_summaries_free(runs, n);
 	pg_store_close(s);
 	return PG_EXIT_OK;
 }

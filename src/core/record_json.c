@@ -183,11 +183,16 @@ int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len)
 	char msg[200];
 	memset(x, 0, sizeof(*x));
 	x->higher = 1;
-	for (const struct pg_field *f = pg_record_fields; f->name; f++)
-		if ((f->flags & PG_F_KEY) && !json_object_get(o, f->name)) {
-			snprintf(err, len, "result record without \"bench\", \"params\", \"metric\" or \"status\"");
+	/* A key that is null is as absent as one not there: every reader of
+	 * a record (the guide's hash, compare's key) takes the key as text. */
+	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
+		json_t *v = json_object_get(o, f->name);
+		if ((f->flags & PG_F_KEY) && (!v || json_is_null(v))) {
+			snprintf(err, len, "result record without \"bench\", \"params\", \"metric\" or \"status\"%s",
+				 v ? " (one is null)" : "");
 			return -1;
 		}
+	}
 	if (!json_is_object(json_object_get(o, "params"))) {
 		snprintf(err, len, "result record whose \"params\" is not an object");
 		return -1;

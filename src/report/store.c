@@ -42,10 +42,34 @@ struct pg_store *pg_store_open(const char *where, int create, char *err, size_t 
 	return NULL;
 }
 
+void pg_run_summaries_free(struct pg_run_summary *runs, int n)
+{
+	for (int i = 0; runs && i < n; i++)
+		free(runs[i].labels);
+	free(runs);
+}
+
 void pg_store_close(struct pg_store *s)
 {
 	if (s)
 		s->ops->close(s);
+}
+
+int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t len)
+{
+	int found = s->ops->load_run(s, r->id, held, err, len);
+	if (found <= 0) {
+		if (found == 0)
+			snprintf(err, len, "run %s vanished from the store", r->id);
+		return -1;
+	}
+	char what[300];
+	int same = pg_rrun_same(held, r, what, sizeof(what));
+	if (!same)
+		snprintf(err, len, "run %s is already in the store with other content (%s): a run id names one run",
+			 r->id, what);
+	pg_rrun_free(held);
+	return same;
 }
 
 int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len)
@@ -60,7 +84,7 @@ int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, i
 	for (int i = 0; *ids && i < nall; i++)
 		if (strcmp(all[i].board, board) == 0)
 			(*ids)[(*n)++] = strdup(all[i].id);
-	free(all);
+	pg_run_summaries_free(all, nall);
 	return 0;
 }
 

@@ -24,8 +24,11 @@ struct pg_run_summary {
 	char version[64];
 	char status[16];	/* complete, interrupted, incomplete */
 	int nresults;
-	char labels[512];	/* JSON object ({"release":"09.02"}); "": none */
+	char *labels;		/* JSON object ({"release":"09.02"}), whole; NULL: none */
 };
+
+/* What list_runs gave: the labels of each, then the array. */
+void pg_run_summaries_free(struct pg_run_summary *runs, int n);
 
 enum pg_add_result { PG_ADD_NEW, PG_ADD_PRESENT, PG_ADD_REPLACED };
 
@@ -35,7 +38,10 @@ struct pg_store_ops {
 	 * file reader checks it: rundata.h has the limits).
 	 * Adds a whole run in one transaction. A run already held complete is
 	 * left as it is (PG_ADD_PRESENT); one held without its end record (the
-	 * board crashed, or `run` stopped writing to the store) is replaced. */
+	 * board crashed, or `run` stopped writing to the store) is replaced.
+	 * Either only when it is the same run (pg_rrun_same): another run of
+	 * an id the store holds is refused with -2 (bad input), err saying so;
+	 * -1 is the store's failure. */
 	int (*add_run)(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len);
 	/* Several runs (one file) in one transaction; how[i] says what
 	 * happened to each. */
@@ -101,6 +107,11 @@ static inline struct pg_store *pg_store_pgsql_open(const char *url, int create, 
 	return NULL;
 }
 #endif
+
+/* For the backends' add_run: loads the run the store holds of r's id into
+ * held (freed again) and compares. 1 the same run, 0 another (err says
+ * how), -1 the store failed. */
+int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t len);
 
 /* Runs of one board, oldest first (ids into *ids, caller frees). */
 int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len);

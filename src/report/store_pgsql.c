@@ -533,7 +533,8 @@ static int run_state(PGconn *c, const char *id, char *err, size_t len)
 	return state;
 }
 
-/* One run inside the caller's transaction. */
+/* One run inside the caller's transaction; -2 when the store holds another
+ * run of that id. */
 static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
 	int ret = PG_ADD_NEW;
@@ -542,8 +543,14 @@ static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_
 	int state = run_state(s->c, r->id, err, len);
 	if (state == -2)
 		return -1;
-	if (state == 1)
-		return PG_ADD_PRESENT;
+	if (state >= 0) {
+		struct pg_rrun held;
+		int same = pg_store_same_run(&s->base, &held, r, err, len);
+		if (same <= 0)
+			return same < 0 ? -1 : -2;
+		if (state == 1)
+			return PG_ADD_PRESENT;
+	}
 	if (state == 0) {
 		const char *id = r->id;
 		if (command(s->c, "DELETE FROM runs WHERE id = $1", 1, &id, "replacing the run", err, len) < 0)
@@ -577,19 +584,19 @@ static int pq_add_runs(struct pg_store *st, const struct pg_rrun *r, int n, int 
 	for (int i = 0; rc == 0 && i < n; i++) {
 		int k = (int)(order[i] - r);
 		how[k] = add_one(s, order[i], err, len);
-		rc = how[k] < 0 ? -1 : 0;
+		rc = how[k] < 0 ? how[k] : 0;
 	}
 	free(order);
 	if (rc == 0 && command(s->c, "COMMIT", 0, NULL, "committing", err, len) == 0)
 		return 0;
 	rollback(s->c);
-	return -1;
+	return rc < 0 ? rc : -1;
 }
 
 static int pq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
-	int how;
-	return pq_add_runs(s, r, 1, &how, err, len) < 0 ? -1 : how;
+	int how, rc = pq_add_runs(s, r, 1, &how, err, len);
+	return rc < 0 ? rc : how;
 }
 
 static int pq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
@@ -636,6 +643,11 @@ static void copy_col(PGresult *res, int row, int col, char *buf, size_t len)
 	snprintf(buf, len, "%s", pq.PQgetisnull(res, row, col) ? "" : pq.PQgetvalue(res, row, col));
 }
 
+static char *col_dup(PGresult *res, int row, int col)
+{
+	return pq.PQgetisnull(res, row, col) ? NULL : strdup(pq.PQgetvalue(res, row, col));
+}
+
 #define STR(x) #x
 #define XSTR(x) STR(x)
 /* As SQLite's: a run whose id or board is longer than a results file may
@@ -667,16 +679,11 @@ static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		copy_col(res, i, 3, p->version, sizeof(p->version));
 		copy_col(res, i, 4, p->status, sizeof(p->status));
 		p->nresults = atoi(pq.PQgetvalue(res, i, 5));
-		copy_col(res, i, 6, p->labels, sizeof(p->labels));
+		p->labels = col_dup(res, i, 6);
 	}
 	*n = rows;
 	pq.PQclear(res);
 	return 0;
-}
-
-static char *col_dup(PGresult *res, int row, int col)
-{
-	return pq.PQgetisnull(res, row, col) ? NULL : strdup(pq.PQgetvalue(res, row, col));
 }
 
 /* A column's text into the field (NULL leaves it unset). */
@@ -776,8 +783,7 @@ static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 		for (const struct pg_field *f = pg_record_fields; f->name; f++)
 			if (!(f->flags & PG_F_SAMPLES))
 				column_field(res, i, col++, f, x);
-		if (!x->unit)
-			x->unit = strdup("");
+		pg_record_text_defaults(x);
 	}
 	pq.PQclear(res);
 	return 0;

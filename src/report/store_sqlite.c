@@ -464,14 +464,24 @@ static int run_state(sqlite3 *db, const char *id)
 	return state;
 }
 
-/* One run inside the caller's transaction. */
-static int add_one(sqlite3 *db, const struct pg_rrun *r, char *err, size_t len)
+static int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t len);
+
+/* One run inside the caller's transaction; -2 when the store holds another
+ * run of that id. */
+static int add_one(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
+	sqlite3 *db = db_of(s);
 	int state = run_state(db, r->id), ret = PG_ADD_NEW;
 	if (state == -2)
 		return fail(db, err, len, "reading the store");
-	if (state == 1)
-		return PG_ADD_PRESENT;
+	if (state >= 0) {
+		struct pg_rrun held;
+		int same = pg_store_same_run(s, &held, r, err, len);
+		if (same <= 0)
+			return same < 0 ? -1 : -2;
+		if (state == 1)
+			return PG_ADD_PRESENT;
+	}
 	if (state == 0) {
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
@@ -508,10 +518,10 @@ static int sq_add_runs(struct pg_store *s, const struct pg_rrun *r, int n, int *
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		how[i] = add_one(db, &r[i], err, len);
+		how[i] = add_one(s, &r[i], err, len);
 		if (how[i] < 0) {
 			rollback(db);
-			return -1;
+			return how[i];
 		}
 	}
 	if (exec(db, "COMMIT", err, len) < 0) {
@@ -523,8 +533,8 @@ static int sq_add_runs(struct pg_store *s, const struct pg_rrun *r, int n, int *
 
 static int sq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
-	int how;
-	return sq_add_runs(s, r, 1, &how, err, len) < 0 ? -1 : how;
+	int how, rc = sq_add_runs(s, r, 1, &how, err, len);
+	return rc < 0 ? rc : how;
 }
 
 static int sq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
@@ -622,6 +632,12 @@ static int readable(sqlite3 *db)
 	return 1;
 }
 
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? strdup((const char *)t) : NULL;
+}
+
 static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
 {
 	sqlite3 *db = db_of(s);
@@ -643,23 +659,17 @@ static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		copy_col(st, 3, p->version, sizeof(p->version));
 		copy_col(st, 4, p->status, sizeof(p->status));
 		p->nresults = sqlite3_column_int(st, 5);
-		copy_col(st, 6, p->labels, sizeof(p->labels));
+		p->labels = col_dup(st, 6);
 		(*n)++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		free(*out);
+		pg_run_summaries_free(*out, *n);
 		*out = NULL;
 		*n = 0;
 		return fail(db, err, len, "listing runs");
 	}
 	return 0;
-}
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? strdup((const char *)t) : NULL;
 }
 
 static void column_field(sqlite3_stmt *st, int i, const struct pg_field *f, struct pg_record *x)
@@ -765,8 +775,7 @@ static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_
 		for (const struct pg_field *f = pg_record_fields; f->name; f++)
 			if (!(f->flags & PG_F_SAMPLES))
 				column_field(st, i++, f, x);
-		if (!x->unit)
-			x->unit = strdup("");
+		pg_record_text_defaults(x);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;

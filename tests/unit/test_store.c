@@ -195,7 +195,7 @@ static void round_trip(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(list[0].nresults, 2);
 	assert_string_equal(list[0].status, "complete");
-	free(list);
+	pg_run_summaries_free(list, n);
 	pg_rrun_free(&r);
 	pg_store_close(s);
 }
@@ -219,7 +219,7 @@ static void incomplete_run_replaced(void **state)
 	assert_int_equal(s->ops->list_runs(s, &list, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(list[0].nresults, 2);
-	free(list);
+	pg_run_summaries_free(list, n);
 	pg_rrun_free(&part);
 	pg_rrun_free(&whole);
 	pg_store_close(s);
