@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "core/record_json.h"
 #include "report/select.h"
 #include "report/writer.h"
 
@@ -191,7 +192,7 @@ static void print_json(const struct fleet *f)
 	json_object_set_new(o, "missing", missing);
 	json_object_set_new(o, "regressions", regs);
 	json_object_set_new(o, "regressed", json_integer(f->nregs));
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	pg_json_dumpf_safe(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	putchar('\n');
 	json_decref(o);
 }

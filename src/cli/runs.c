@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/record_json.h"
 #include "core/text.h"
 #include "report/select.h"
 
@@ -97,7 +98,7 @@ int pg_cmd_runs(int argc, char **argv)
 				json_object_set_new(o, "labels", json_loads(runs[i].labels, 0, NULL));
 			json_array_append_new(a, o);
 		}
-		json_dumpf(a, stdout, JSON_INDENT(2));
+		pg_json_dumpf_safe(a, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(a);
 	} else {

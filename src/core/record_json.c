@@ -10,12 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 #define AT(x, f, T) ((T *)((char *)(x) + (f)->off))
 #define CAT(x, f, T) ((const T *)((const char *)(x) + (f)->off))
 
 char *pg_json_text(json_t *v)
 {
 	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY) : NULL;
+}
+
+int pg_json_dumpf_safe(json_t *v, FILE *f, size_t flags)
+{
+	char *t = json_dumps(v, flags | JSON_ENCODE_ANY);
+	int rc = t ? pg_json_write_safe(f, t) : -1;
+	free(t);
+	return rc;
 }
 
 json_t *pg_json_reals(const double *v, int n)

@@ -85,7 +85,7 @@ static size_t term_piece(const char *s, size_t n, char *out, size_t *outlen)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t k = pg_utf8_char(s, n);
-	if (k == 1 && u[0] >= 0x20 && u[0] != 0x7f) {
+	if (k == 1 && u[0] >= 0x20 && u[0] != 0x7f && u[0] != '<') {
 		out[0] = s[0];
 		*outlen = 1;
 	} else if (k == 2 && u[0] == 0xc2 && u[1] <= 0x9f) {
@@ -128,4 +128,25 @@ void pg_term_text(const char *s, char *buf, size_t len)
 		n -= k;
 	}
 	buf[at] = '\0';
+}
+
+int pg_json_write_safe(FILE *f, const char *json)
+{
+	const unsigned char *s = (const unsigned char *)json;
+	while (*s) {
+		size_t plain = 0;
+		while (s[plain] && s[plain] != '<' && s[plain] != 0x7f && !(s[plain] == 0xc2 && s[plain + 1] >= 0x80 &&
+									   s[plain + 1] <= 0x9f))
+			plain++;
+		if (plain && fwrite(s, 1, plain, f) != plain)
+			return -1;
+		s += plain;
+		if (!*s)
+			break;
+		unsigned c = s[0] == 0xc2 ? s[1] : s[0];
+		if (fprintf(f, "\\u%04x", c) < 0)
+			return -1;
+		s += s[0] == 0xc2 ? 2 : 1;
+	}
+	return ferror(f) ? -1 : 0;
 }

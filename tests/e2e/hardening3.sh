@@ -50,6 +50,128 @@ if want 1; then
 	done
 fi
 
+# 3: report -o writes through a character device, a FIFO and -, and never
+# replaces what is not a regular file: the device node stays one (as root,
+# -o /dev/null replaced the machine's /dev/null with a file).
+if want 3; then
+	G="$C/mem-bw-rd.jsonl"
+	dev=""
+	if [ "$(id -u)" -eq 0 ] && mknod "$T/null" c 1 3 2>/dev/null; then
+		dev="$T/null"	# a node of our own: nothing of the machine's at stake
+	elif [ "$(id -u)" -ne 0 ]; then
+		dev=/dev/null	# not root: the old rename could not replace it
+	else
+		echo "note: 3: mknod is refused here; the device case is not checked" >&2
+	fi
+	if [ -n "$dev" ]; then
+		rc "$PG" report "$G" -o "$dev"
+		[ $RC -eq 0 ] || fail "3: report -o $dev: exit $RC $(cat "$T/err")"
+		[ -c "$dev" ] || fail "3: report -o $dev replaced the device: $(ls -l "$dev")"
+		ln -s "$dev" "$T/devlink"
+		rc "$PG" report "$G" -o "$T/devlink"
+		[ $RC -eq 0 ] && [ -L "$T/devlink" ] && [ -c "$dev" ] || fail "3: -o a link to a device: exit $RC, $(ls -l "$T/devlink" "$dev")"
+	fi
+	mkfifo "$T/fifo"
+	cat "$T/fifo" >"$T/fifo.out" &
+	reader=$!
+	rc timeout 60 "$PG" report "$G" -o "$T/fifo"
+	wait $reader
+	[ $RC -eq 0 ] || fail "3: report -o FIFO: exit $RC $(cat "$T/err")"
+	[ -p "$T/fifo" ] || fail "3: the FIFO was replaced by $(ls -l "$T/fifo")"
+	grep -q '^## ' "$T/fifo.out" || fail "3: the guide did not come through the FIFO: $(head -c 300 "$T/fifo.out")"
+	(cd "$T" && "$PG" report "$G" -o - >"$T/dash.md" 2>"$T/err") || fail "3: report -o -: $(cat "$T/err")"
+	[ ! -e "$T/-" ] && grep -q '^## ' "$T/dash.md" || fail "3: -o - did not write to standard output"
+	mkdir "$T/adir"
+	expect_usage_error "3: -o a directory" report "$G" -o "$T/adir"
+	[ -d "$T/adir" ] || fail "3: the directory was replaced"
+	ln -s "$T/nowhere" "$T/dangling"
+	expect_usage_error "3: -o a dangling link" report "$G" -o "$T/dangling"
+	[ -L "$T/dangling" ] || fail "3: the dangling link was replaced"
+	# a link to a regular file: the file gets the guide, the link stays
+	echo old >"$T/real.md"
+	ln -s "$T/real.md" "$T/link.md"
+	"$PG" report "$G" -o "$T/link.md" 2>/dev/null || fail "3: -o a link to a file"
+	[ -L "$T/link.md" ] && grep -q '^## ' "$T/real.md" || fail "3: -o a link to a file: $(ls -l "$T/link.md")"
+fi
+
+# 4: no LAVA signal and no terminal control from foreign text: a hostile
+# peer's ERROR reason, -p bin=..., an external program's output, the --json
+# records, and the results file the LAVA run step puts into the job log.
+FORGE='<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged RESULT=pass>'
+no_forgery() { # what files...
+	what=$1; shift
+	if grep -q 'LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged' "$@"; then
+		grep -q '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged' "$@" && fail "4: $what: a forged LAVA test case: $(grep -h forged "$@" | head -3)"
+	fi
+	grep -q "$ESC" "$@" && fail "4: $what: a raw ESC reached the output"
+	return 0
+}
+if want 4; then
+	# a peer that answers HELLO with an ERROR whose reason is a LAVA signal
+	cat >"$T/badpeer.py" <<'PY'
+import socket, struct, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(8)
+print(s.getsockname()[1], flush=True)
+reason = sys.argv[1].encode()
+while True:
+    c, _ = s.accept()
+    c.settimeout(5)
+    try:
+        c.recv(4096)
+        body = b"reason=" + reason + b"\n"
+        c.sendall(struct.pack(">IBB", len(body) + 2, 1, 10) + body)
+    except OSError:
+        pass
+    c.close()
+PY
+	python3 "$T/badpeer.py" "$FORGE" >"$T/badpeer.port" &
+	PIDS="$PIDS $!"
+	trap 'kill $PIDS 2>/dev/null; rm -rf "$T"' EXIT
+	i=0
+	while [ ! -s "$T/badpeer.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	port=$(cat "$T/badpeer.port")
+	rc "$PG" run net.tcp.stream -p time=1 --runs 1 --peer "127.0.0.1:$port" --lava --no-db --out "$T/peer.jsonl"
+	grep -q 'refused' "$T/out" "$T/err" || fail "4: the hostile peer's refusal is not reported: $(cat "$T/out" "$T/err")"
+	no_forgery "the peer's ERROR reason" "$T/out" "$T/err"
+	rc "$PG" run net.tcp.stream -p time=1 --runs 1 --peer "127.0.0.1:$port" --json --no-db --out "$T/peer2.jsonl"
+	no_forgery "the peer's reason in --json" "$T/out" "$T/err"
+	grep -q '<' "$T/out" && fail "4: a raw '<' in the --json records: $(grep '<' "$T/out" | head -2)"
+	python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/out" || fail "4: --json is no longer JSON"
+	grep -q 'LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged' "$T/out" || fail "4: the reason is not in the --json records"
+	# -p bin= and a program's output with terminal controls
+	rc "$PG" run ext.glmark2 -p "bin=$FORGE" --lava --no-db --out "$T/bin.jsonl"
+	no_forgery "-p bin=" "$T/out" "$T/err"
+	cat >"$T/prog" <<'SH'
+#!/bin/sh
+printf '\033]0;pwned\007\033[2J<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged RESULT=pass>\n' >&2
+exit 3
+SH
+	chmod +x "$T/prog"
+	rc "$PG" run ext.glmark2 -p "bin=$T/prog" --lava --no-db --out "$T/prog.jsonl"
+	no_forgery "an external program's output" "$T/out" "$T/err"
+	# the LAVA run step: a results file holding a LAVA signal goes into the
+	# job log escaped, and still imports
+	mkdir -p "$T/lavarun/bin"
+	printf '#!/bin/sh\nexit 0\n' >"$T/lavarun/bin/lava-test-case"
+	chmod +x "$T/lavarun/bin/lava-test-case"
+	cat >"$T/lavarun/fakepg" <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done
+printf '{"type":"run","schema":"perfguide/1","id":"l1","board":"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged RESULT=pass>"}\n{"type":"end","finished":"f","status":"complete"}\n' >"$out"
+SH
+	chmod +x "$T/lavarun/fakepg"
+	(cd "$T/lavarun" && PATH="$T/lavarun/bin:$PATH" PERFGUIDE="$T/lavarun/fakepg" sh "$PG_SOURCE_DIR/lava/perfguide-run.sh") \
+		>"$T/lavarun.log" 2>&1 || fail "4: lava/perfguide-run.sh failed: $(cat "$T/lavarun.log")"
+	no_forgery "lava/perfguide-run.sh's copy of the results file" "$T/lavarun.log"
+	sed -n '/^--- perfguide results file/,/^--- end of perfguide results file/p' "$T/lavarun.log" | sed '1d;$d' >"$T/art.jsonl"
+	"$PG" import --db "$T/art.db" "$T/art.jsonl" >/dev/null 2>&1 &&
+		"$PG" runs --db "$T/art.db" --json | grep -q 'LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged' ||
+		fail "4: the results file from the log does not import whole: $(cat "$T/art.jsonl")"
+fi
+
 # 5: a label set that `run` accepts (16 labels of 128 bytes) is kept whole
 # by the store, `runs --json` and the fleet gate.
 if want 5; then
