@@ -35,7 +35,9 @@ static int add_file(struct pg_store *s, const char *path, const struct pg_rrun *
 		pg_term_puts(stderr, path);
 		fputs(": ", stderr);
 		pg_term_puts(stderr, how ? err : "out of memory");
-		fputs(" (nothing of it was added)\n", stderr);
+		fputs(" (nothing of it was added to ", stderr);
+		pg_term_puts(stderr, s->path);
+		fputs(")\n", stderr);
 		free(how);
 		return rc;
 	}

@@ -55,6 +55,38 @@ void pg_store_close(struct pg_store *s)
 		s->ops->close(s);
 }
 
+enum pg_schema_state pg_store_schema_state(int64_t version, int known, char *err, size_t len)
+{
+	if (version < 1) {
+		snprintf(err, len, "store schema version %lld is not one perfguide writes (1 to %d): the store is damaged",
+			 (long long)version, known);
+		return PG_SCHEMA_BAD;
+	}
+	return version == known ? PG_SCHEMA_CURRENT : version < known ? PG_SCHEMA_OLDER : PG_SCHEMA_NEWER;
+}
+
+int pg_store_schema_newer(int64_t version, int known, int readable, int create, char *err, size_t len)
+{
+	if (!readable) {
+		snprintf(err, len, "store schema %lld is newer than this perfguide reads (1 to %d): use a perfguide "
+			 "that knows schema %lld", (long long)version, known, (long long)version);
+		return -1;
+	}
+	if (create) {
+		snprintf(err, len, "store schema %lld is newer than this perfguide writes (%d): it can read the store "
+			 "(runs, report, compare) but not add to it; add with a perfguide that knows schema %lld",
+			 (long long)version, known, (long long)version);
+		return -1;
+	}
+	return 0;
+}
+
+int pg_store_read_only(char *err, size_t len)
+{
+	snprintf(err, len, "the store's schema is newer than this perfguide writes: not adding to it");
+	return -1;
+}
+
 int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t len)
 {
 	int found = s->ops->load_run(s, r->id, held, err, len);

@@ -11,6 +11,7 @@
 #define PG_STORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rundata.h"
 
@@ -88,6 +89,10 @@ struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, s
 /* The schema version this build writes; tests build older stores with it. */
 int pg_store_sqlite_version(void);
 int pg_store_sqlite_create_at(const char *path, int version, char *err, size_t len);
+/* What one operation on an SQLite store opened from now on may take before
+ * it is stopped (default 300 s: nothing in a store runs forever); tests and
+ * fuzz targets lower it. <= 0: the default. */
+void pg_store_sqlite_time_limit(double seconds);
 
 /* PostgreSQL backend (libpq): a postgresql:// or postgres:// URL. Built
  * without libpq, opening one says so. */
@@ -112,6 +117,20 @@ static inline struct pg_store *pg_store_pgsql_open(const char *url, int create, 
  * held (freed again) and compares. 1 the same run, 0 another (err says
  * how), -1 the store failed. */
 int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t len);
+
+/* The schema version a store holds (read as 64 bits), judged by the rules
+ * every backend shares (docs/security.md): below 1 no perfguide wrote it
+ * (damaged: refused, err set); this build's version (known); older (to be
+ * migrated); newer (a newer perfguide's store). */
+enum pg_schema_state { PG_SCHEMA_BAD = -1, PG_SCHEMA_CURRENT, PG_SCHEMA_OLDER, PG_SCHEMA_NEWER };
+enum pg_schema_state pg_store_schema_state(int64_t version, int known, char *err, size_t len);
+/* A newer store is read where this build finds the tables and columns it
+ * reads (readable), and never written (create: a writer opens it): 0 to be
+ * read only, -1 refused with err set. */
+int pg_store_schema_newer(int64_t version, int known, int readable, int create, char *err, size_t len);
+
+/* -1 with err saying a newer perfguide's store is not written to. */
+int pg_store_read_only(char *err, size_t len);
 
 /* Runs of one board, oldest first (ids into *ids, caller frees). */
 int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len);

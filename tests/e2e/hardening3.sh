@@ -50,6 +50,21 @@ if want 1; then
 	done
 fi
 
+# 2: the schema version is read as 64 bits: 4294967300 is a newer store
+# (read by runs and report, never written), not schema 4; a version that is
+# no integer is damaged. (PostgreSQL's side: tests/e2e/store_pg.sh.)
+if want 2; then
+	cp "$T/base.db" "$T/v64.db"
+	sql "$T/v64.db" "UPDATE perfguide_schema SET version = 4294967300"
+	"$PG" runs --db "$T/v64.db" | grep -q j7200 || fail "2: runs does not read a store of schema 4294967300"
+	"$PG" report --db "$T/v64.db" 2>/dev/null | grep -q '^## ' || fail "2: report does not read a store of schema 4294967300"
+	expect_usage_error "2: import into schema 4294967300" import --db "$T/v64.db" "$C/mem-bw-rd.jsonl"
+	grep -q 'knows schema 4294967300' "$T/err" || fail "2: $(cat "$T/err")"
+	sql "$T/v64.db" "UPDATE perfguide_schema SET version = '4x'"
+	expect_usage_error "2: a version that is text" runs --db "$T/v64.db"
+	grep -q 'schema version 0 is not one perfguide writes' "$T/err" || fail "2: $(cat "$T/err")"
+fi
+
 # 3: report -o writes through a character device, a FIFO and -, and never
 # replaces what is not a regular file: the device node stays one (as root,
 # -o /dev/null replaced the machine's /dev/null with a file).
@@ -196,6 +211,33 @@ PY
 	[ $RC -le 1 ] || fail "5: the fleet gate lost the runs with long labels: exit $RC $(cat "$T/err")"
 	python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); assert [b["board"] for b in o["boards"]] == ["big"], o' \
 		"$T/out" || fail "5: the board is not in the gate's verdicts: $(cat "$T/out")"
+fi
+
+# 8: a store runs none of its own SQL: a view in place of runs (an endless
+# recursive query: runs and report hung) and a trigger (it deleted a run
+# while import said "imported") are refused with one line, exit 2.
+if want 8; then
+	cp "$T/base.db" "$T/view.db"
+	sql "$T/view.db" "DROP TABLE runs; CREATE VIEW runs AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+		SELECT 'r' || x AS id, 'b' AS board, NULL AS started, NULL AS finished, NULL AS status, NULL AS version,
+		NULL AS machine_id, NULL AS build, NULL AS config, NULL AS source, NULL AS added, NULL AS sections,
+		NULL AS labels FROM c"
+	for cmd in runs report; do
+		rc timeout 30 "$PG" $cmd --db "$T/view.db"
+		[ $RC -eq 2 ] || fail "8: $cmd on a store with a view: exit $RC (124: it hung) $(head -c 300 "$T/err")"
+		[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'holds a view, runs, that perfguide never makes' "$T/err" ||
+			fail "8: $cmd: $(cat "$T/err")"
+	done
+	cp "$T/base.db" "$T/trig.db"
+	sql "$T/trig.db" "CREATE TRIGGER t AFTER INSERT ON results BEGIN DELETE FROM runs; END"
+	expect_usage_error "8: import into a store with a trigger" import --db "$T/trig.db" "$C/mem-bw-rd.jsonl"
+	grep -q 'holds a trigger, t, that perfguide never makes' "$T/err" || fail "8: $(cat "$T/err")"
+	[ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM runs").fetchone()[0])' "$T/trig.db")" -eq 1 ] ||
+		fail "8: the trigger's store lost its run"
+	cp "$T/base.db" "$T/extra.db"
+	sql "$T/extra.db" "CREATE TABLE notes(x); CREATE INDEX runs_x ON runs(source)"
+	expect_usage_error "8: a store with a table of another's" runs --db "$T/extra.db"
+	grep -q 'that perfguide did not make' "$T/err" || fail "8: $(cat "$T/err")"
 fi
 
 # 9: an empty store and a fleet with no matching runs: one line, exit 2
