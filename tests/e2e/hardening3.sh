@@ -213,6 +213,64 @@ PY
 		"$T/out" || fail "5: the board is not in the gate's verdicts: $(cat "$T/out")"
 fi
 
+# 6: storage opens what it checked: a symbolic link or another file swapped
+# in between the check and the open (made certain here by a library that
+# swaps it at the first open of the path) is refused, and the file it leads
+# to is not written.
+if want 6; then
+	command -v cc >/dev/null 2>&1 || skip "6: a C compiler is needed to build the swapping library"
+	cat >"$T/swap.c" <<'CC'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+/* At the first open of $SWAP_AT, rename $SWAP_WITH over it first. */
+static void swap(const char *path)
+{
+	static int done;
+	const char *at = getenv("SWAP_AT"), *with = getenv("SWAP_WITH");
+	if (!done && at && with && strcmp(path, at) == 0) {
+		done = 1;
+		rename(with, at);
+	}
+}
+#define WRAP(name) \
+	int name(const char *path, int flags, ...) \
+	{ \
+		va_list ap; \
+		va_start(ap, flags); \
+		int mode = va_arg(ap, int); \
+		va_end(ap); \
+		swap(path); \
+		int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+		return real(path, flags, mode); \
+	}
+WRAP(open)
+WRAP(open64)
+CC
+	cc -shared -fPIC -o "$T/swap.so" "$T/swap.c" -ldl || fail "6: cannot build the swapping library"
+	head -c 1048576 /dev/zero >"$T/target"
+	yes precious | head -c 1048576 >"$T/victim"
+	sum=$(cksum <"$T/victim")
+	for kind in link file; do
+		if [ $kind = link ]; then ln -s "$T/victim" "$T/swap"; else yes other | head -c 1048576 >"$T/swap"; fi
+		other=$(cksum <"$T/swap")
+		rc env SWAP_AT="$T/target" SWAP_WITH="$T/swap" LD_PRELOAD="$T/swap.so" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			"$PG" run storage.write -p path="$T/target" --destroy-data="$T/target" -p direct=0 -p size=64k -p bs=4k \
+			-p time=1 -p ramp=0 --runs 1 --no-db --out "$T/swap-$kind.jsonl"
+		[ "$(cksum <"$T/victim")" = "$sum" ] || fail "6: a $kind swapped in was written through: the file it leads to changed"
+		[ $kind = link ] || [ "$(cksum <"$T/target")" = "$other" ] || fail "6: the file swapped in was written"
+		grep -q '"status":"error"' "$T/swap-$kind.jsonl" || fail "6: a $kind swapped in is not an error: $(cat "$T/out" "$T/err")"
+		grep -q 'after it was checked: refused\|not what was checked' "$T/swap-$kind.jsonl" || fail "6: $(grep -o '"reason":"[^"]*"' "$T/swap-$kind.jsonl")"
+		rm -f "$T/target"
+		head -c 1048576 /dev/zero >"$T/target"
+	done
+fi
+
 # 8: a store runs none of its own SQL: a view in place of runs (an endless
 # recursive query: runs and report hung) and a trigger (it deleted a run
 # while import said "imported") are refused with one line, exit 2.
