@@ -271,6 +271,24 @@ CC
 	done
 fi
 
+# 7: ext.coremark-pro and ext.multibench without path= run nothing that
+# lies in the current directory (planted *.exe files ran, as root too).
+if want 7; then
+	mkdir "$T/planted"
+	for w in core zip-test iDCT-4M 4M-check; do
+		printf '#!/bin/sh\ntouch "%s/ran"\n' "$T" >"$T/planted/$w.exe"
+		chmod 755 "$T/planted/$w.exe"
+	done
+	for b in ext.coremark-pro ext.multibench; do
+		rc sh -c 'cd "$1" && shift && exec "$@"' sh "$T/planted" "$PG" run $b -p contexts=1 --runs 1 --no-db \
+			--out "$T/planted-$b.jsonl"
+		[ ! -e "$T/ran" ] || fail "7: $b ran a program planted in the current directory"
+		[ $RC -eq 0 ] || fail "7: $b: exit $RC $(cat "$T/err")"
+		grep -q '"status":"skipped","reason":"[^"]*never the current directory' "$T/planted-$b.jsonl" ||
+			fail "7: $b: $(grep -o '"reason":"[^"]*"' "$T/planted-$b.jsonl" | head -2)"
+	done
+fi
+
 # 8: a store runs none of its own SQL: a view in place of runs (an endless
 # recursive query: runs and report hung) and a trigger (it deleted a run
 # while import said "imported") are refused with one line, exit 2.
