@@ -65,17 +65,25 @@ cross-armhf:
 
 # libFuzzer, for FUZZ_TIME seconds each (clang): the network peer's
 # control-message parser, then everything done with a results file (read,
-# imported into a store, the guide in every format, compare: fuzz/results.c).
+# imported into a store, the guide in every format, compare: fuzz/results.c),
+# then a store perfguide did not write (an SQLite file opened, listed,
+# reported, added to: fuzz/store.c). FUZZ_TARGETS picks some of them.
 # New inputs go to build-fuzz/corpus/; the committed seeds in fuzz/corpus/
 # are replayed by `make check`.
 FUZZ_TIME ?= 60
+FUZZ_TARGETS ?= net_frame results store
 fuzz:
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DPG_FUZZ=ON -DBUILD_TESTING=OFF
-	cmake --build build-fuzz --target fuzz_net_frame fuzz_results -j $(JOBS)
-	mkdir -p build-fuzz/corpus/net_frame build-fuzz/corpus/results
-	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/net_frame fuzz/corpus/net_frame
+	cmake --build build-fuzz --target $(addprefix fuzz_,$(FUZZ_TARGETS)) -j $(JOBS)
+	mkdir -p $(addprefix build-fuzz/corpus/,$(FUZZ_TARGETS))
+	case " $(FUZZ_TARGETS) " in *" net_frame "*) \
+	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/net_frame fuzz/corpus/net_frame ;; esac
+	case " $(FUZZ_TARGETS) " in *" results "*) \
 	./build-fuzz/fuzz/fuzz_results -max_total_time=$(FUZZ_TIME) -max_len=16384 -timeout=10 \
-		-dict=fuzz/results.dict build-fuzz/corpus/results fuzz/corpus/results
+		-dict=fuzz/results.dict build-fuzz/corpus/results fuzz/corpus/results ;; esac
+	case " $(FUZZ_TARGETS) " in *" store "*) \
+	./build-fuzz/fuzz/fuzz_store -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
+		build-fuzz/corpus/store fuzz/corpus/store ;; esac
 
 clean:
 	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf build-fuzz
