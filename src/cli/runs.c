@@ -81,7 +81,9 @@ int pg_cmd_runs(int argc, char **argv)
 	int n;
 	if (s->ops->list_runs(s, &runs, &n, err, sizeof(err)) < 0) {
 		pg_store_close(s);
-		fprintf(stderr, "perfguide: runs: %s\n", err);
+		fputs("perfguide: runs: ", stderr);
+		pg_term_puts(stderr, err);
+		fputc('\n', stderr);
 		return PG_EXIT_FAIL;
 	}
 	if (json) {
