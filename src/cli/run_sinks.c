@@ -127,6 +127,9 @@ static void summary_result(void *self, const struct pg_result *r)
 			char *f = s->failures[s->errors];
 			snprintf(f, sizeof(s->failures[0]), "%s%s%s: %s", r->bench->id, args[0] ? " " : "", args, r->reason);
 			pg_utf8_trim(f);
+			for (; *f; f++)	/* one line each: a newline reads as a space */
+				if ((unsigned char)*f < 0x20)
+					*f = ' ';
 		}
 		s->errors++;
 		*s->failed = 1;
