@@ -5,8 +5,8 @@
 # sanitizer build cannot see: a read of memory never written (issue 26,
 # defect 12: a storage label read from an uninitialised mount record).
 #
-# The set, chosen to take about a minute and a half of a quiet 2-core
-# machine (docs/testing.md says how long it took):
+# The set, chosen to take about a minute and a half of a 2-core machine
+# (76 s with a load average of 4 to 7 beside it, issue 26):
 #   - every unit test but test_report_hardening (its stress cases, 12000
 #     runs and ten parallel imports, take minutes under valgrind) and
 #     test_net_client (its rate cap check bounds the bytes a peer sends in
