@@ -314,9 +314,10 @@ static int open_output(const char *path, struct output *out)
 		out->f = stdout;
 		return -1;
 	}
-	int have = stat(path, &sb) == 0, link = lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode);
-	if (!have && errno != ENOENT)
-		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
+	int have = stat(path, &sb) == 0, e = errno;
+	int link = lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode);
+	if (!have && e != ENOENT)
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(e));
 	if (!have && link)
 		return pg_usage_error("report: %s is a symbolic link to nothing: not replaced", path);
 	if (have && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))

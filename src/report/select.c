@@ -60,7 +60,7 @@ int pg_select_run(const char *spec, const char *db, struct pg_store **store, str
 	if (names_file(spec))
 		return pg_rrun_read_file(spec, r, err, len);
 	struct stat sb;
-	const char *hint = stat(spec, &sb) == 0 ? "; for the file of that name, give ./" : NULL;
+	const char *hint = stat(spec, &sb) == 0 && S_ISREG(sb.st_mode) ? "; for the file of that name, give ./" : NULL;
 	int found = -1;
 	if (*store || (*store = pg_select_store(db, 0, err, len)))
 		found = store_lookup(*store, spec, r, err, len);
