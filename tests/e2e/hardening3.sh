@@ -1,6 +1,6 @@
 #!/bin/sh
 # Issue 26 at the command line: the third audit's defects (the library's side
-# is tests/unit/test_hardening3.c, the storage target's tests/unit/
+# is tests/unit/test_store_hardening.c, the storage target's tests/unit/
 # test_storage.c). Each check failed before its fix; the defect's number is
 # in its message. PG_ITEMS="1 9" runs only those defects' checks.
 . "$(dirname "$0")/lib.sh"
