@@ -1,5 +1,6 @@
 #include "text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 size_t pg_utf8_char(const char *str, size_t n)
@@ -69,6 +70,30 @@ void pg_text_copy(char *buf, size_t len, const char *s)
 		return;
 	if ((size_t)snprintf(buf, len, "%s", s ? s : "") >= len)
 		pg_utf8_trim(buf);
+}
+
+char *pg_utf8_dup(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s), at = 0;
+	char *out = malloc(3 * n + 1);	/* each byte at most U+FFFD's three */
+	while (out && n > 0) {
+		size_t k = pg_utf8_char(s, n);
+		if (k) {
+			memcpy(out + at, s, k);
+			at += k;
+		} else {
+			memcpy(out + at, "\xef\xbf\xbd", 3);
+			at += 3;
+			k = 1;
+		}
+		s += k;
+		n -= k;
+	}
+	if (out)
+		out[at] = '\0';
+	return out;
 }
 
 int pg_text_has_control(const char *str)

@@ -21,6 +21,11 @@ size_t pg_utf8_trim(char *s);
 /* snprintf into buf, then cut at a character boundary when it truncated. */
 void pg_text_copy(char *buf, size_t len, const char *s);
 
+/* A copy of s (NULL: NULL) in which every byte that does not start a valid
+ * UTF-8 character is U+FFFD: text from a store someone else wrote, on its
+ * way to the writers, which take UTF-8. NULL also when out of memory. */
+char *pg_utf8_dup(const char *s);
+
 /* 1 when s holds a C0 or C1 control character or DEL (a tab included). */
 int pg_text_has_control(const char *s);
 

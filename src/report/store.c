@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/text.h"
 #include "store.h"
 
 int pg_store_is_url(const char *where)
@@ -40,6 +41,11 @@ struct pg_store *pg_store_open(const char *where, int create, char *err, size_t 
 			return backends[i].open(where, create, err, len);
 	snprintf(err, len, "%s: no store backend takes it", where);
 	return NULL;
+}
+
+int pg_store_listable(const char *id, const char *board)
+{
+	return id && board && pg_utf8_valid(id, strlen(id)) && pg_utf8_valid(board, strlen(board));
 }
 
 void pg_run_summaries_free(struct pg_run_summary *runs, int n)

@@ -28,6 +28,11 @@ struct pg_run_summary {
 	char *labels;		/* JSON object ({"release":"09.02"}), whole; NULL: none */
 };
 
+/* Whether list_runs lists a run of this id and board: only text a results
+ * file may give (valid UTF-8; the length is the backends' query's), so
+ * that the run listed is the run its id loads, and the guide is UTF-8. */
+int pg_store_listable(const char *id, const char *board);
+
 /* What list_runs gave: the labels of each, then the array. */
 void pg_run_summaries_free(struct pg_run_summary *runs, int n);
 

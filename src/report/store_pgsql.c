@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/record_json.h"
+#include "core/text.h"
 #include "pq_dl.h"
 #include "store.h"
 
@@ -723,9 +724,11 @@ static void copy_col(PGresult *res, int row, int col, char *buf, size_t len)
 	snprintf(buf, len, "%s", pq.PQgetisnull(res, row, col) ? "" : pq.PQgetvalue(res, row, col));
 }
 
+/* The column's text; what is not UTF-8 in it (a server whose encoding is
+ * SQL_ASCII keeps any bytes) as U+FFFD. */
 static char *col_dup(PGresult *res, int row, int col)
 {
-	return pq.PQgetisnull(res, row, col) ? NULL : strdup(pq.PQgetvalue(res, row, col));
+	return pq.PQgetisnull(res, row, col) ? NULL : pg_utf8_dup(pq.PQgetvalue(res, row, col));
 }
 
 static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
@@ -742,8 +745,11 @@ static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
+	*n = 0;
 	for (int i = 0; i < rows; i++) {
-		struct pg_run_summary *p = &(*out)[i];
+		if (!pg_store_listable(pq.PQgetvalue(res, i, 0), pq.PQgetvalue(res, i, 1)))
+			continue;
+		struct pg_run_summary *p = &(*out)[(*n)++];
 		copy_col(res, i, 0, p->id, sizeof(p->id));
 		copy_col(res, i, 1, p->board, sizeof(p->board));
 		copy_col(res, i, 2, p->started, sizeof(p->started));
@@ -752,7 +758,6 @@ static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		p->nresults = atoi(pq.PQgetvalue(res, i, 5));
 		p->labels = col_dup(res, i, 6);
 	}
-	*n = rows;
 	pq.PQclear(res);
 	return 0;
 }

@@ -650,10 +650,11 @@ static int readable(sqlite3 *db)
 	return 1;
 }
 
+/* The column's text; what is not UTF-8 in it (only a store written by
+ * something else has any) as U+FFFD. */
 static char *col_dup(sqlite3_stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? strdup((const char *)t) : NULL;
+	return pg_utf8_dup((const char *)sqlite3_column_text(st, i));
 }
 
 static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
@@ -667,6 +668,8 @@ static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		return fail(db, err, len, "listing runs");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!pg_store_listable((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1)))
+			continue;
 		struct pg_run_summary *p = realloc(*out, sizeof(*p) * (size_t)(*n + 1));
 		if (!p)
 			break;
