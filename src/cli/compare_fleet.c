@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "core/record_json.h"
 #include "report/select.h"
 #include "report/writer.h"
 
@@ -35,13 +36,14 @@ struct fleet {
 	int nregs;
 };
 
-/* The run's label value, "" without it. */
-static void release_of(const char *labels, char *buf, size_t len)
+/* 1 when the run's labels (NULL: none) say release=want. */
+static int is_release(const char *labels, const char *want)
 {
-	json_t *o = labels[0] ? json_loads(labels, 0, NULL) : NULL;
+	json_t *o = labels ? json_loads(labels, 0, NULL) : NULL;
 	const char *v = json_string_value(json_object_get(o, "release"));
-	snprintf(buf, len, "%s", v ? v : "");
+	int is = v && strcmp(v, want) == 0;
 	json_decref(o);
+	return is;
 }
 
 static int wanted(const struct compare_opts *o, const char *board)
@@ -80,21 +82,21 @@ static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t len)
 	if (s->ops->list_runs(s, &runs, &n, err, len) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		char rel[128];
-		release_of(runs[i].labels, rel, sizeof(rel));
-		int is_base = strcmp(rel, f->o->base_release) == 0, is_new = strcmp(rel, f->o->release) == 0;
+		int is_base = is_release(runs[i].labels, f->o->base_release);
+		int is_new = is_release(runs[i].labels, f->o->release);
 		if ((!is_base && !is_new) || !wanted(f->o, runs[i].board))
 			continue;
 		struct fleet_board *b = board_of(f, runs[i].board);
 		if (!b) {
-			free(runs);
+			pg_run_summaries_free(runs, n);
 			snprintf(err, len, "out of memory");
 			return -1;
 		}
 		snprintf(is_base ? b->base_id : b->new_id, sizeof(b->base_id), "%s", runs[i].id);
 	}
-	free(runs);
-	qsort(f->b, (size_t)f->n, sizeof(*f->b), by_board);
+	pg_run_summaries_free(runs, n);
+	if (f->n)
+		qsort(f->b, (size_t)f->n, sizeof(*f->b), by_board);
 	return 0;
 }
 
@@ -190,7 +192,7 @@ static void print_json(const struct fleet *f)
 	json_object_set_new(o, "missing", missing);
 	json_object_set_new(o, "regressions", regs);
 	json_object_set_new(o, "regressed", json_integer(f->nregs));
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	pg_json_dumpf_safe(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	putchar('\n');
 	json_decref(o);
 }

@@ -60,14 +60,17 @@ static int add_file(struct pg_store *s, const char *path, const struct pg_rrun *
 {
 	char err[512];
 	int *how = calloc((size_t)n + 1, sizeof(int));
-	if (!how || s->ops->add_runs(s, runs, n, how, err, sizeof(err)) < 0) {
+	int rc = how ? s->ops->add_runs(s, runs, n, how, err, sizeof(err)) : -1;
+	if (rc < 0) {
 		fputs("perfguide: import: ", stderr);
 		pg_term_puts(stderr, path);
 		fputs(": ", stderr);
 		pg_term_puts(stderr, how ? err : "out of memory");
-		fputs(" (nothing of it was added)\n", stderr);
+		fputs(" (nothing of it was added to ", stderr);
+		pg_term_puts(stderr, s->path);
+		fputs(")\n", stderr);
 		free(how);
-		return -1;
+		return rc;
 	}
 	for (int k = 0; k < n; k++) {
 		const struct pg_rrun *r = &runs[k];
@@ -183,9 +186,15 @@ static int import_files(const char *db, char **paths, int nfiles, struct table_o
 		rc = pg_usage_error("import: %s", err);
 		goto out;
 	}
-	for (int i = 0; i < nfiles; i++)
-		if (add_file(s, paths[i], files[i].runs, files[i].n) < 0)
+	/* A store's failure is 1; another run of an id the store holds is bad
+	 * input, 2 (the worse of the two when files had both). */
+	for (int i = 0; i < nfiles; i++) {
+		int added = add_file(s, paths[i], files[i].runs, files[i].n);
+		if (added == -2)
+			rc = PG_EXIT_USAGE;
+		else if (added < 0 && rc == PG_EXIT_OK)
 			rc = PG_EXIT_FAIL;
+	}
 	pg_store_close(s);
 out:
 	for (int i = 0; i < nread; i++) {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "core/params.h"
+#include "core/text.h"
 #include "core/sysinfo.h"
 #include "pg_build.h"
 #ifdef PG_HAVE_JANSSON
@@ -90,8 +91,8 @@ static void print_text(const struct pg_machine *m)
 static int print_json(const struct pg_machine *m)
 {
 	char *s = pg_machine_json_text(m);
-	if (s)
-		puts(s);
+	if (s && pg_json_write_safe(stdout, s) == 0)
+		putchar('\n');
 	free(s);
 	return PG_EXIT_OK;
 }

@@ -9,6 +9,8 @@
 #include "pg_build.h"
 #ifdef PG_HAVE_JANSSON
 #include <jansson.h>
+
+#include "core/record_json.h"
 #endif
 
 static const char help[] =
@@ -80,7 +82,7 @@ static int print_json(void)
 {
 	json_t *all = json_array();
 	pg_registry_each(add_json, all);
-	json_dumpf(all, stdout, JSON_INDENT(2));
+	pg_json_dumpf_safe(all, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(all);
 	return PG_EXIT_OK;

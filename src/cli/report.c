@@ -5,7 +5,9 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +52,11 @@ static const char help[] =
 	"                     capped, few samples, bimodal, emulated)\n"
 	"  --format FMT       md, rst, csv, json or html (default: the -o file's\n"
 	"                     extension when it names one, else md)\n"
-	"  -o FILE            write to FILE (default: standard output); md and rst\n"
-	"                     also write their charts beside it, FILE-<section>-<n>.svg\n"
+	"  -o FILE            write to FILE (default: standard output; -: the same):\n"
+	"                     a file is replaced once the guide is complete, a\n"
+	"                     character device or a FIFO is written through; md\n"
+	"                     and rst also write their charts beside a file,\n"
+	"                     FILE-<section>-<n>.svg\n"
 	"  --db FILE          the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
 	"\n"
 	"Results files given as arguments are read directly, without the store.\n"
@@ -338,7 +343,7 @@ static int add_store_runs(struct selection *sel, const struct report_opts *o, co
 		rc = found == 1 ? add_run(sel, &r) : -1;
 		added++;
 	}
-	free(all);
+	pg_run_summaries_free(all, n);
 	asked(o, what, sizeof(what));
 	if (rc == 0 && added == 0 && board)
 		snprintf(sel->err, sizeof(sel->err), "no runs of board '%s'%s in the store %s (see 'perfguide runs')",
@@ -399,29 +404,117 @@ static FILE *open_temp(const char *path, char *tmp, size_t len)
 	return f;
 }
 
+/* Where the guide goes. A regular file (or a new name) gets a temporary
+ * file beside it, renamed over it once the guide is complete; standard
+ * output ("-"), a character device (/dev/null, a serial console) or a FIFO
+ * is written through; nothing else is replaced, as root neither. */
+struct output {
+	FILE *f;
+	char tmp[PATH_MAX + 16];	/* "": written through */
+	char target[PATH_MAX];		/* renamed over: path, or where its link leads */
+};
+
+/* fd still is the device or FIFO that path was (not swapped meanwhile). */
+static int same_node(int fd, const struct stat *was)
+{
+	struct stat now;
+	return fstat(fd, &now) == 0 && (now.st_mode & S_IFMT) == (was->st_mode & S_IFMT) &&
+	       now.st_dev == was->st_dev && now.st_ino == was->st_ino;
+}
+
+static int open_through(const char *path, const struct stat *sb, struct output *out)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
+	if (!same_node(fd, sb)) {
+		close(fd);
+		return pg_usage_error("report: %s changed while it was opened: not written", path);
+	}
+	if (!(out->f = fdopen(fd, "w"))) {
+		close(fd);
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
+	}
+	return -1;
+}
+
+/* -1 when out is ready, else the exit status (the reason said). */
+static int open_output(const char *path, struct output *out)
+{
+	struct stat sb, lsb;
+	memset(out, 0, sizeof(*out));
+	if (strcmp(path, "-") == 0) {
+		out->f = stdout;
+		return -1;
+	}
+	int have = stat(path, &sb) == 0, e = errno;
+	int link = lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode);
+	if (!have && e != ENOENT)
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(e));
+	if (!have && link)
+		return pg_usage_error("report: %s is a symbolic link to nothing: not replaced", path);
+	if (have && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))
+		return open_through(path, &sb, out);
+	if (have && !S_ISREG(sb.st_mode))
+		return pg_usage_error("report: %s is %s: the guide goes to a regular file, a character device, "
+				      "a FIFO or - (standard output)", path,
+				      S_ISDIR(sb.st_mode) ? "a directory" : S_ISBLK(sb.st_mode) ? "a block device"
+										: "not a file");
+	/* A link to a regular file: the file it leads to is replaced, the link kept. */
+	if (link ? !realpath(path, out->target)
+		 : (size_t)snprintf(out->target, sizeof(out->target), "%s", path) >= sizeof(out->target))
+		return pg_usage_error("report: cannot write %s: %s", path, link ? strerror(errno) : "name too long");
+	if (!(out->f = open_temp(out->target, out->tmp, sizeof(out->tmp))))
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* The complete guide in place: the temporary renamed over the target,
+ * unless that became something else than a regular file meanwhile. */
+static int close_output(struct output *out, int wrc, const char *path)
+{
+	if (out->f == stdout)
+		return wrc;
+	struct stat sb;
+	if (fclose(out->f) != 0)
+		wrc = -1;
+	if (!out->tmp[0])
+		return wrc;
+	if (wrc == 0 && lstat(out->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "perfguide: report: %s is no longer a regular file: not replaced\n", path);
+		unlink(out->tmp);
+		return -2;
+	}
+	if (wrc < 0 || rename(out->tmp, out->target) < 0) {
+		unlink(out->tmp);
+		return -1;
+	}
+	return 0;
+}
+
 /* Into a temporary file first, so a failed write leaves no half guide. */
 static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 {
-	char tmp[1100];
-	FILE *f = stdout;
-	if (o->outpath && !(f = open_temp(o->outpath, tmp, sizeof(tmp))))
-		return pg_usage_error("report: cannot write %s: %s", o->outpath, strerror(errno));
-	int wrc = pg_guide_write(g, o->writer, f);
-	if (fflush(f) != 0 || ferror(f))
+	struct output out = { .f = stdout };
+	int rc = o->outpath ? open_output(o->outpath, &out) : -1;
+	if (rc >= 0)
+		return rc;
+	int wrc = pg_guide_write(g, o->writer, out.f);
+	if (fflush(out.f) != 0 || ferror(out.f))
 		wrc = -1;
-	if (!o->outpath) {
-		if (wrc < 0)
+	if (o->outpath)
+		wrc = close_output(&out, wrc, o->outpath);
+	if (wrc == -2)
+		return PG_EXIT_FAIL;
+	if (wrc < 0) {
+		if (o->outpath && out.f != stdout)
+			fprintf(stderr, "perfguide: report: writing %s: %s\n", o->outpath, strerror(errno));
+		else
 			fprintf(stderr, "perfguide: report: writing the guide failed\n");
-		return wrc < 0 ? PG_EXIT_FAIL : PG_EXIT_OK;
-	}
-	if (fclose(f) != 0)
-		wrc = -1;
-	if (wrc < 0 || rename(tmp, o->outpath) < 0) {
-		fprintf(stderr, "perfguide: report: writing %s: %s\n", o->outpath, strerror(errno));
-		unlink(tmp);
 		return PG_EXIT_FAIL;
 	}
-	fprintf(stderr, "perfguide: wrote guide in %s\n", o->outpath);
+	if (o->outpath && out.f != stdout)
+		fprintf(stderr, "perfguide: wrote guide in %s\n", o->outpath);
 	return PG_EXIT_OK;
 }
 
@@ -432,7 +525,7 @@ static void chart_files(struct report_opts *o)
 {
 	struct stat st;
 	const char *p = o->outpath, *name = p ? strrchr(p, '/') : NULL;
-	if (!p || (o->writer != &pg_writer_md && o->writer != &pg_writer_rst) ||
+	if (!p || strcmp(p, "-") == 0 || (o->writer != &pg_writer_md && o->writer != &pg_writer_rst) ||
 	    (stat(p, &st) == 0 && !S_ISREG(st.st_mode)))
 		return;
 	name = name ? name + 1 : p;

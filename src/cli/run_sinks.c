@@ -10,6 +10,7 @@
 
 #include "core/console.h"
 #include "core/record.h"
+#include "core/text.h"
 #include "run.h"
 
 int run_sinks_add(struct run_sinks *s, const struct run_sink_ops *ops, void *self)
@@ -125,7 +126,8 @@ static void summary_result(void *self, const struct pg_result *r)
 		if (s->errors < MAX_FAILURES) {
 			char *f = s->failures[s->errors];
 			snprintf(f, sizeof(s->failures[0]), "%s%s%s: %s", r->bench->id, args[0] ? " " : "", args, r->reason);
-			for (; *f; f++)	/* one line each */
+			pg_utf8_trim(f);
+			for (; *f; f++)	/* one line each: a newline reads as a space */
 				if ((unsigned char)*f < 0x20)
 					*f = ' ';
 		}
@@ -164,8 +166,12 @@ static void summary_end(void *self, int interrupted)
 		interrupted ? "interrupted after " : "", n, n == 1 ? "" : "s", s->ok, s->noisy, s->skipped, s->errors,
 		s->errors == 1 ? "" : "s");
 	summary_stops(s);
-	for (int i = 0; i < s->errors && i < MAX_FAILURES; i++)
-		fprintf(stderr, "perfguide: error: %s\n", s->failures[i]);
+	/* one line each, escaped (core/text.h) */
+	for (int i = 0; i < s->errors && i < MAX_FAILURES; i++) {
+		fputs("perfguide: error: ", stderr);
+		pg_term_puts(stderr, s->failures[i]);
+		fputc('\n', stderr);
+	}
 	if (s->errors > MAX_FAILURES)
 		fprintf(stderr, "perfguide: and %d more errors (see the results file)\n", s->errors - MAX_FAILURES);
 }

@@ -122,6 +122,14 @@ char *pg_strdup0(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+void pg_record_text_defaults(struct pg_record *x)
+{
+	char **text[] = { &x->bench, &x->params, &x->metric, &x->unit };
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		if (!*text[i])
+			*text[i] = strdup(text[i] == &x->params ? "{}" : "");
+}
+
 void pg_record_free(struct pg_record *x)
 {
 	for (const struct pg_field *f = pg_record_fields; f->name; f++) {

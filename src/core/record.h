@@ -107,6 +107,10 @@ extern const struct pg_field pg_section_fields[];
 int pg_field_is_zero(const struct pg_field *f, const void *x);
 
 void pg_record_free(struct pg_record *x);
+/* A record read from a store: its key and unit as text ("" and "{}")
+ * where the row had none (only a store written by something else has a
+ * NULL there), as every reader of a record takes them. */
+void pg_record_text_defaults(struct pg_record *x);
 /* A section whose strings were malloc'd (read back from a results file). */
 void pg_section_free(struct pg_section *s);
 

@@ -18,7 +18,7 @@ static void emit(struct pg_results *w, json_t *rec)
 {
 	for (int i = 0; i < w->nsinks; i++) {
 		FILE *f = w->sink[i];
-		if (json_dumpf(rec, f, DUMP_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) == EOF) {
+		if (pg_json_dumpf_safe(rec, f, DUMP_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) == EOF) {
 			if (!w->failed && i == 0)
 				fprintf(stderr, "perfguide: writing %s: %s\n",
 					w->path ? w->path : "results", strerror(errno));

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "compare.h"
+#include "core/record_json.h"
 #include "core/text.h"
 #include "writer.h"
 
@@ -39,7 +40,7 @@ void pg_compare_write_json(FILE *out, const struct pg_verdicts *v)
 	json_object_set_new(o, "results", a);
 	json_object_set_new(o, "regressed", json_integer(v->nreg));
 	json_object_set_new(o, "improved", json_integer(v->nimp));
-	json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	pg_json_dumpf_safe(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', out);
 	json_decref(o);
 }

@@ -150,7 +150,7 @@ static int json_end(struct pg_walk *w)
 {
 	if (!json_object_get(w->priv, "sections"))
 		json_object_set_new(w->priv, "sections", json_array());
-	int rc = json_dumpf(w->priv, w->out, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	int rc = pg_json_dumpf_safe(w->priv, w->out, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
 	fputc('\n', w->out);
 	json_decref(w->priv);
 	return rc;

@@ -301,7 +301,7 @@ static void defect6_schema_out_of_range(void **state)
 	int n;
 	assert_int_equal(s->ops->list_runs(s, &list, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
-	free(list);
+	pg_run_summaries_free(list, n);
 	struct pg_rrun r;
 	assert_int_equal(s->ops->load_run(s, "r1", &r, err, sizeof(err)), 1);
 	assert_int_equal(r.nres, 1);
@@ -361,7 +361,7 @@ static void defect7_parallel_imports(void **state)
 	int n;
 	assert_int_equal(s->ops->list_runs(s, &list, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 10);
-	free(list);
+	pg_run_summaries_free(list, n);
 	pg_store_close(s);
 }
 
@@ -426,7 +426,7 @@ static void defect10_long_names(void **state)
 	assert_int_equal(s->ops->list_runs(s, &list, &nl, err, sizeof(err)), 0);
 	assert_int_equal(nl, 2);	/* r1 and the one at the limits; the long one is not listed */
 	assert_int_equal((int)strlen(list[1].id) + (int)strlen(list[0].id), PG_RUN_ID_MAX + 2);
-	free(list);
+	pg_run_summaries_free(list, nl);
 	pg_store_close(s);
 	free_runs(runs, n);
 }
