@@ -151,6 +151,21 @@ static void summary_result(void *self, const struct pg_result *r)
 	}
 }
 
+/* How many of the results the noise-aware runner sampled reached their
+ * interval, and where the others stopped. */
+static void summary_stops(const struct summary *s)
+{
+	const int *n = s->stops;
+	int sampled = n[PG_STOP_INTERVAL] + n[PG_STOP_MAX_RUNS] + n[PG_STOP_TIME] + n[PG_STOP_BUDGET];
+	if (sampled == 0)
+		return;
+	fprintf(stderr, "perfguide: %d of %d results reached their interval target", n[PG_STOP_INTERVAL], sampled);
+	if (sampled > n[PG_STOP_INTERVAL])
+		fprintf(stderr, "; the others stopped at their time cap (%d), the budget (%d) or the sample limit (%d)",
+			n[PG_STOP_TIME], n[PG_STOP_BUDGET], n[PG_STOP_MAX_RUNS]);
+	fputc('\n', stderr);
+}
+
 /* How many results the machine disturbed, by what, and what to do. */
 static void summary_disturbed(const struct summary *s)
 {
