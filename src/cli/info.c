@@ -33,7 +33,7 @@ static void row(const char *k, const char *v)
 /* cpus 0-3, schedutil, 200-1400 MHz of 200-1800 (capped), now 1400 MHz */
 static void print_policy(const struct pg_freq_policy *p)
 {
-	char b[256], hw[96] = "";
+	char b[400], hw[96] = "";
 	if (p->cpuinfo_max_khz)
 		snprintf(hw, sizeof(hw), " of %ld-%ld%s", p->cpuinfo_min_khz / 1000, p->cpuinfo_max_khz / 1000,
 			 p->max_khz && p->max_khz < p->cpuinfo_max_khz ? " (capped below the hardware's maximum)" : "");
