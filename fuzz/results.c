@@ -115,11 +115,12 @@ static void same_guide(const struct pg_rrun *file, const struct pg_rrun *stored)
 
 static void compare(const struct pg_rrun *base, const struct pg_rrun *new)
 {
-	struct pg_cmp_row *rows;
-	int n;
-	if (pg_compare(base, new, 5, &rows, &n) < 0)
+	struct pg_cmp_side b = { base, 1 }, n = { new, 1 };
+	struct pg_cmp_opts co = { .threshold_pct = 5 };
+	struct pg_comparison c;
+	if (pg_compare_sides(&b, &n, &co, &c) < 0)
 		return;
-	struct pg_verdicts v = { .base = base, .new = new, .threshold = 5, .rows = rows, .n = n };
+	struct pg_verdicts v = { .base = &b, .new = &n, .c = &c };
 	for (int json = 0; json < 2; json++) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -134,7 +135,7 @@ static void compare(const struct pg_rrun *base, const struct pg_rrun *new)
 		check_text(json ? "json" : "compare md", buf, len);
 		free(buf);
 	}
-	free(rows);
+	pg_comparison_free(&c);
 }
 
 /* Imports the runs into a new store in memory, and reads back every run. */

@@ -303,8 +303,10 @@ static int same_figure(const struct pg_record *a, const struct pg_record *b)
 static int alias_of(const struct pg_comparison *c, int i)
 {
 	const struct pg_record *x = c->rows[i].base;
+	if (!c->rows[i].gated)
+		return -1;	/* a descriptive row says so, whatever it is proportional to */
 	for (int j = i - 1; j >= 0 && same_bench(c->rows[j].base, x); j--)
-		if (c->rows[j].alias < 0 && same_figure(c->rows[j].base, x))
+		if (c->rows[j].alias < 0 && c->rows[j].gated && same_figure(c->rows[j].base, x))
 			return j;
 	return -1;
 }
