@@ -48,7 +48,7 @@ void run_quiet_wait(struct run_quiet *q)
 	double share = look(q->env, &busy), waited = LOOK_S;
 	if (!busy)
 		return;
-	fprintf(stderr, "perfguide: other processes are using %.0f%% of the CPUs: waiting up to %.0f s for them "
+	fprintf(stderr, "perfguide: other processes are using %.0f%% of the CPUs: waiting up to %g s for them "
 		"(--wait-quiet)\n", 100 * share, q->max_s);
 	while (busy && waited < q->max_s && !pg_interrupted) {
 		share = look(q->env, &busy);
@@ -59,7 +59,7 @@ void run_quiet_wait(struct run_quiet *q)
 		return;
 	}
 	q->gave_up = 1;
-	fprintf(stderr, "perfguide: still busy after %.0f s (others %.0f%%): measuring anyway; what they disturb "
+	fprintf(stderr, "perfguide: still busy after %.1f s (others %.0f%%): measuring anyway; what they disturb "
 		"is marked so\n", waited, 100 * share);
 }
 

@@ -101,7 +101,7 @@ static void find_cgroup(struct pg_env *e)
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;
-		*c2 = '\0';
+		*c1 = *c2 = '\0';	/* hierarchy, controllers, path */
 		if (strcmp(line, "0") == 0 && !c1[1] && !v1cpu) {
 			v2 = 1;
 			snprintf(path, sizeof(path), "%s", c2 + 1);
