@@ -494,10 +494,11 @@ static int enough(const struct pg_result *r, const struct pg_run_opts *o, double
 
 /*
  * Whether the sample just taken (index r->nsamples) is kept, from what the
- * machine did since *e0 (which becomes now). A disturbed sample is taken
- * again while the result has room (PG_MAX_RETAKES) and time; with no time
- * left it is dropped when the result has the samples it needs (*stop:
- * sampling ends), else kept and counted as disturbed.
+ * machine did since *e0 (which becomes now). Within a result's time (the
+ * noise-aware runner's), a disturbed sample is taken again while there is
+ * time and room (PG_MAX_RETAKES); with no time left it is dropped when the
+ * result has its floor of samples (*stop: sampling ends), else kept and
+ * counted as disturbed. --runs N keeps its N samples, disturbed or not.
  */
 static int keep_sample(struct pg_result *r, const struct pg_run_opts *o, struct pg_env_mark *e0, double used,
 		       int by_budget, int *stop)
@@ -507,21 +508,20 @@ static int keep_sample(struct pg_result *r, const struct pg_run_opts *o, struct 
 	pg_env_mark(o->env, &e1);
 	pg_env_diff(o->env, e0, &e1, o->env_base, &seen);
 	*e0 = e1;
-	if (!seen.why || r->bench->once) {
+	if (!seen.why || r->bench->once || o->runs > 0) {
 		pg_env_add(&r->env, &seen);
 		return 1;
 	}
-	int needed = o->runs > 0 ? o->runs : (o->min_runs > PG_FLOOR_RUNS ? o->min_runs : PG_FLOOR_RUNS);
+	int needed = o->min_runs > PG_FLOOR_RUNS ? o->min_runs : PG_FLOOR_RUNS;
 	double longest = 0;
 	for (int s = 0; s <= r->nsamples; s++)
 		longest = fmax(longest, r->elapsed[s]);
 	int time_left = !(r->cap > 0 && used + longest > r->cap);
-	int floor_runs = o->runs > 0 ? o->runs : PG_FLOOR_RUNS;
 	if (r->env.dropped < PG_MAX_RETAKES * needed && time_left) {
 		r->env.dropped++;
 		return 0;
 	}
-	if (!time_left && r->nsamples >= floor_runs) {
+	if (!time_left && r->nsamples >= PG_FLOOR_RUNS) {
 		r->env.dropped++;
 		r->stop = by_budget ? PG_STOP_BUDGET : PG_STOP_TIME;
 		*stop = 1;

@@ -64,10 +64,10 @@ struct pg_run_opts {
 	 * made when first needed. NULL: no results file, nothing is kept. */
 	const char *raw_dir;
 	/* What the machine does during each sample (core/env.h); NULL: not
-	 * observed. A disturbed sample is taken again while the result has
-	 * time (at most PG_MAX_RETAKES times as many as it needs); env_base
-	 * is the run's first mark, whose cpufreq caps a later cap is held
-	 * against. */
+	 * observed. The noise-aware runner takes a disturbed sample again
+	 * while the result has time (at most PG_MAX_RETAKES times as many as
+	 * it needs); --runs N keeps its N. env_base is the run's first mark,
+	 * whose cpufreq caps a later cap is held against. */
 	const struct pg_env *env;
 	const struct pg_env_mark *env_base;
 };
