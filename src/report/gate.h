@@ -32,8 +32,8 @@
  * judges no change below it: two processes of one build were measured up
  * to 1.6x apart (a log standard deviation of 0.19 over six processes), and
  * a gross change is 4 such standard deviations of a difference of two
- * (e^(4 x 0.2 x sqrt 2) = 3.1). A row is within noise only when its 95%
- * interval rules a gross change out. */
+ * (e^(4 x 0.19 x sqrt 2) = 2.9, rounded up). A row is within noise only
+ * when its 95% interval rules a gross change out. */
 #define PG_GATE_GROSS 3.0
 
 /* One side of one row: each run's median and the standard error of its
