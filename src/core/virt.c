@@ -89,6 +89,7 @@ static int qemu_user(struct pg_machine *m)
 	return 1;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 static const struct {
 	const char *sig, *name;
 } hv_signatures[] = {
@@ -97,6 +98,7 @@ static const struct {
 	{ "ACRNACRNACRN", "acrn" }, { "bhyve bhyve ", "bhyve" }, { "QNXQVMBSQG", "qnx" },
 	{ " lrpepyh  vr", "parallels" }, { "SRESRESRESRE", "sre" }, { "Apple VZ", "apple" },
 };
+#endif
 
 /* x86: CPUID's hypervisor bit and the hypervisor's signature (leaf
  * 0x40000000); on the real machine only, not a test's fake tree. */
