@@ -162,6 +162,9 @@ int pg_cmd_run(int argc, char **argv)
 	}
 	struct pg_machine machine;
 	pg_machine_read(&machine);
+	if (machine.emulated)
+		fprintf(stderr, "perfguide: this CPU is emulated (%s): the figures will be the emulator's, not the "
+			"hardware's\n", machine.virt);
 	struct pg_run_info ri = {
 		.board = c.board ? c.board : machine.board, .started = pg_wall_time(), .machine = &machine,
 		.suite = c.suite, .runs = c.runs, .min_runs = c.min_runs, .max_runs = c.max_runs,

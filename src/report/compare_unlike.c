@@ -102,6 +102,12 @@ void pg_compare_unlike(const struct pg_cmp_side *base, const struct pg_cmp_side 
 		return;
 	struct ident ref, x;
 	ident_of(&base->runs[0], &ref);
+	if (ref.emulated == 1) {
+		char t[PG_CMP_NOTE_LEN];
+		snprintf(t, sizeof(t), "BASE ran on an emulated CPU (%s): its figures are the emulator's, not a board's",
+			 ref.virt[0] ? ref.virt : "emulated");
+		add(c->notes, &c->nnotes, t);
+	}
 	/* every other run against BASE's first: a side that mixes machines
 	 * is as unlike as two sides that differ */
 	for (int i = 1; i < base->n + new->n; i++) {
