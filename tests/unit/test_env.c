@@ -13,42 +13,19 @@
 
 #include "core/env.h"
 #include "core/sysinfo.h"
-
-static char root[256];
-
-static void put(const char *path, const char *text)
-{
-	char full[512], dir[512];
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	snprintf(dir, sizeof(dir), "%s", full);
-	for (char *p = dir + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0755);
-			*p = '/';
-		}
-	FILE *f = fopen(full, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#include "fake_root.h"
 
 static int make_root(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/pg-env-XXXXXX");
-	assert_non_null(mkdtemp(root));
-	pg_sysinfo_set_root(root);
+	fake_root_make("env");
 	return 0;
 }
 
 static int remove_root(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
-	pg_sysinfo_set_root(NULL);
+	fake_root_remove();
 	return 0;
 }
 
@@ -59,19 +36,19 @@ static int remove_root(void **state)
  * thermal zone, a cgroup v2 tree with a quota at two levels. */
 static void board(void)
 {
-	put("/proc/stat", "cpu  1000 0 500 8000 0 0 0 100 0 0\ncpu0 500 0 250 4000 0 0 0 50 0 0\n");
-	put(POL "scaling_cur_freq", "1200000\n");
-	put(POL "scaling_max_freq", "1800000\n");
-	put(COOL "0/type", "thermal-cpufreq-0\n");
-	put(COOL "0/cur_state", "0\n");
-	put(COOL "0/stats/time_in_state_ms", "state0 100\nstate1 0\nstate2 0\n");
-	put(COOL "1/type", "Fan\n");
-	put(COOL "1/cur_state", "3\n");
-	put("/sys/class/thermal/thermal_zone0/temp", "45000\n");
-	put("/sys/class/thermal/thermal_zone0/type", "cpu-thermal\n");
-	put("/proc/self/cgroup", "0::/a/b\n");
-	put("/sys/fs/cgroup/a/b/cpu.stat", "usage_usec 5\nnr_periods 3\nnr_throttled 2\nthrottled_usec 9\n");
-	put("/sys/fs/cgroup/a/cpu.stat", "usage_usec 9\nnr_periods 3\nnr_throttled 1\n");
+	PUTS("/proc/stat", "cpu  1000 0 500 8000 0 0 0 100 0 0\ncpu0 500 0 250 4000 0 0 0 50 0 0\n");
+	PUTS(POL "scaling_cur_freq", "1200000\n");
+	PUTS(POL "scaling_max_freq", "1800000\n");
+	PUTS(COOL "0/type", "thermal-cpufreq-0\n");
+	PUTS(COOL "0/cur_state", "0\n");
+	PUTS(COOL "0/stats/time_in_state_ms", "state0 100\nstate1 0\nstate2 0\n");
+	PUTS(COOL "1/type", "Fan\n");
+	PUTS(COOL "1/cur_state", "3\n");
+	PUTS("/sys/class/thermal/thermal_zone0/temp", "45000\n");
+	PUTS("/sys/class/thermal/thermal_zone0/type", "cpu-thermal\n");
+	PUTS("/proc/self/cgroup", "0::/a/b\n");
+	PUTS("/sys/fs/cgroup/a/b/cpu.stat", "usage_usec 5\nnr_periods 3\nnr_throttled 2\nthrottled_usec 9\n");
+	PUTS("/sys/fs/cgroup/a/cpu.stat", "usage_usec 9\nnr_periods 3\nnr_throttled 1\n");
 }
 
 static void finds_what_is_there(void **state)
@@ -110,10 +87,10 @@ static void a_disturbed_sample(void **state)
 	struct pg_env_mark base, a, b;
 	pg_env_mark(&e, &base);
 	a = base;
-	put("/proc/stat", "cpu  1150 0 550 8100 0 0 0 100 0 0\n");
-	put(COOL "0/stats/time_in_state_ms", "state0 100\nstate1 50\nstate2 0\n");
-	put(POL "scaling_max_freq", "1200000\n");
-	put("/sys/fs/cgroup/a/b/cpu.stat", "nr_throttled 5\n");
+	PUTS("/proc/stat", "cpu  1150 0 550 8100 0 0 0 100 0 0\n");
+	PUTS(COOL "0/stats/time_in_state_ms", "state0 100\nstate1 50\nstate2 0\n");
+	PUTS(POL "scaling_max_freq", "1200000\n");
+	PUTS("/sys/fs/cgroup/a/b/cpu.stat", "nr_throttled 5\n");
 	pg_env_mark(&e, &b);
 	/* 1.5 s on two CPUs (300 ticks); 200 busy, 100 of them this process */
 	b.t = a.t + 1.5;
@@ -154,21 +131,21 @@ static void quiet_and_steal(void **state)
 	struct pg_env_mark a, b;
 	pg_env_mark(&e, &a);
 	/* 0.1 s on two CPUs: 20 ticks, 12 busy, 10 of them ours, 2 stolen... */
-	put("/proc/stat", "cpu  1008 0 504 8008 0 0 0 100 0 0\n");
+	PUTS("/proc/stat", "cpu  1008 0 504 8008 0 0 0 100 0 0\n");
 	pg_env_mark(&e, &b);
 	b.t = a.t + 0.1;
 	b.self_s = a.self_s + 10.0 / e.hz;
 	struct pg_env_seen s;
 	pg_env_diff(&e, &a, &b, NULL, &s);
 	assert_int_equal(s.why, 0);
-	put("/proc/stat", "cpu  1008 0 504 8000 0 0 0 108 0 0\n");
+	PUTS("/proc/stat", "cpu  1008 0 504 8000 0 0 0 108 0 0\n");
 	pg_env_mark(&e, &b);
 	b.t = a.t + 0.1;
 	b.self_s = a.self_s + 12.0 / e.hz;
 	pg_env_diff(&e, &a, &b, NULL, &s);
 	assert_int_equal(s.why, PG_ENV_STEAL);
 	/* a fake tree without /proc/stat: nothing said, nothing disturbed */
-	put("/proc/stat", "");
+	PUTS("/proc/stat", "");
 	pg_env_mark(&e, &b);
 	pg_env_diff(&e, &a, &b, NULL, &s);
 	assert_false(s.have_cpu);
@@ -185,11 +162,11 @@ static void descendants_count_as_self(void **state)
 	int me = (int)getpid();
 	snprintf(path, sizeof(path), "/proc/%d/stat", me + 100000);
 	snprintf(line, sizeof(line), "%d (peer (x)) S %d 1 1 0 -1 0 0 0 0 0 30 20 5 5 20 0\n", me + 100000, me);
-	put(path, line);
+	PUTS(path, line);
 	snprintf(path, sizeof(path), "/proc/%d/stat", me + 100001);
 	snprintf(line, sizeof(line), "%d (grandchild) R %d 1 1 0 -1 0 0 0 0 0 10 0 0 0 20 0\n", me + 100001, me + 100000);
-	put(path, line);
-	put("/proc/1/stat", "1 (init) S 0 1 1 0 -1 0 0 0 0 0 5000 5000 0 0 20 0\n");
+	PUTS(path, line);
+	PUTS("/proc/1/stat", "1 (init) S 0 1 1 0 -1 0 0 0 0 0 5000 5000 0 0 20 0\n");
 	struct pg_env e;
 	pg_env_open(&e);
 	struct pg_env_mark m;
@@ -198,7 +175,7 @@ static void descendants_count_as_self(void **state)
 	struct pg_env_mark m2;
 	snprintf(path, sizeof(path), "/proc/%d/stat", me + 100001);
 	snprintf(line, sizeof(line), "%d (grandchild) R %d 1 1 0 -1 0 0 0 0 0 60 0 0 0 20 0\n", me + 100001, me + 100000);
-	put(path, line);
+	PUTS(path, line);
 	pg_env_mark(&e, &m2);
 	/* 50 more ticks in the grandchild, and a little of this process's own */
 	assert_true(m2.self_s - m.self_s >= 50.0 / e.hz);
@@ -219,10 +196,10 @@ static void virt_and_identity(void **state)
 	assert_int_equal(m.thermal[0].temp_mc, 45000);
 	pg_machine_free(&m);
 
-	put(POL "cpuinfo_max_freq", "2000000\n");
-	put(POL "cpuinfo_min_freq", "400000\n");
-	put("/sys/class/dmi/id/sys_vendor", "QEMU\n");
-	put("/.dockerenv", "");
+	PUTS(POL "cpuinfo_max_freq", "2000000\n");
+	PUTS(POL "cpuinfo_min_freq", "400000\n");
+	PUTS("/sys/class/dmi/id/sys_vendor", "QEMU\n");
+	PUTS("/.dockerenv", "");
 	pg_machine_read(&m);
 	assert_string_equal(m.virt, "qemu");
 	assert_string_equal(m.container, "docker");
@@ -230,14 +207,14 @@ static void virt_and_identity(void **state)
 	assert_int_equal(m.policy[0].cpuinfo_min_khz, 400000);
 	pg_machine_free(&m);
 
-	put("/sys/hypervisor/type", "xen\n");
+	PUTS("/sys/hypervisor/type", "xen\n");
 	pg_machine_read(&m);
 	assert_string_equal(m.virt, "xen");
 	pg_machine_free(&m);
 
 	/* /proc/cpuinfo of another architecture than this binary's: qemu-user */
 	int x86 = strcmp(pg_binary_arch(), "x86_64") == 0 || strcmp(pg_binary_arch(), "i686") == 0;
-	put("/proc/cpuinfo", x86 ? "processor\t: 0\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n"
+	PUTS("/proc/cpuinfo", x86 ? "processor\t: 0\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n"
 				   "CPU architecture: 8\nCPU part\t: 0xd03\n"
 				 : "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu vme lm\n");
 	pg_machine_read(&m);
