@@ -45,7 +45,7 @@ static const char help[] =
 	"                       samples, one run a side, the CPU's frequency\n"
 	"                       differs, unlike machines\n"
 	"  not gated            descriptive (CPU load, offered rate, lost frames)\n"
-	"                       or the same figure as another metric (DMIPS of\n"
+	"                       or derived from another metric (DMIPS of\n"
 	"                       Dhrystones/s): shown, not counted\n"
 	"A measurement BASE has that NEW lost (missing, failed, newly skipped) is\n"
 	"listed. Unlike machines (a run compared with itself, other architecture,\n"

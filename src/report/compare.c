@@ -468,7 +468,7 @@ static void finish(struct pg_comparison *c, const struct pg_cmp_opts *o)
 		struct pg_cmp_row *r = &c->rows[i];
 		if (r->alias >= 0) {
 			const struct pg_cmp_row *a = &c->rows[r->alias];
-			snprintf(r->why, sizeof(r->why), "the same figure as %s (%s)", a->base->metric,
+			snprintf(r->why, sizeof(r->why), "derived from %s, judged there (%s)", a->base->metric,
 				 pg_verdict_name(a->verdict));
 			r->verdict = PG_NOT_GATED;
 			r->gated = 0;
