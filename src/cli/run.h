@@ -72,13 +72,13 @@ void run_plan_free(struct run_plan *p);
 /* --wait-quiet (run_quiet.c): before a benchmark, wait a while for other
  * processes that hold the CPUs. */
 struct run_quiet {
-	const struct pg_env *env;
+	struct pg_env *env;
 	double max_s;
 	int look;		/* look at the machine before the next benchmark */
 	int gave_up;		/* a wait ran out: none until a result is quiet */
 };
 
-void run_quiet_init(struct run_quiet *q, const struct pg_env *env, double max_s);
+void run_quiet_init(struct run_quiet *q, struct pg_env *env, double max_s);
 void run_quiet_wait(struct run_quiet *q);
 /* What a result saw decides whether to look again before the next. */
 void run_quiet_after(struct run_quiet *q, const struct pg_result *r);

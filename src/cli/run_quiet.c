@@ -18,7 +18,7 @@
 
 /* Other processes' share of the CPUs over the next LOOK_S seconds; busy:
  * over the disturbance threshold (core/env.h). */
-static double look(const struct pg_env *env, int *busy)
+static double look(struct pg_env *env, int *busy)
 {
 	struct pg_env_mark a, b;
 	struct pg_env_seen s;
@@ -31,7 +31,7 @@ static double look(const struct pg_env *env, int *busy)
 	return s.have_cpu ? s.others_max : 0;
 }
 
-void run_quiet_init(struct run_quiet *q, const struct pg_env *env, double max_s)
+void run_quiet_init(struct run_quiet *q, struct pg_env *env, double max_s)
 {
 	q->env = env;
 	q->max_s = max_s;

@@ -140,6 +140,7 @@ static void find_cgroup(struct pg_env *e)
 void pg_env_open(struct pg_env *e)
 {
 	memset(e, 0, sizeof(*e));
+	e->ndesc = -1;
 	e->hz = sysconf(_SC_CLK_TCK);
 	if (e->hz <= 0)
 		e->hz = 100;
@@ -212,6 +213,13 @@ struct proc {
 	double ticks;
 };
 
+static int by_pid(const void *a, const void *b)
+{
+	long x = ((const struct proc *)a)->pid, y = ((const struct proc *)b)->pid;
+	return (x > y) - (x < y);
+}
+
+/* Every process's parent and ticks, sorted by pid. */
 static int read_procs(struct proc *ps, int max)
 {
 	char full[512];
@@ -231,52 +239,106 @@ static int read_procs(struct proc *ps, int max)
 		ps[n++].pid = atol(e->d_name);
 	}
 	closedir(d);
+	qsort(ps, (size_t)n, sizeof(*ps), by_pid);
 	return n;
 }
 
-/* CPU ticks of this process's live descendants (peers it forked, programs it
- * runs): theirs is the benchmark's work, not another process's. */
-static double descendants_ticks(int *ndesc)
+/* Reads every process and keeps this process's descendants in the cache
+ * (all of them, or none when there are more than it holds). */
+static void scan_descendants(struct pg_env *e)
 {
-	*ndesc = 0;
-	/* No children, live or unreaped: no descendants (one system call
-	 * saves reading every process). Fake trees are always read. */
-	siginfo_t si;
-	if (!pg_sysinfo_root()[0] && waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD)
-		return 0;
 	struct proc *ps = malloc(sizeof(*ps) * MAX_PROCS);
 	char *mine = ps ? calloc(MAX_PROCS, 1) : NULL;
+	e->ndesc = -1;	/* unknown: scan again next time */
 	if (!mine) {
 		free(ps);
-		return 0;
+		return;
 	}
-	int n = read_procs(ps, MAX_PROCS);
+	int n = read_procs(ps, MAX_PROCS), found = 0;
 	long self = (long)getpid();
-	double sum = 0;
-	/* Parents before children is not the order /proc lists: repeat until
-	 * no process joins. */
+	/* Parents before children is not the order of pids: repeat until no
+	 * process joins. */
 	for (int grew = 1; grew;) {
 		grew = 0;
 		for (int i = 0; i < n; i++) {
 			if (mine[i] || ps[i].pid == self)
 				continue;
-			int parent = ps[i].ppid == self;
-			for (int j = 0; j < n && !parent; j++)
-				parent = mine[j] && ps[j].pid == ps[i].ppid;
-			if (parent) {
+			struct proc key = { .pid = ps[i].ppid };
+			const struct proc *parent = bsearch(&key, ps, (size_t)n, sizeof(*ps), by_pid);
+			if (ps[i].ppid == self || (parent && mine[parent - ps])) {
 				mine[i] = 1;
 				grew = 1;
-				sum += ps[i].ticks;
-				(*ndesc)++;
+				found++;
 			}
 		}
 	}
+	if (found <= PG_ENV_MAX_DESC) {
+		e->ndesc = 0;
+		for (int i = 0; i < n; i++)
+			if (mine[i])
+				e->desc[e->ndesc++] = ps[i].pid;
+	}
 	free(mine);
 	free(ps);
+}
+
+/* The last pid the kernel gave out (/proc/loadavg): while it stays, no
+ * process was born, and the descendants known are all there are. */
+static long last_pid(void)
+{
+	char b[128];
+	long v[1];
+	if (pg_read_file("/proc/loadavg", b, sizeof(b)) <= 0 || sscanf(b, "%*s %*s %*s %*s %ld", v) != 1)
+		return -1;
+	return v[0];
+}
+
+/* The known descendants' ticks; -1 when one is gone or changed parent
+ * (scan again). */
+static double cached_ticks(const struct pg_env *e)
+{
+	double sum = 0;
+	long self = (long)getpid();
+	for (int i = 0; i < e->ndesc; i++) {
+		char path[64], buf[512];
+		long ppid;
+		double t;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", e->desc[i]);
+		if (pg_read_file(path, buf, sizeof(buf)) <= 0 || parse_pid_stat(buf, &ppid, &t) < 0)
+			return -1;
+		int known = ppid == self;
+		for (int j = 0; j < e->ndesc && !known; j++)
+			known = e->desc[j] == ppid;
+		if (!known)
+			return -1;
+		sum += t;
+	}
 	return sum;
 }
 
-static double self_seconds(const struct pg_env *e, int *ndesc)
+/* CPU ticks of this process's live descendants (peers it forked, programs it
+ * runs): theirs is the benchmark's work, not another process's. Every
+ * process is read only when one may have been born since the last look. */
+static double descendants_ticks(struct pg_env *e, int *ndesc)
+{
+	*ndesc = 0;
+	/* No children, live or unreaped: no descendants (one system call).
+	 * Fake trees are always read. */
+	siginfo_t si;
+	if (!pg_sysinfo_root()[0] && waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD)
+		return 0;
+	long lp = last_pid();
+	double sum = e->ndesc >= 0 && lp >= 0 && lp == e->last_pid ? cached_ticks(e) : -1;
+	if (sum < 0) {
+		e->last_pid = lp;
+		scan_descendants(e);
+		sum = e->ndesc >= 0 ? cached_ticks(e) : -1;
+	}
+	*ndesc = e->ndesc > 0 ? e->ndesc : 0;
+	return sum > 0 ? sum : 0;
+}
+
+static double self_seconds(struct pg_env *e, int *ndesc)
 {
 	struct rusage s, c;
 	double t = 0;
@@ -286,7 +348,7 @@ static double self_seconds(const struct pg_env *e, int *ndesc)
 	if (getrusage(RUSAGE_CHILDREN, &c) == 0)
 		t += (double)c.ru_utime.tv_sec + (double)c.ru_utime.tv_usec * 1e-6 + (double)c.ru_stime.tv_sec +
 		     (double)c.ru_stime.tv_usec * 1e-6;
-	return t + descendants_ticks(ndesc) / (double)e->hz;
+	return t + descendants_ticks(e, ndesc) / (double)e->hz;
 }
 
 static void read_freq(const struct pg_env *e, struct pg_env_mark *m)
@@ -365,7 +427,7 @@ static void read_cgroup(const struct pg_env *e, struct pg_env_mark *m)
 	}
 }
 
-void pg_env_mark(const struct pg_env *e, struct pg_env_mark *m)
+void pg_env_mark(struct pg_env *e, struct pg_env_mark *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->t = pg_now();

@@ -31,6 +31,7 @@
 #define PG_ENV_MAX_COOLING 16
 #define PG_ENV_MAX_ZONES 16
 #define PG_ENV_PATH 160
+#define PG_ENV_MAX_DESC 64
 
 /* Why a sample or a result was disturbed (bits). */
 enum {
@@ -52,6 +53,11 @@ struct pg_env {
 	int ncg;
 	char cg[4][PG_ENV_PATH];		/* cpu.stat of the cgroup and its ancestors */
 	long hz;				/* clock ticks per second */
+	/* This process's descendants as last found (-1: not known), and the
+	 * kernel's last pid then: they are read again only when it moved. */
+	int ndesc;
+	long desc[PG_ENV_MAX_DESC];
+	long last_pid;
 };
 
 /* The machine at one instant. */
@@ -98,8 +104,8 @@ struct pg_env_seen {
 
 /* Finds what the machine exposes (under pg_sysinfo_root()). */
 void pg_env_open(struct pg_env *e);
-/* Reads the machine now. */
-void pg_env_mark(const struct pg_env *e, struct pg_env_mark *m);
+/* Reads the machine now (and keeps what it learnt of the descendants). */
+void pg_env_mark(struct pg_env *e, struct pg_env_mark *m);
 /* What happened from a to b; base is the run's first mark (its cpufreq caps),
  * or NULL. Sets s->why. */
 void pg_env_diff(const struct pg_env *e, const struct pg_env_mark *a, const struct pg_env_mark *b,

@@ -68,7 +68,7 @@ struct pg_run_opts {
 	 * while the result has time (at most PG_MAX_RETAKES times as many as
 	 * it needs); --runs N keeps its N. env_base is the run's first mark,
 	 * whose cpufreq caps a later cap is held against. */
-	const struct pg_env *env;
+	struct pg_env *env;
 	const struct pg_env_mark *env_base;
 };
 
