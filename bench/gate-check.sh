@@ -75,7 +75,7 @@ for r in rows:
     if r["verdict"] in ("regressed", "improved") or (r["verdict"] == "inconclusive" and "--show-inconclusive" in sys.argv):
         print("  %-12s %-18s %-40s %-12s %+8.1f%%  %s" % (r["verdict"], r["bench"], json.dumps(r["params"], sort_keys=True)[:40],
               r["metric"], r.get("change_pct") or 0, r.get("why", "")[:90]))
-why = collections.Counter(r.get("why", "").split(":")[0] for r in rows if r["verdict"] == "inconclusive")
+why = collections.Counter(r.get("why", "").split(":")[0].split(" (")[0] for r in rows if r["verdict"] == "inconclusive")
 for k, v in why.most_common():
     print("  inconclusive %d: %s" % (v, k))
 for l in d.get("lost", []):
