@@ -7,14 +7,15 @@
 
 #include "cli.h"
 #include "core/text.h"
+#include "report/guide.h"
 #include "report/select.h"
 
 static const char help[] =
 	"usage: perfguide runs [--json] [--db FILE]\n"
 	"\n"
 	"Lists the runs in the results store, oldest first: run id, board, when it\n"
-	"started, the perfguide version that ran it, how many results it has, and\n"
-	"whether it completed.\n"
+	"started, the perfguide version that ran it, how many results it has,\n"
+	"whether it completed, and its labels (run --label release=09.02).\n"
 	"\n"
 	"  --json       one JSON array\n"
 	"  --db FILE    the store (default: $XDG_DATA_HOME/perfguide/results.db)\n";
@@ -33,20 +34,37 @@ static void show(const struct pg_run_summary *r, struct shown *s)
 	pg_term_text(r->status, s->status, sizeof(s->status));
 }
 
+/* The labels as "release=09.02, lab=x", shown safely. */
+static void show_labels(const struct pg_run_summary *r, char *buf, size_t len)
+{
+	char text[sizeof(r->labels)];
+	pg_labels_text(r->labels, text, sizeof(text));
+	pg_term_text(text, buf, len);
+}
+
 static void print_table(const struct pg_run_summary *runs, int n)
 {
 	struct shown s;
-	int w = 6;
+	char labels[4 * sizeof(runs->labels)];
+	int w = 6, any = 0;
 	for (int i = 0; i < n; i++) {
 		show(&runs[i], &s);
 		if ((int)strlen(s.id) > w)
 			w = (int)strlen(s.id);
+		any |= runs[i].labels[0] && strcmp(runs[i].labels, "{}") != 0;
 	}
-	printf("%-*s  %-20s  %-24s  %-20s  %7s  %s\n", w, "RUN", "BOARD", "STARTED", "VERSION", "RESULTS", "STATUS");
+	printf("%-*s  %-20s  %-24s  %-20s  %7s  %-11s%s\n", w, "RUN", "BOARD", "STARTED", "VERSION", "RESULTS", "STATUS",
+	       any ? "  LABELS" : "");
 	for (int i = 0; i < n; i++) {
 		show(&runs[i], &s);
-		printf("%-*s  %-20s  %-24s  %-20s  %7d  %s\n", w, s.id, s.board, s.started, s.version, runs[i].nresults,
-		       s.status);
+		show_labels(&runs[i], labels, sizeof(labels));
+		/* no padding after the last column of a run without labels */
+		if (labels[0])
+			printf("%-*s  %-20s  %-24s  %-20s  %7d  %-11s  %s\n", w, s.id, s.board, s.started, s.version,
+			       runs[i].nresults, s.status, labels);
+		else
+			printf("%-*s  %-20s  %-24s  %-20s  %7d  %s\n", w, s.id, s.board, s.started, s.version,
+			       runs[i].nresults, s.status);
 	}
 }
 

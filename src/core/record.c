@@ -91,6 +91,8 @@ const struct pg_field pg_section_fields[] = {
 	S("plot_x", PG_F_TEXT, plot_x),
 	S("plot_series", PG_F_TEXT, plot_series),
 	S("metrics", PG_F_TEXT, metrics),
+	S("rows_bench", PG_F_TEXT, rows_bench),
+	S("metric_titles", PG_F_TEXT, metric_titles),
 	{ 0 },
 };
 

@@ -157,6 +157,14 @@ static json_t *params_json(const struct pg_args *a)
 	return o;
 }
 
+char *pg_params_json_text(const struct pg_args *a)
+{
+	json_t *o = params_json(a);
+	char *t = pg_json_text(o);
+	json_decref(o);
+	return t;
+}
+
 /* "release=09.02" -> {"release":"09.02"} (run_options.c checked them). */
 static json_t *labels_json(const char *const *labels, int n)
 {

@@ -350,3 +350,41 @@ void pg_params_display(const char *bench, const char *params, char *buf, size_t 
 	}
 	json_decref(o);
 }
+
+static json_t *labels_json(const char *labels)
+{
+	json_t *o = labels && labels[0] ? json_loads(labels, 0, NULL) : NULL;
+	if (!json_is_object(o)) {
+		json_decref(o);
+		o = json_object();
+	}
+	return o;
+}
+
+int pg_labels_equal(const char *a, const char *b)
+{
+	json_t *x = labels_json(a), *y = labels_json(b);
+	int eq = json_equal(x, y);
+	json_decref(x);
+	json_decref(y);
+	return eq;
+}
+
+int pg_labels_have(const char *labels, const char *key, const char *value)
+{
+	json_t *o = labels_json(labels);
+	const char *v = json_string_value(json_object_get(o, key));
+	int have = v && strcmp(v, value) == 0;
+	json_decref(o);
+	return have;
+}
+
+int pg_labels_get(const char *labels, const char *key, char *buf, size_t len)
+{
+	json_t *o = labels_json(labels);
+	const char *v = json_string_value(json_object_get(o, key));
+	if (v)
+		pg_text_copy(buf, len, v);
+	json_decref(o);
+	return v != NULL;
+}
