@@ -1,7 +1,7 @@
 /*
  * The release gate's statistics (gate.c), apart from the runs and records
  * they are applied to (compare.c), so that a test can drive them with
- * synthetic data.
+ * data it makes up.
  *
  * The replicate that matters is the run (one process), not the sample: two
  * processes of one build may measure differently while each one's samples
