@@ -85,11 +85,12 @@ void fuzz_every_format(const struct pg_rrun *const *runs, int n, int baseline)
 
 void fuzz_compare(const struct pg_rrun *base, const struct pg_rrun *new)
 {
-	struct pg_cmp_row *rows;
-	int n;
-	if (pg_compare(base, new, 5, &rows, &n) < 0)
+	struct pg_cmp_side b = { base, 1 }, n = { new, 1 };
+	struct pg_cmp_opts co = { .threshold_pct = 5 };
+	struct pg_comparison c;
+	if (pg_compare_sides(&b, &n, &co, &c) < 0)
 		return;
-	struct pg_verdicts v = { .base = base, .new = new, .threshold = 5, .rows = rows, .n = n };
+	struct pg_verdicts v = { .base = &b, .new = &n, .c = &c };
 	for (int json = 0; json < 2; json++) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -104,6 +105,6 @@ void fuzz_compare(const struct pg_rrun *base, const struct pg_rrun *new)
 		fuzz_check_text(json ? "json" : "compare md", buf, len);
 		free(buf);
 	}
-	free(rows);
+	pg_comparison_free(&c);
 }
 

@@ -17,7 +17,9 @@ static const char help[] =
 	"usage: perfguide info [--json]\n"
 	"\n"
 	"Shows what perfguide records about this machine with every run: board\n"
-	"model (device tree, DMI or hostname), CPUs, cpufreq policies, caches,\n"
+	"model (device tree, DMI or hostname), CPUs, cpufreq policies (governor,\n"
+	"limits, and the hardware's), whether it is virtual or emulated (KVM or\n"
+	"another hypervisor, qemu-system, qemu-user), thermal zones, caches,\n"
 	"memory, kernel, command line, libc, and the compiler and flags this\n"
 	"binary was built with. What the machine does not expose is left out.\n"
 	"\n"
@@ -27,6 +29,41 @@ static void row(const char *k, const char *v)
 {
 	if (v && v[0])
 		printf("%-16s %s\n", k, v);
+}
+
+/* cpus 0-3, schedutil, 200-1400 MHz of 200-1800 (capped), now 1400 MHz */
+static void print_policy(const struct pg_freq_policy *p)
+{
+	char b[400], hw[96] = "";
+	if (p->cpuinfo_max_khz)
+		snprintf(hw, sizeof(hw), " of %ld-%ld%s", p->cpuinfo_min_khz / 1000, p->cpuinfo_max_khz / 1000,
+			 p->max_khz && p->max_khz < p->cpuinfo_max_khz ? " (capped below the hardware's maximum)" : "");
+	snprintf(b, sizeof(b), "cpus %s, %s, %ld-%ld MHz%s, now %ld MHz", p->cpus, p->governor[0] ? p->governor : "?",
+		 p->min_khz / 1000, p->max_khz / 1000, hw, p->cur_khz / 1000);
+	row(p->name, b);
+}
+
+/* kvm; qemu-user (emulated: an aarch64 binary on an x86_64 kernel); thermal zones. */
+static void print_identity(const struct pg_machine *m)
+{
+	char b[256];
+	if (m->virt[0]) {
+		int n = snprintf(b, sizeof(b), "%s%s", m->virt, m->emulated ? " (emulated: figures are not the hardware's)" : "");
+		if (m->container[0] && strcmp(m->virt, "container") != 0 && n > 0 && (size_t)n < sizeof(b))
+			snprintf(b + n, sizeof(b) - (size_t)n, ", in a %s container", m->container);
+		row("virtual", b);
+	}
+	if (m->kernel_arch[0]) {
+		snprintf(b, sizeof(b), "%s (this binary is %s)", m->kernel_arch, m->binary_arch);
+		row("kernel arch", b);
+	}
+	for (int i = 0; i < m->nthermal; i++) {
+		char k[32];
+		snprintf(k, sizeof(k), "thermal%d", m->thermal[i].zone);
+		snprintf(b, sizeof(b), "%s, %.1f C", m->thermal[i].type[0] ? m->thermal[i].type : "?",
+			 (double)m->thermal[i].temp_mc / 1000);
+		row(k, b);
+	}
 }
 
 static void print_text(const struct pg_machine *m)
@@ -40,6 +77,7 @@ static void print_text(const struct pg_machine *m)
 	row("dmi product", m->dmi_product);
 	row("hostname", m->hostname);
 	row("arch", m->arch);
+	print_identity(m);
 	snprintf(b, sizeof(b), "%d online, %d configured", m->cpus_online, m->cpus_configured);
 	row("cpus", b);
 	/* Consecutive CPUs of the same model print as one line. */
@@ -55,13 +93,8 @@ static void print_text(const struct pg_machine *m)
 		row(k, m->cpu[i].model[0] ? m->cpu[i].model : "?");
 		i = j + 1;
 	}
-	for (int i = 0; i < m->npolicy; i++) {
-		const struct pg_freq_policy *p = &m->policy[i];
-		snprintf(b, sizeof(b), "cpus %s, %s, %ld-%ld MHz, now %ld MHz", p->cpus,
-			 p->governor[0] ? p->governor : "?", p->min_khz / 1000, p->max_khz / 1000,
-			 p->cur_khz / 1000);
-		row(p->name, b);
-	}
+	for (int i = 0; i < m->npolicy; i++)
+		print_policy(&m->policy[i]);
 	if (!m->npolicy)
 		row("cpufreq", "none (no /sys/devices/system/cpu/cpufreq)");
 	for (int i = 0; i < m->ncache; i++) {

@@ -48,6 +48,10 @@ static const char help[] =
 	"                               --release selects a fleet's runs by it\n"
 	"  --lava                       also report every result as a LAVA test case\n"
 	"                               (lava-test-case, or its signal lines)\n"
+	"  --wait-quiet SECONDS         before a benchmark, while other processes use\n"
+	"                               more than 10% of the CPUs, wait for them at\n"
+	"                               most this long (default 10, or\n"
+	"                               PERFGUIDE_WAIT_QUIET; 0: never)\n"
 	"  --cpu LIST                   pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a\n"
 	"                               benchmark runs on the i-th CPU of the list\n"
 	"  -p NAME=VALUE[,VALUE...]     set a parameter; several values sweep it.\n"
@@ -214,7 +218,7 @@ static int add_label(struct run_config *c, const char *arg)
 }
 
 enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
-       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA };
+       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA, O_WAIT_QUIET };
 
 static int one_option(int opt, const char *arg, struct run_config *c)
 {
@@ -260,6 +264,10 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 	case O_NODB: c->no_db = 1; break;
 	case O_LABEL: return add_label(c, arg);
 	case O_LAVA: c->lava = 1; break;
+	case O_WAIT_QUIET:
+		if ((rc = parse_number("--wait-quiet", arg, 0, 3600, 0, "seconds from 0 to 3600", &v)) < 0)
+			c->wait_quiet = v;
+		break;
 	case O_CPU:
 		if (parse_cpus(arg, c->cpus, &c->ncpus, err, sizeof(err)) < 0)
 			return pg_usage_error("run: %s", err);
@@ -275,6 +283,21 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 	return rc;
 }
 
+/* --wait-quiet's default: PERFGUIDE_WAIT_QUIET where it is set (a CI or a
+ * test suite sets it once), else RUN_WAIT_QUIET_DEFAULT. */
+static int wait_quiet_default(struct run_config *c)
+{
+	const char *env = getenv("PERFGUIDE_WAIT_QUIET");
+	double v = RUN_WAIT_QUIET_DEFAULT;
+	if (env && env[0]) {
+		int rc = parse_number("PERFGUIDE_WAIT_QUIET", env, 0, 3600, 0, "seconds from 0 to 3600", &v);
+		if (rc >= 0)
+			return rc;
+	}
+	c->wait_quiet = v;
+	return -1;
+}
+
 int run_parse_options(int argc, char **argv, struct run_config *c)
 {
 	static const struct option opts[] = {
@@ -287,10 +310,13 @@ int run_parse_options(int argc, char **argv, struct run_config *c)
 		{ "peer", required_argument, NULL, O_PEER }, { "psk-file", required_argument, NULL, O_PSK },
 		{ "label", required_argument, NULL, O_LABEL }, { "lava", no_argument, NULL, O_LAVA },
 		{ "destroy-data", required_argument, NULL, O_DESTROY },
+		{ "wait-quiet", required_argument, NULL, O_WAIT_QUIET },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
 	memset(c, 0, sizeof(*c));
+	if ((rc = wait_quiet_default(c)) >= 0)
+		return rc;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
 		if (opt == 'h') {

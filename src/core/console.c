@@ -85,10 +85,17 @@ void pg_console_result(struct pg_console *c, const struct pg_result *r)
 			       r->stop == PG_STOP_MAX_RUNS))
 			snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci), " (%d samples, %s)",
 				 r->nsamples, pg_stop_name(r->stop));
-		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s\n",
+		/* What disturbed the result, on its first line. */
+		char dist[80] = "";
+		if (m == 0 && r->disturbed) {
+			char why[64];
+			pg_env_short(&r->env, why, sizeof(why));
+			snprintf(dist, sizeof(dist), "  DISTURBED (%s)", why);
+		}
+		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s%s\n",
 			m ? "" : r->bench->id, m ? "" : args, r->bench->metrics[m].name, med,
 			r->bench->metrics[m].unit, lo, hi, s->cv * 100, ci, load,
-			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal ? "  BIMODAL" : "");
+			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal ? "  BIMODAL" : "", dist);
 	}
 	fflush(c->table);
 }

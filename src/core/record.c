@@ -66,7 +66,8 @@ const struct pg_field pg_record_fields[] = {
 	FN("sample_s", sample_s, nsample_s, PG_F_OK, 3),
 	F("cpu", PG_F_JSON, cpu, 0, 1),
 	F("env", PG_F_JSON, env, PG_F_OK, 5),
-	F("disturbed", PG_F_BOOL, disturbed, PG_F_OK | PG_F_NONZERO, 5),
+	/* true or false on every ok result whose conditions were observed */
+	F("disturbed", PG_F_BOOL, disturbed, PG_F_OK | PG_F_ENV, 5),
 	F("disturbed_why", PG_F_TEXT, disturbed_why, PG_F_OK | PG_F_NONZERO, 5),
 	{ "busy_pct", PG_F_REAL, offsetof(struct pg_record, busy_pct), offsetof(struct pg_record, have_busy),
 	  PG_F_STORED | PG_F_HAVE, 1 },
@@ -115,6 +116,19 @@ int pg_field_is_zero(const struct pg_field *f, const void *x)
 	case PG_F_REALS: return *(const int *)((const char *)x + f->count_off) == 0;
 	default: return *(char *const *)p == NULL;
 	}
+}
+
+int pg_field_there(const struct pg_field *f, const struct pg_record *x)
+{
+	if ((f->flags & PG_F_OK) && x->status != PG_OK)
+		return 0;
+	if ((f->flags & PG_F_HAVE) && !*(const int *)((const char *)x + f->count_off))
+		return 0;
+	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
+		return 0;
+	if ((f->flags & PG_F_ENV) && !x->env)
+		return 0;
+	return 1;
 }
 
 char *pg_strdup0(const char *s)

@@ -60,13 +60,7 @@ double *pg_json_to_reals(json_t *a, int *n, const char *what, char *err, size_t 
 
 static int written(const struct pg_field *f, const struct pg_record *x)
 {
-	if (f->flags & PG_F_STORED)
-		return 0;
-	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
-		return 0;
-	if (f->flags & PG_F_OK)
-		return x->status == PG_OK;
-	return 1;
+	return !(f->flags & PG_F_STORED) && pg_field_there(f, x);
 }
 
 json_t *pg_record_to_json(const struct pg_record *x)

@@ -20,11 +20,10 @@ struct pg_store *pg_select_store(const char *db, int create, char *err, size_t l
 	return pg_store_open(db, create, err, len);
 }
 
-/* 1 when spec names a results file by its form: a path with a '/' or a
- * name ending .jsonl. Anything else is looked up in the store, so that a
- * file that happens to lie in the current directory never stands in for
- * a run. */
-static int names_file(const char *spec)
+/* Anything that is not a file by its form is looked up in the store, so
+ * that a file that happens to lie in the current directory never stands
+ * in for a run. */
+int pg_select_names_file(const char *spec)
 {
 	size_t n = strlen(spec);
 	return strchr(spec, '/') || (n >= 6 && strcmp(spec + n - 6, ".jsonl") == 0);
@@ -57,7 +56,7 @@ static int store_lookup(struct pg_store *s, const char *spec, struct pg_rrun *r,
 int pg_select_run(const char *spec, const char *db, struct pg_store **store, struct pg_rrun *r,
 		  char *err, size_t len)
 {
-	if (names_file(spec))
+	if (pg_select_names_file(spec))
 		return pg_rrun_read_file(spec, r, err, len);
 	struct stat sb;
 	const char *hint = stat(spec, &sb) == 0 && S_ISREG(sb.st_mode) ? "; for the file of that name, give ./" : NULL;

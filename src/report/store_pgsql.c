@@ -359,10 +359,7 @@ static const char *field_text(const struct pg_field *f, const struct pg_record *
 			      char **owned)
 {
 	const void *p = (const char *)x + f->off;
-	int there = !(f->flags & PG_F_OK) || x->status == PG_OK;
-	if (f->flags & PG_F_HAVE)
-		there = *(const int *)((const char *)x + f->count_off);
-	if (!there)
+	if (!pg_field_there(f, x))
 		return NULL;
 	switch (f->type) {
 	case PG_F_TEXT:

@@ -357,11 +357,7 @@ static void result_columns(char *buf, size_t len, int placeholders)
 static void bind_field(sqlite3_stmt *st, int i, const struct pg_field *f, const struct pg_record *x)
 {
 	const void *p = (const char *)x + f->off;
-	int there = !(f->flags & PG_F_OK) || x->status == PG_OK;
-	if (f->flags & PG_F_HAVE)
-		there = *(const int *)((const char *)x + f->count_off);
-	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
-		there = 0;
+	int there = pg_field_there(f, x);
 	if (!there) {
 		sqlite3_bind_null(st, i);
 		return;

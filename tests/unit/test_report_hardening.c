@@ -236,10 +236,11 @@ static void defect4_markup(void **state)
 	assert_null(strstr(html, "<i>"));
 	free(html);
 	/* compare's table escapes | as well */
-	struct pg_cmp_row *rows;
-	int nr;
-	assert_int_equal(pg_compare(&runs[0], &runs[0], 5, &rows, &nr), 0);
-	struct pg_verdicts v = { .base = &runs[0], .new = &runs[0], .threshold = 5, .rows = rows, .n = nr };
+	struct pg_cmp_side side = { &runs[0], 1 };
+	struct pg_cmp_opts co = { .threshold_pct = 5 };
+	struct pg_comparison c;
+	assert_int_equal(pg_compare_sides(&side, &side, &co, &c), 0);
+	struct pg_verdicts v = { .base = &side, .new = &side, .c = &c };
 	char *buf = NULL;
 	FILE *m = open_memstream(&buf, &len);
 	pg_compare_write_md(m, &v);
@@ -248,7 +249,7 @@ static void defect4_markup(void **state)
 	assert_non_null(strstr(buf, "\\=cmd\\|a") ? buf : strstr(buf, "=cmd\\|a"));
 	assert_null(strstr(buf, "\x0a.. raw"));
 	free(buf);
-	free(rows);
+	pg_comparison_free(&c);
 	free_runs(runs, n);
 	free(text);
 }
