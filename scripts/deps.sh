@@ -8,6 +8,8 @@
 #     build: PKG...      headers of its optional libraries (every profile that builds)
 #     check: PKG...      what its tests use (peer tools, a renderer)
 #     check-vm: PKG...   what its VM tests use
+#     cross: PKG...      -dev packages whose static archives a static cross
+#                        build links, installed for the target architecture
 # so a new group adds its file and nothing here changes. Parts of perfguide
 # that are no group keep theirs the same way: src/report/deps (the stores),
 # lava/deps (the LAVA test definition).
@@ -21,9 +23,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build="cmake make gcc libc6-dev pkg-config libjansson-dev libsqlite3-dev libssl-dev"
 cross_arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 cross_armhf="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user"
-# The static cross builds link these from Debian's multiarch packages.
-multi_libs="libjansson-dev libsqlite3-dev"
-
 # group_deps KEY: the packages every group's deps file lists under KEY.
 group_deps() {
 	for f in "$top"/src/bench/*/deps "$top"/src/report/deps "$top"/lava/deps; do
@@ -31,6 +30,11 @@ group_deps() {
 		sed -n "s/^$1:[[:space:]]*//p" "$f"
 	done | tr '\n' ' '
 }
+
+# The static cross builds link these from Debian's multiarch packages
+# (PKG:arm64, PKG:armhf), with the groups' `cross:` lists. alsa-lib is not
+# among them: Debian ships no libasound.a.
+multi_libs="libjansson-dev libsqlite3-dev libssl-dev $(group_deps cross)"
 
 arches=""
 case "$profile" in

@@ -17,8 +17,9 @@ static const char help[] =
 	"\n"
 	"Shows what perfguide records about this machine with every run: board\n"
 	"model (device tree, DMI or hostname), CPUs, cpufreq policies, caches,\n"
-	"memory, kernel, command line, libc, and the compiler and flags this\n"
-	"binary was built with. What the machine does not expose is left out.\n"
+	"memory, kernel, command line, libc, the compiler and flags this binary\n"
+	"was built with, and the optional libraries it has (backends) and why it\n"
+	"lacks the others. What the machine does not expose is left out.\n"
 	"\n"
 	"  --json   the same as JSON, as it appears in a results file's run record\n";
 
@@ -84,6 +85,8 @@ static void print_text(const struct pg_machine *m)
 	row("compiler", m->compiler);
 	row("cflags", m->cflags);
 	row("perfguide", m->version);
+	row("backends", PG_BACKENDS);
+	row("without", PG_BACKENDS_MISSING);
 }
 
 #ifdef PG_HAVE_JANSSON
@@ -99,7 +102,8 @@ static int print_json(const struct pg_machine *m)
 static int print_json(const struct pg_machine *m)
 {
 	(void)m;
-	return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev and rebuild)");
+	return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev" PG_DEB_ARCH_SUFFIX
+			      " and rebuild)");
 }
 #endif
 

@@ -88,7 +88,8 @@ static int print_json(void)
 #else
 static int print_json(void)
 {
-	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev and rebuild)");
+	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev" PG_DEB_ARCH_SUFFIX
+			      " and rebuild)");
 }
 #endif
 

@@ -113,6 +113,8 @@ static json_t *build_json(void)
 	set_str(o, "cflags", PG_CFLAGS);
 	set_str(o, "build_type", PG_BUILD_TYPE);
 	set_str(o, "target", PG_TARGET);
+	set_str(o, "backends", PG_BACKENDS);
+	set_str(o, "backends_missing", PG_BACKENDS_MISSING);
 	json_t *libs = json_object();
 	set_str(libs, "jansson", JANSSON_VERSION);
 	json_object_set_new(o, "libs", libs);
