@@ -16,7 +16,8 @@ static const char help[] =
 	"usage: perfguide info [--json]\n"
 	"\n"
 	"Shows what perfguide records about this machine with every run: board\n"
-	"model (device tree, DMI or hostname), CPUs, cpufreq policies, caches,\n"
+	"model (device tree, DMI or hostname), CPUs (ARM: the core each is, from\n"
+	"its implementer and part), clusters, cpufreq policies, caches,\n"
 	"memory, kernel, command line, libc, the compiler and flags this binary\n"
 	"was built with, and the optional libraries it has (backends) and why it\n"
 	"lacks the others. What the machine does not expose is left out.\n"
@@ -27,6 +28,36 @@ static void row(const char *k, const char *v)
 {
 	if (v && v[0])
 		printf("%-16s %s\n", k, v);
+}
+
+/* "cluster1  2 x Cortex-A72, cpus 4-5": the CPUs of each cluster as ranges. */
+static void print_clusters(const struct pg_machine *m)
+{
+	for (int k = 0; k < m->ncluster; k++) {
+		char b[200] = "", key[32];
+		const char *name = NULL;
+		int n = 0, at = 0, prev = -2, first = -1;
+		for (int i = 0; i <= m->ncpu; i++) {
+			int in = i < m->ncpu && m->cpu[i].cluster == k;
+			int id = in ? m->cpu[i].id : -2;
+			if (in && !name)
+				name = m->cpu[i].core[0] ? m->cpu[i].core : m->cpu[i].model;
+			n += in;
+			/* a range ends where the next CPU of the cluster is not id + 1 */
+			if (first >= 0 && id != prev + 1 && at < (int)sizeof(b) - 40) {
+				at += snprintf(b + at, sizeof(b) - (size_t)at, prev > first ? "%s%d-%d" : "%s%d",
+					       at ? "," : "", first, prev);
+				first = -1;
+			}
+			if (in && first < 0)
+				first = id;
+			prev = id;
+		}
+		char line[400];
+		snprintf(line, sizeof(line), "%d x %.128s, cpus %s", n, name && name[0] ? name : "?", b);
+		snprintf(key, sizeof(key), "cluster%d", k);
+		row(key, line);
+	}
 }
 
 static void print_text(const struct pg_machine *m)
@@ -55,6 +86,7 @@ static void print_text(const struct pg_machine *m)
 		row(k, m->cpu[i].model[0] ? m->cpu[i].model : "?");
 		i = j + 1;
 	}
+	print_clusters(m);
 	for (int i = 0; i < m->npolicy; i++) {
 		const struct pg_freq_policy *p = &m->policy[i];
 		snprintf(b, sizeof(b), "cpus %s, %s, %ld-%ld MHz, now %ld MHz", p->cpus,

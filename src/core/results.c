@@ -64,6 +64,9 @@ static json_t *machine_json(const struct pg_machine *m)
 		set_str(j, "part", c->part);
 		set_str(j, "variant", c->variant);
 		set_str(j, "revision", c->revision);
+		set_str(j, "core", c->core);
+		if (c->cluster >= 0)
+			json_object_set_new(j, "cluster", json_integer(c->cluster));
 		json_array_append_new(cpus, j);
 	}
 	json_object_set_new(o, "cpus", cpus);
