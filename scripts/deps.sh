@@ -44,7 +44,9 @@ check)
 	      $cross_arm64 $cross_armhf $(group_deps check)"
 	arches="arm64 armhf" ;;
 check-vm) pkgs="$build $(group_deps build) binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd
-	      $(group_deps check-vm)" ;;
+	      qemu-system-arm $cross_arm64 $(group_deps check-vm)"
+	# the arm64 test's board binary, as make cross-aarch64 builds it
+	arches="arm64" ;;
 cross-aarch64) pkgs="cmake make $cross_arm64"; arches="arm64" ;;
 cross-armhf) pkgs="cmake make $cross_armhf"; arches="armhf" ;;
 *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;
