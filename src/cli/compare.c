@@ -9,33 +9,38 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "compare.h"
 #include "report/select.h"
 
-static const char help[] =
-	"usage: perfguide compare BASE NEW [options]\n"
-	"       perfguide compare --baseline-release A --release B [--board B]... [options]\n"
-	"\n"
-	"Compares every benchmark and parameter set that both runs have: both\n"
-	"medians, the change in percent, and a verdict. A change is 'improved' or\n"
-	"'regressed' only when it is larger than the threshold and the samples\n"
-	"differ significantly (Mann-Whitney U test, p < 0.05); otherwise it is\n"
-	"'within noise'. BASE and NEW are run ids, results files, or board names\n"
-	"(that board's latest run).\n"
-	"\n"
-	"Across a fleet: for every board in the store with a run labelled\n"
-	"release=A and one labelled release=B (run --label release=B), its latest\n"
-	"of each, compared; a verdict per board and benchmark, and the regressions\n"
-	"of all boards in one table, largest first.\n"
-	"\n"
-	"  --baseline-release A   the release compared against\n"
-	"  --release B            the release under test\n"
-	"  --board NAME           only this board (repeat for more)\n"
-	"  --threshold PCT    smallest change that counts (default 5)\n"
-	"  --format md|json   a table (default) or JSON\n"
-	"  --db FILE          the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
-	"\n"
-	"Exit status: 0 nothing regressed, 1 something regressed, 2 bad input.\n";
+static const struct pg_opt compare_opts[] = {
+	{ "baseline-release", 0, 'B', "A", "the release compared against" },
+	{ "release", 0, 'R', "B", "the release under test" },
+	{ "board", 0, 'b', "NAME", "only this board (repeat for more)" },
+	{ "threshold", 0, 't', "PCT", "smallest change that counts (default 5)" },
+	{ "format", 0, 'f', "md|json", "a table (default) or JSON" },
+	{ "db", 0, 'd', "FILE|URL", "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_compare = {
+	.name = "compare",
+	.summary = "what changed between two runs; exit 1 on a regression",
+	.usage = "BASE NEW [options]\n--baseline-release A --release B [--board NAME]... [options]",
+	.intro = "Compares every benchmark and parameter set that both runs have: both medians, the change in "
+		 "percent, and a verdict. A change is 'improved' or 'regressed' only when it is larger than the "
+		 "threshold and the samples differ significantly (Mann-Whitney U test, p < 0.05); otherwise it "
+		 "is 'within noise'. BASE and NEW are run ids, results files, or board names (that board's "
+		 "latest run).\n\n"
+		 "Across a fleet: for every board in the store with a run labelled release=A and one labelled "
+		 "release=B (run --label release=B), its latest of each, compared; a verdict per board and "
+		 "benchmark, and the regressions of all boards in one table, largest first.",
+	.opts = compare_opts,
+	.exit_status = "0 nothing regressed, 1 something regressed, 2 bad input.",
+	.examples = "  perfguide compare am62x-09.01.jsonl am62x-09.02.jsonl\n"
+		    "  perfguide compare --baseline-release 09.01 --release 09.02",
+};
 
 /* The two forms: two runs, or two releases of a fleet. */
 static int check_opts(int argc, char **argv, const struct compare_opts *o)
@@ -56,20 +61,12 @@ static int check_opts(int argc, char **argv, const struct compare_opts *o)
 /* -1 to go on, else the exit status. */
 static int parse_opts(int argc, char **argv, struct compare_opts *o)
 {
-	static const struct option opts[] = {
-		{ "threshold", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "baseline-release", required_argument, NULL, 'B' },
-		{ "release", required_argument, NULL, 'R' },
-		{ "board", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	int c;
 	*o = (struct compare_opts){ .threshold = 5 };
+	pg_getopt_tables(&pg_doc_compare, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 't':
@@ -92,7 +89,7 @@ static int parse_opts(int argc, char **argv, struct compare_opts *o)
 				return pg_usage_error("compare: at most %d --board options", COMPARE_MAX_BOARDS);
 			o->boards[o->nboards++] = optarg;
 			break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		case 'h': pg_help_print(stdout, &pg_doc_compare); return PG_EXIT_OK;
 		default:
 			if (optopt)
 				return pg_usage_error("compare: option '-%c' needs a value or is unknown", optopt);

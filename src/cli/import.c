@@ -10,19 +10,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "core/text.h"
 #include "report/select.h"
 
-static const char help[] =
-	"usage: perfguide import FILE.jsonl... [--db FILE]\n"
-	"\n"
-	"Adds results files to the results store, one transaction per file. A\n"
-	"corrupt or truncated file is refused with its line number, and then\n"
-	"nothing is imported. A run already in the store is not added twice.\n"
-	"\n"
-	"  --db FILE    the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
-	"\n"
-	"Exit status: 0 imported, 1 the store failed, 2 bad input (nothing imported).\n";
+static const struct pg_opt import_opts[] = {
+	{ "db", 0, 'd', "FILE|URL", "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_import = {
+	.name = "import",
+	.summary = "add results files to the results store",
+	.usage = "FILE.jsonl... [--db FILE|URL]",
+	.intro = "Adds results files to the results store, one transaction per file. A corrupt or truncated "
+		 "file is refused with its line number, and then nothing is imported. A run already in the "
+		 "store is not added twice.",
+	.opts = import_opts,
+	.exit_status = "0 imported, 1 the store failed, 2 bad input (nothing imported).",
+	.examples = "  perfguide import perfguide-results/*.jsonl",
+};
 
 /* One file's runs in one transaction, and a line per run. */
 static int add_file(struct pg_store *s, const char *path, const struct pg_rrun *runs, int n)
@@ -55,18 +63,15 @@ static int add_file(struct pg_store *s, const char *path, const struct pg_rrun *
 
 int pg_cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	const char *db = NULL;
 	int c;
+	pg_getopt_tables(&pg_doc_import, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		case 'h': pg_help_print(stdout, &pg_doc_import); return PG_EXIT_OK;
 		default: return pg_usage_error("import: unknown option '%s' (see 'perfguide import --help')",
 					       argv[optind - 1]);
 		}

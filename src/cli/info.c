@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "core/params.h"
 #include "core/sysinfo.h"
 #include "pg_build.h"
@@ -12,17 +13,26 @@
 #include "core/results.h"
 #endif
 
-static const char help[] =
-	"usage: perfguide info [--json]\n"
-	"\n"
-	"Shows what perfguide records about this machine with every run: board\n"
-	"model (device tree, DMI or hostname), CPUs (ARM: the core each is, from\n"
-	"its implementer and part), clusters, cpufreq policies, caches,\n"
-	"memory, kernel, command line, libc, the compiler and flags this binary\n"
-	"was built with, and the optional libraries it has (backends) and why it\n"
-	"lacks the others. What the machine does not expose is left out.\n"
-	"\n"
-	"  --json   the same as JSON, as it appears in a results file's run record\n";
+enum { O_JSON = 256 };
+
+static const struct pg_opt info_opts[] = {
+	{ "json", 0, O_JSON, NULL, "the same as JSON, as it appears in a results file's run record" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_info = {
+	.name = "info",
+	.summary = "this machine's identity",
+	.usage = "[--json]",
+	.intro = "Shows what perfguide records about this machine with every run: board model (device tree, "
+		 "DMI or hostname) and the device tree's compatible strings, CPUs (ARM: the core each is, from "
+		 "its implementer and part), clusters (identical cores on one clock), cpufreq policies, caches, "
+		 "memory, kernel, command line, libc, the compiler and flags this binary was built with, and "
+		 "the optional libraries it has (backends) and why it lacks the others. What the machine does "
+		 "not expose is left out.",
+	.opts = info_opts,
+	.exit_status = "0 shown, 2 bad usage.",
+};
 
 static void row(const char *k, const char *v)
 {
@@ -141,17 +151,14 @@ static int print_json(const struct pg_machine *m)
 
 int pg_cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	int json = 0, c;
+	pg_getopt_tables(&pg_doc_info, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = 1; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		case O_JSON: json = 1; break;
+		case 'h': pg_help_print(stdout, &pg_doc_info); return PG_EXIT_OK;
 		default: return pg_usage_error("info: unknown option '%s'", argv[optind - 1]);
 		}
 	}

@@ -12,34 +12,46 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "help.h"
 #include "report/select.h"
 #include "report/writer.h"
 
 #define MAX_SEL 256
 
-static const char help[] =
-	"usage: perfguide report [FILE.jsonl...] [options]\n"
-	"\n"
-	"Writes the performance guide: a machine table, then a table per section\n"
-	"(LMBench, Dhrystone, ..., Ethernet, Storage, Crypto, Messaging: each\n"
-	"benchmark says which) with one column per board and cells\n"
-	"'median (min X, max Y)'. Without a selection, the latest run of every\n"
-	"board in the store, boards by name.\n"
-	"\n"
-	"  --board NAME       this board's latest run (repeat for more boards)\n"
-	"  --run ID           this run (repeat; 'latest' is the newest run)\n"
-	"  --all-runs         every run of each --board, merged into one column:\n"
-	"                     median of the medians, min of the mins, max of the maxes\n"
-	"  --baseline BOARD   each board's ratio to BOARD per row (above 1: better),\n"
-	"                     the geometric mean per section, and a mark where the\n"
-	"                     two boards' min..max overlap\n"
-	"  --format FMT       md, rst, csv, json or html (default: the -o file's\n"
-	"                     extension when it names one, else md)\n"
-	"  -o FILE            write to FILE (default: standard output)\n"
-	"  --db FILE          the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
-	"\n"
-	"Results files given as arguments are read directly, without the store.\n"
-	"Exit status: 0 written, 1 writing failed, 2 bad input (nothing written).\n";
+/* One line per option: getopt, --help and perfguide-report(1) all read it. */
+static const struct pg_opt report_opts[] = {
+	{ "board", 0, 'b', "NAME", "this board's latest run (repeat for more boards)" },
+	{ "run", 0, 'r', "ID", "this run (repeat; 'latest' is the newest run)" },
+	{ "all-runs", 0, 'a', NULL,
+	  "every run of each --board, merged into one column: median of the medians, min of the mins, max "
+	  "of the maxes" },
+	{ "baseline", 0, 'B', "BOARD",
+	  "each board's ratio to BOARD per row (above 1: better), the geometric mean per section, and a "
+	  "mark where the two boards' min..max overlap" },
+	{ "format", 0, 'f', "md|rst|csv|json|html",
+	  "the guide's format (default: the -o file's extension, else md; an extension no format has is "
+	  "refused)" },
+	{ NULL, 'o', 'o', "FILE", "write to FILE (default: standard output)" },
+	{ "db", 0, 'd', "FILE|URL",
+	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_report = {
+	.name = "report",
+	.summary = "write the performance guide (md, rst, csv, json, html)",
+	.usage = "[FILE.jsonl...] [options]",
+	.intro = "Writes the performance guide: a machine table, then a table per section (LMBench, "
+		 "Dhrystone, ..., Ethernet, Storage, Crypto, Messaging: each benchmark says which) with one "
+		 "column per board and cells 'median (min X, max Y)'. Without a selection, the latest run of "
+		 "every board in the store, boards by name.",
+	.opts = report_opts,
+	.after = "Results files given as arguments are read directly, without the store.",
+	.exit_status = "0 written, 1 writing failed, 2 bad input (nothing written).",
+	.examples = "  perfguide report -o guide.html\n  perfguide report --board am62x-sk --board j721e-sk "
+		    "--baseline am62x-sk\n  perfguide report run1.jsonl run2.jsonl --format rst",
+};
 
 struct report_opts {
 	const char *boards[MAX_SEL], *ids[MAX_SEL];
@@ -58,34 +70,30 @@ struct selection {
 	char err[1024];		/* a path of the store (512) and more */
 };
 
-/* -o guide.html writes html: the extension names a format, or md. */
+/* -o guide.html writes html: the extension names a format; a name without
+ * one is md. An extension no writer has (guide.pdf) is NULL: written as
+ * markdown it would be a file its name lies about. */
 static const struct pg_writer *writer_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	const char *dot = strrchr(base ? base + 1 : path, '.');
-	const struct pg_writer *w = dot ? pg_writer_find(dot + 1) : NULL;
-	if (!w && dot && strcmp(dot, ".htm") == 0)
-		w = pg_writer_find("html");
-	return w ? w : &pg_writer_md;
+	if (!dot || dot == (base ? base + 1 : path) || strcmp(path, "-") == 0)
+		return &pg_writer_md;
+	const struct pg_writer *w = pg_writer_find(dot + 1);
+	if (!w && (strcmp(dot, ".htm") == 0 || strcmp(dot, ".markdown") == 0))
+		w = pg_writer_find(dot[1] == 'h' ? "html" : "md");
+	return w;
 }
 
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option opts[] = {
-		{ "board", required_argument, NULL, 'b' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "all-runs", no_argument, NULL, 'a' },
-		{ "baseline", required_argument, NULL, 'B' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	int c, format_given = 0;
 	memset(o, 0, sizeof(*o));
 	o->writer = &pg_writer_md;
+	pg_getopt_tables(&pg_doc_report, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (o->nboards == MAX_SEL)
@@ -106,7 +114,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			break;
 		case 'o': o->outpath = optarg; break;
 		case 'd': o->db = optarg; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		case 'h': pg_help_print(stdout, &pg_doc_report); return PG_EXIT_OK;
 		default:
 			if (optopt)
 				return pg_usage_error("report: option '-%c' needs a value or is unknown", optopt);
@@ -116,8 +124,9 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	}
 	if (o->all && o->nboards == 0)
 		return pg_usage_error("report: --all-runs needs one or more --board");
-	if (!format_given && o->outpath)
-		o->writer = writer_of_path(o->outpath);
+	if (!format_given && o->outpath && !(o->writer = writer_of_path(o->outpath)))
+		return pg_usage_error("report: -o %s: no format has that extension (%s; or give --format)",
+				      o->outpath, pg_writer_names());
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
 	return -1;
