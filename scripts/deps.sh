@@ -14,7 +14,7 @@
 # that are no group keep theirs the same way: src/report/deps (the stores),
 # lava/deps (the LAVA test definition).
 #
-# usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf
+# usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf|packaging
 set -eu
 
 profile=${1:-build}
@@ -46,6 +46,12 @@ check)
 check-vm) pkgs="$build $(group_deps build) binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd
 	      qemu-system-arm $cross_arm64 $(group_deps check-vm)"
 	# the arm64 test's board binary, as make cross-aarch64 builds it
+	arches="arm64" ;;
+# scripts/check-packaging.sh: Debian's packaging tools and the package's
+# build dependencies (also for arm64), BitBake's host tools, Buildroot's
+# check-package (python3-magic, flake8, shellcheck).
+packaging) pkgs="$build $(group_deps build) git dpkg-dev debhelper lintian crossbuild-essential-arm64 qemu-user
+	      libasound2-dev:arm64 libpq-dev:arm64 gawk diffstat chrpath locales python3 python3-magic flake8 shellcheck"
 	arches="arm64" ;;
 cross-aarch64) pkgs="cmake make $cross_arm64"; arches="arm64" ;;
 cross-armhf) pkgs="cmake make $cross_armhf"; arches="armhf" ;;
