@@ -66,17 +66,19 @@ cross-armhf:
 
 # libFuzzer, for FUZZ_TIME seconds each (clang): the network peer's
 # control-message parser, then everything done with a results file (read,
-# imported into a store, the guide in every format, compare: fuzz/results.c).
+# imported into a store, the guide in every format, compare: fuzz/results.c),
+# then a LAVA job log's results files taken out (fuzz/lava_log.c).
 # New inputs go to build-fuzz/corpus/; the committed seeds in fuzz/corpus/
 # are replayed by `make check`.
 FUZZ_TIME ?= 60
 fuzz:
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DPG_FUZZ=ON -DBUILD_TESTING=OFF
-	cmake --build build-fuzz --target fuzz_net_frame fuzz_results -j $(JOBS)
-	mkdir -p build-fuzz/corpus/net_frame build-fuzz/corpus/results
+	cmake --build build-fuzz --target fuzz_net_frame fuzz_results fuzz_lava_log -j $(JOBS)
+	mkdir -p build-fuzz/corpus/net_frame build-fuzz/corpus/results build-fuzz/corpus/lava_log
 	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/net_frame fuzz/corpus/net_frame
 	./build-fuzz/fuzz/fuzz_results -max_total_time=$(FUZZ_TIME) -max_len=16384 -timeout=10 \
 		-dict=fuzz/results.dict build-fuzz/corpus/results fuzz/corpus/results
+	./build-fuzz/fuzz/fuzz_lava_log -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/lava_log fuzz/corpus/lava_log
 
 clean:
 	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf build-fuzz
