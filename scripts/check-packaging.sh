@@ -4,7 +4,13 @@
 #
 #   debian     dpkg-buildpackage -us -uc -b of a copy of the tree, and lintian
 #   arm64      the same with -a arm64 (the cross toolchain and the :arm64
-#              build dependencies; skipped with what is missing otherwise)
+#              build dependencies; skipped with what is missing otherwise:
+#              Debian 12's libpq-dev:arm64 and libpq-dev cannot both be
+#              installed, so a machine that builds natively needs --fresh)
+#
+#   With --fresh (root), both run in a fresh Debian 12 root instead
+#   (debootstrap, cached in the scratch directory; each step in a copy of it,
+#   with apt-get build-dep [-a arm64] of debian/control and nothing else).
 #   yocto      BitBake parses meta-perfguide with POKY (an LTS branch of
 #              poky's public repository: scarthgap or later), and prints the
 #              recipe's PACKAGECONFIG and DEPENDS; with META_OE (a
@@ -19,12 +25,14 @@
 # packages (scripts/deps.sh packaging). BitBake refuses root: as root, it
 # runs as nobody (the checkouts must be readable by all).
 #
-# usage: scripts/check-packaging.sh POKY BUILDROOT [META_OE]
+# usage: scripts/check-packaging.sh [--fresh] POKY BUILDROOT [META_OE]
 #   PG_PKG_DIR   scratch directory (default ${TMPDIR:-/tmp}/perfguide-packaging)
 #   PG_PKG_STEPS the steps to run (default "debian arm64 yocto buildroot")
 set -u
 me=check-packaging
 top=$(cd "$(dirname "$0")/.." && pwd)
+fresh=0
+[ "${1:-}" = --fresh ] && { fresh=1; shift; }
 [ $# -ge 2 ] || { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 poky=$(cd "$1" 2>/dev/null && pwd) || { echo "$me: no poky checkout at $1" >&2; exit 2; }
 br=$(cd "$2" 2>/dev/null && pwd) || { echo "$me: no Buildroot checkout at $2" >&2; exit 2; }
@@ -33,6 +41,7 @@ metaoe=""
 work=${PG_PKG_DIR:-${TMPDIR:-/tmp}/perfguide-packaging}
 steps=${PG_PKG_STEPS:-debian arm64 yocto buildroot}
 
+[ $fresh -eq 0 ] || [ "$(id -u)" -eq 0 ] || { echo "$me: --fresh needs root (debootstrap, chroot)" >&2; exit 2; }
 sh "$top/scripts/deps.sh" packaging || exit 1
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -51,16 +60,25 @@ copy_tree() {
 	(cd "$top" && git ls-files -co --exclude-standard | tar -cf - -T -) | tar -xf - -C "$work/src/perfguide"
 }
 
+# build_pkg NAME ARCH: dpkg-buildpackage here, or in a fresh root.
+build_pkg() {
+	if [ $fresh -eq 1 ]; then
+		in_fresh_root "$1" "$2"
+	else
+		(cd "$work/src/perfguide" && dpkg-buildpackage ${2:+-a "$2"} -us -uc -b)
+	fi
+}
+
 # deb ARCH: dpkg-buildpackage for ARCH (native when empty), then lintian.
 deb() {
 	name=debian${1:+-$1}
 	copy_tree
 	log=$work/$name.log
-	if [ -n "$1" ] && ! (cd "$work/src/perfguide" && dpkg-checkbuilddeps -a "$1") >"$log" 2>&1; then
+	if [ $fresh -eq 0 ] && [ -n "$1" ] && ! (cd "$work/src/perfguide" && dpkg-checkbuilddeps -a "$1") >"$log" 2>&1; then
 		result "$name" skip "$(tail -n 1 "$log") (install them, e.g. with apt-get build-dep -a $1)"
 		return
 	fi
-	if ! (cd "$work/src/perfguide" && dpkg-buildpackage ${1:+-a "$1"} -us -uc -b) >"$log" 2>&1; then
+	if ! build_pkg "$name" "$1" >"$log" 2>&1; then
 		tail -n 20 "$log" >&2
 		result "$name" fail "dpkg-buildpackage failed ($log)"
 		return
@@ -75,6 +93,44 @@ deb() {
 	else
 		result "$name" pass
 	fi
+}
+
+# in_fresh_root NAME ARCH: the package built in a copy of a fresh Debian
+# 12 root, its build dependencies (for ARCH: -a ARCH) from debian/control
+# and nothing else; the results come back to $work/src.
+in_fresh_root() {
+	base=$work/bookworm root=$work/$1.root
+	if [ ! -f "$base/.ready" ]; then
+		mirror=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+		rm -rf "$base"
+		debootstrap --variant=minbase bookworm "$base" "${mirror:-http://deb.debian.org/debian}" || return 1
+		: >"$base/.ready"
+	fi
+	umount_root "$root"
+	rm -rf "$root" && cp -a "$base" "$root" || return 1
+	for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/resolv.conf; do
+		[ -f "$f" ] && mkdir -p "$root$(dirname "$f")" && cp "$f" "$root$f"
+	done
+	mkdir -p "$root/build" && cp -a "$work/src/perfguide" "$root/build/perfguide"
+	for m in proc sys dev dev/pts; do mount --bind "/$m" "$root/$m"; done
+	a=${2:+-a $2}
+	p=${2:+-P cross}
+	chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive sh -c "
+		set -e
+		${2:+dpkg --add-architecture $2}
+		apt-get update -qq
+		apt-get install -y -q --no-install-recommends build-essential dpkg-dev debhelper ${2:+crossbuild-essential-$2} >/dev/null
+		apt-get build-dep -y -q $a $p ./build/perfguide >/dev/null
+		cd /build/perfguide && dpkg-buildpackage $a -us -uc -b"
+	rc=$?
+	umount_root "$root"
+	cp "$root"/build/perfguide_* "$work/src/" 2>/dev/null
+	rm -rf "$root"
+	return $rc
+}
+
+umount_root() {
+	awk -v p="$1/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m"; done
 }
 
 # bb DIR COMMANDS: BitBake commands in the build directory DIR, as a plain
@@ -114,14 +170,14 @@ yocto() {
 	[ -n "$metaoe" ] && layers="$metaoe/meta-oe $layers"
 	log=$work/yocto.log
 	dry=""
-	[ -n "$metaoe" ] && dry="bitbake -n perfguide 2>&1 | grep -E '^(ERROR|NOTE: Tasks Summary)'"
+	[ -n "$metaoe" ] && dry="bitbake -n perfguide 2>&1 | grep -E '^(ERROR:|NOTE: Tasks Summary)'"
 	bb "$work/yocto/build" "bitbake-layers add-layer $layers || exit 1
 bitbake -p 2>&1 | tail -n 1
-bitbake -e perfguide 2>&1 | grep -E '^(PACKAGECONFIG|DEPENDS|EXTRA_OECMAKE)=|^ERROR'
+bitbake -e perfguide 2>&1 | grep -E '^(PACKAGECONFIG|DEPENDS|EXTRA_OECMAKE)=|^ERROR:'
 $dry" >"$log" 2>&1
 	echo "== yocto (poky $(git -C "$poky" rev-parse --abbrev-ref HEAD 2>/dev/null)${metaoe:+ + meta-oe}):"
 	cat "$log"
-	if grep -q '^ERROR' "$log" || ! grep -q ' 0 errors\.' "$log" || ! grep -q '^PACKAGECONFIG=' "$log"; then
+	if grep -q '^ERROR:' "$log" || ! grep -q ' 0 errors\.' "$log" || ! grep -q '^PACKAGECONFIG=' "$log"; then
 		result yocto fail "BitBake did not parse meta-perfguide cleanly ($log)"
 	elif [ -n "$metaoe" ] && ! grep -q 'Tasks Summary: .*all succeeded' "$log"; then
 		result yocto fail "the dry run of perfguide's tasks failed ($log)"

@@ -51,7 +51,7 @@ check-vm) pkgs="$build $(group_deps build) binutils python3 qemu-system-x86 busy
 # build dependencies (also for arm64), BitBake's host tools, Buildroot's
 # check-package (python3-magic, flake8, shellcheck).
 packaging) pkgs="$build $(group_deps build) git dpkg-dev debhelper lintian crossbuild-essential-arm64 qemu-user
-	      libasound2-dev:arm64 libpq-dev:arm64 gawk diffstat chrpath locales python3 python3-magic flake8 shellcheck"
+	      libasound2-dev:arm64 gawk diffstat chrpath locales python3 python3-magic flake8 shellcheck debootstrap"
 	arches="arm64" ;;
 cross-aarch64) pkgs="cmake make $cross_arm64"; arches="arm64" ;;
 cross-armhf) pkgs="cmake make $cross_armhf"; arches="armhf" ;;
