@@ -46,7 +46,9 @@ usage: bench/fidelity-rounds.sh --lmbench-bin DIR [options]
                       assign, huffman and bitfield rows
   --perfguide PATH    perfguide binary (default: build/perfguide beside bench/)
   --rounds N          rounds (default 5)
-  --only mem|os|cpu   one group of rows
+  --only mem|os|cpu|stream
+                      one group of rows (stream: the mem.stream rows alone,
+                      no lmbench needed)
   --sizes LIST        bw_mem sizes (default 1m,16m)
   --lat-mb N          lat_mem_rd sweeps up to N MB (default 16); perfguide's
                       sizes are lat_mem_rd's from 512k up
@@ -81,8 +83,9 @@ while [ $# -gt 0 ]; do
 done
 case "$ROUNDS" in ''|*[!0-9]*|0) die_usage "--rounds must be a positive number" ;; esac
 case "$LATMB" in ''|*[!0-9]*|0) die_usage "--lat-mb must be a positive number of MB" ;; esac
-case "$ONLY" in ''|mem|os|cpu) ;; *) die_usage "--only takes mem, os or cpu" ;; esac
-if [ "$ONLY" != cpu ]; then
+case "$ONLY" in ''|mem|os|cpu|stream) ;; *) die_usage "--only takes mem, os, cpu or stream" ;; esac
+[ "$ONLY" != stream ] || [ -n "$STREAM" ] || die_usage "--only stream needs --stream-bin"
+if [ "$ONLY" != cpu ] && [ "$ONLY" != stream ]; then
 	[ -n "$LMB" ] || die_usage "give --lmbench-bin DIR"
 	[ -x "$LMB/bw_mem" ] || die_usage "no executable $LMB/bw_mem"
 fi
@@ -210,22 +213,33 @@ def bw_rows():
                 return (r["median"] if r else None, None, float(m.group(1)) if m else None)
             rows.append(("mem.bw.%s size=%s" % (op, s), "MB/s", 1, "median | bw_mem median", measure))
 
+def stream_passes():
+    """STREAM's counted passes (NTIMES - 1), from a run of its binary."""
+    m = re.search(r"Each kernel will be executed (\d+) times", run([STREAM]))
+    return int(m.group(1)) - 1 if m else 19
+
 def stream_rows():
+    global STREAM_PASSES
     if not STREAM:
         return
+    STREAM_PASSES = stream_passes()
     cache = {}
     def measure(rnd, k):
         if rnd not in cache:
             res = {}
             n = None
+            # the order swapped every other round, so load hits both alike
+            text = run([STREAM]) if rnd % 2 else None
             for kk in ("copy", "scale", "add", "triad"):
-                r = pg("mem.stream." + kk, {})
+                # as many counted passes as STREAM's NTIMES - 1
+                r = pg("mem.stream." + kk, {}, runs=STREAM_PASSES)
                 for v in r.values():
                     res[kk] = v
                     m = re.search(r"arrays of (\d+) doubles", v.get("note", ""))
                     n = int(m.group(1)) if m else n
             ref = {}
-            text = run([STREAM])
+            if text is None:
+                text = run([STREAM])
             for line in text.splitlines():
                 m = re.match(r"^(Copy|Scale|Add|Triad):\s+([0-9.]+)", line)
                 if m:
@@ -292,9 +306,11 @@ def os_rows():
         rows.append(("os.proc." + what, "us", 0, "median | lat_proc median", measure))
 
 NOTES, NOTES_STREAM = [], []
+STREAM_PASSES = 19
 if ONLY in ("", "mem"):
     lat_rows()
     bw_rows()
+if ONLY in ("", "mem", "stream"):
     stream_rows()
 if ONLY in ("", "os"):
     os_rows()

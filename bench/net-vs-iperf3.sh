@@ -30,6 +30,7 @@ WINDOW=
 PORT=5299
 INRATE=500
 ONLY=
+SIZE=1472
 usage() {
 	cat <<'USAGE'
 usage: bench/net-vs-iperf3.sh [--perfguide PATH] [--time SECONDS] [--rounds N]
@@ -45,6 +46,10 @@ usage: bench/net-vs-iperf3.sh [--perfguide PATH] [--time SECONDS] [--rounds N]
                     the peer's side is shaped too, for the ingress rows
   --in-rate MBIT    offered rate of the ingress stream row (default 500)
   --only in         only the ingress rows (stream at --in-rate, zero loss)
+  --only zeroloss   only the egress zero-loss rows (with the time each
+                    search took: perfguide's whole run, iperf3's search)
+  --size BYTES      UDP payload of the zero-loss and ingress rows (default
+                    1472; 18 is the 64-byte frame)
 
 iperf3 is the Debian package: apt-get install iperf3.
 USAGE
@@ -58,12 +63,13 @@ while [ $# -gt 0 ]; do
 	--window) WINDOW=$2; shift 2 ;;
 	--in-rate) INRATE=$2; shift 2 ;;
 	--only) ONLY=$2; shift 2 ;;
+	--size) SIZE=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "net-vs-iperf3.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case "$T$ROUNDS$INRATE" in *[!0-9]*|'') echo "net-vs-iperf3.sh: --time, --rounds and --in-rate take whole numbers" >&2; exit 2 ;; esac
-case "$ONLY" in ''|in) ;; *) echo "net-vs-iperf3.sh: --only takes in" >&2; exit 2 ;; esac
+case "$T$ROUNDS$INRATE$SIZE" in *[!0-9]*|'') echo "net-vs-iperf3.sh: --time, --rounds and --in-rate take whole numbers" >&2; exit 2 ;; esac
+case "$ONLY" in ''|in|zeroloss) ;; *) echo "net-vs-iperf3.sh: --only takes in or zeroloss" >&2; exit 2 ;; esac
 [ -n "$PG" ] || PG=$(dirname "$0")/../build/perfguide
 [ -x "$PG" ] || { echo "net-vs-iperf3.sh: no perfguide binary at $PG (--perfguide)" >&2; exit 2; }
 command -v iperf3 >/dev/null 2>&1 || { echo "net-vs-iperf3.sh: iperf3 is not installed (apt-get install iperf3)" >&2; exit 2; }
@@ -136,11 +142,14 @@ UDPDIR=
 : >"$W/tcp"
 : >"$W/udp"
 [ "$ONLY" = in ] && ROUNDS_EG=0 || ROUNDS_EG=$ROUNDS
+[ "$ONLY" = zeroloss ] && ROUNDS_TCP=0 || ROUNDS_TCP=$ROUNDS_EG
+[ "$ONLY" = zeroloss ] && ROUNDS_IN=0 || ROUNDS_IN=$ROUNDS
+now() { date +%s.%N; }
 
 # --- TCP ---------------------------------------------------------------
-[ "$ROUNDS_EG" -gt 0 ] && echo "TCP, one stream to $HOST, ${T} s per trial, $ROUNDS rounds"
+[ "$ROUNDS_TCP" -gt 0 ] && echo "TCP, one stream to $HOST, ${T} s per trial, $ROUNDS rounds"
 r=1
-while [ $r -le "$ROUNDS_EG" ]; do
+while [ $r -le "$ROUNDS_TCP" ]; do
 	s0=$(stat_busy)
 	$INB "$PG" run net.tcp.stream -p time="$T" --runs 1 $PEER --no-db --out "$W/tcp$r.jsonl" >/dev/null 2>"$W/err" ||
 		{ echo "perfguide failed: $(cat "$W/err")"; exit 0; }
@@ -167,15 +176,16 @@ PY
 done
 
 # --- UDP zero loss -------------------------------------------------------
-[ "$ROUNDS_EG" -gt 0 ] && echo "UDP zero-loss rate at 1472-byte datagrams (1518-byte frames), socket buffers: ${WINDOW:-the system's}"
+[ "$ROUNDS_EG" -gt 0 ] && echo "UDP zero-loss rate at $SIZE-byte datagrams ($((SIZE + 46))-byte frames), socket buffers: ${WINDOW:-the system's}"
 iperf_udp() {	# rate_mbit seconds -> "offered_mbit lost packets received_mbit"; -R when UDPDIR=-R
 	iperf_server
-	$INB iperf3 -c "$HOST" -p $PORT -u $UDPDIR ${WINDOW:+-w "$WINDOW"} -l 1472 -b "${1}M" -t "$2" -J >"$W/u.json" 2>/dev/null
+	$INB iperf3 -c "$HOST" -p $PORT -u $UDPDIR ${WINDOW:+-w "$WINDOW"} -l "$SIZE" -b "${1}M" -t "$2" -J >"$W/u.json" 2>/dev/null
 	wait $SRV 2>/dev/null
 	iperf_json "$W/u.json" '"%.2f %d %d %.2f" % (d["end"]["sum_sent"]["bits_per_second"] / 1e6, d["end"]["sum"]["lost_packets"], d["end"]["sum"]["packets"], d["end"]["sum_received"]["bits_per_second"] / 1e6)' 2>/dev/null || echo "0 1 0 0"
 }
 # iperf3's best: a binary search like RFC 2544's (2 s trials, to 1%), then
-# the answer held over a full trial; after a lossy one, the next try is just
+# the answer held over a full trial (rates to 6 decimals of Mbit/s, for
+# small datagrams); after a lossy one, the next try is just
 # under what it got through and at least 2% lower (five tries), as
 # net.udp.zeroloss does.
 iperf_zeroloss() {
@@ -187,7 +197,7 @@ iperf_zeroloss() {
 		set -- $(iperf_udp "$rate" 2)
 		if [ "$2" -eq 0 ] && awk "BEGIN{exit !($1 >= $rate * 0.99)}"; then lo=$rate; else hi=$rate; fi
 		awk "BEGIN{exit !($hi - $lo <= $hi * 0.01)}" && break
-		rate=$(awk "BEGIN{printf \"%.2f\", ($lo + $hi) / 2}")
+		rate=$(awk "BEGIN{printf \"%.6f\", ($lo + $hi) / 2}")
 		n=$((n + 1))
 	done
 	k=0
@@ -196,46 +206,60 @@ iperf_zeroloss() {
 		set -- $(iperf_udp "$lo" "$T")
 		[ "$2" -eq 0 ] && { echo "$1"; return; }
 		echo "    iperf3: $2 of $3 lost over $T s at $lo Mbit/s (search found $found)" >&2
-		lo=$(awk "BEGIN{a = $lo * 0.98; b = $1 * (1 - $2 / ($3 > 0 ? $3 : 1)) * 0.995; printf \"%.2f\", a < b ? a : b}")
+		lo=$(awk "BEGIN{a = $lo * 0.98; b = $1 * (1 - $2 / ($3 > 0 ? $3 : 1)) * 0.995; printf \"%.6f\", a < b ? a : b}")
 		k=$((k + 1))
 	done
 	echo 0
 }
-r=1
-while [ $r -le "$ROUNDS_EG" ]; do
+pg_zeroloss() {	# -> "Mbit/s busy_pct" and "seconds /proc/stat-busy" of one perfguide run
+	t0=$(now)
 	s0=$(stat_busy)
-	$INB "$PG" run net.udp.zeroloss -p size=1472 -p time="$T" ${WINDOW:+-p window="$WINDOW"} $PEER --no-db --out "$W/z$r.jsonl" >/dev/null 2>"$W/err"
+	$INB "$PG" run net.udp.zeroloss -p size="$SIZE" -p time="$T" ${WINDOW:+-p window="$WINDOW"} $PEER --no-db --out "$W/z$r.jsonl" >/dev/null 2>"$W/err"
 	s1=$(stat_busy)
-	pg=$(python3 - "$W/z$r.jsonl" <<'PY'
+	t1=$(now)
+	python3 - "$W/z$r.jsonl" <<'PY'
 import json, sys
 out = "0 nan"
 for r in map(json.loads, open(sys.argv[1])):
     if r["type"] == "result" and r["status"] != "ok":
         sys.stderr.write("    perfguide: %s\n" % r.get("reason"))
-    elif r["type"] == "result" and r["metric"] == "throughput":
-        out = "%.1f %.1f" % (r["median"], r["cpu"].get("busy_pct", float("nan")))
+    elif r["type"] == "result" and r["metric"] in ("throughput", "ndr"):
+        out = "%.3f %.1f" % (r["median"], r["cpu"].get("busy_pct", float("nan")))
+        sys.stderr.write("    perfguide: %s\n" % r.get("note"))
 print(out)
 PY
-)
-	ip=$(iperf_zeroloss)
-	echo "$pg ${ip:-0}" >>"$W/udp"
+	echo "$(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") $(busy_pct "$s0" "$s1")"
+}
+r=1
+while [ $r -le "$ROUNDS_EG" ]; do
+	# the order alternates, so a neighbour's load hits both alike
+	if [ $((r % 2)) -eq 1 ]; then
+		pg=$(pg_zeroloss | tr '\n' ' ')
+		t0=$(now); ip=$(iperf_zeroloss); t1=$(now)
+	else
+		t0=$(now); ip=$(iperf_zeroloss); t1=$(now)
+		pg=$(pg_zeroloss | tr '\n' ' ')
+	fi
+	ipt=$(awk "BEGIN{printf \"%.1f\", $t1 - $t0}")
 	set -- $pg
-	printf "  round %d: perfguide %s Mbit/s (cpu %s%% over the confirming trial; /proc/stat around the whole run, search included, %s%%)  iperf3 %s Mbit/s\n" \
-		$r "$1" "$2" "$(busy_pct "$s0" "$s1")" "${ip:-0}"
+	echo "$1 $2 ${ip:-0} $3 $ipt" >>"$W/udp"
+	printf "  round %d: perfguide %s Mbit/s = %s kpps in %s s (cpu %s%% over its final trials; /proc/stat around the whole run %s%%)  iperf3 %s Mbit/s = %s kpps in %s s\n" \
+		$r "$1" "$(awk "BEGIN{printf \"%.1f\", $1 * 1e3 / ($SIZE * 8)}")" "$3" "$2" "$4" "${ip:-0}" \
+		"$(awk "BEGIN{printf \"%.1f\", ${ip:-0} * 1e3 / ($SIZE * 8)}")" "$ipt"
 	r=$((r + 1))
 done
 
 # --- UDP ingress: the peer sends, this side counts --------------------------
-echo "UDP ingress, 1472-byte datagrams: perfguide dir=in vs iperf3 -u -R, at ${INRATE} Mbit/s for ${T} s and at zero loss"
+[ "$ROUNDS_IN" -gt 0 ] && echo "UDP ingress, $SIZE-byte datagrams: perfguide dir=in vs iperf3 -u -R, at ${INRATE} Mbit/s for ${T} s and at zero loss"
 UDPDIR=-R
 : >"$W/in"
 r=1
-while [ $r -le "$ROUNDS" ]; do
+while [ $r -le "$ROUNDS_IN" ]; do
 	s0=$(stat_busy)
-	$INB "$PG" run net.udp.stream -p dir=in -p size=1472 -p rate="$INRATE" -p time="$T" --runs 1 \
+	$INB "$PG" run net.udp.stream -p dir=in -p size="$SIZE" -p rate="$INRATE" -p time="$T" --runs 1 \
 		${WINDOW:+-p window="$WINDOW"} $PEER --no-db --out "$W/i$r.jsonl" >/dev/null 2>"$W/err"
 	s1=$(stat_busy)
-	$INB "$PG" run net.udp.zeroloss -p dir=in -p size=1472 -p time="$T" ${WINDOW:+-p window="$WINDOW"} \
+	$INB "$PG" run net.udp.zeroloss -p dir=in -p size="$SIZE" -p time="$T" ${WINDOW:+-p window="$WINDOW"} \
 		$PEER --no-db --out "$W/iz$r.jsonl" >/dev/null 2>>"$W/err"
 	pg=$(python3 - "$W/i$r.jsonl" "$W/iz$r.jsonl" <<'PY'
 import json, sys
@@ -251,7 +275,7 @@ for f in sys.argv[1:]:
 s = v.get(("net.udp.stream", "throughput"))
 o = v.get(("net.udp.stream", "offered"))
 l = v.get(("net.udp.stream", "loss"))
-z = v.get(("net.udp.zeroloss", "throughput"))
+z = v.get(("net.udp.zeroloss", "ndr")) or v.get(("net.udp.zeroloss", "throughput"))
 print("%.1f %.1f %.3f %.1f %.1f %.1f" % (
     o["median"] if o else 0, s["median"] if s else 0, l["median"] if l else 100,
     s["cpu"].get("busy_pct", float("nan")) if s else float("nan"),
@@ -270,8 +294,9 @@ PY
 	r=$((r + 1))
 done
 
-python3 - "$W/tcp" "$W/udp" "$W/in" <<'PY'
-import math, statistics, sys
+SIZE=$SIZE python3 - "$W/tcp" "$W/udp" "$W/in" <<'PY'
+import math, os, statistics, sys
+SIZE = os.environ["SIZE"]
 tcp = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 udp = [list(map(float, l.split())) for l in open(sys.argv[2]) if l.strip()]
 ing = [list(map(float, l.split())) for l in open(sys.argv[3]) if l.strip()]
@@ -288,8 +313,11 @@ if tcp:
     print("%-44s %12.1f %12.1f %8.3f  >= 0.95 %s" % ("TCP Mbit/s (median of rounds)", pt, it, pt / it if it else 0,
           verdict(it and pt / it >= 0.95)))
 if udp:
-    print("%-44s %12.1f %12.1f %8.3f  >= 1.00 %s" % ("UDP 0% loss Mbit/s, 1472 B (median)", pz, iz, pz / iz if iz else 0,
-          verdict(pz >= iz)))
+    print("%-44s %12.3f %12.3f %8.3f  >= 1.00 %s" % ("UDP 0%% loss Mbit/s, %s B (median)" % SIZE, pz, iz,
+          pz / iz if iz else 0, verdict(pz >= iz)))
+    print("%-44s %s" % ("  ratio per round", " ".join("%.2f" % (r[0] / r[2]) for r in udp if r[2] > 0)))
+    print("%-44s %12.1f %12.1f" % ("  seconds per search (median)", med([r[3] for r in udp]),
+                                   med([r[4] for r in udp])))
     print("%-44s %12s %12s" % ("  rounds with a confirmed zero-loss rate", "%d/%d" % (len(pzs), len(udp)),
           "%d/%d" % (len(izs), len(udp))))
 if tcp:
@@ -302,7 +330,7 @@ if ing:
         print("%-44s %12.3g %12.3g" % (name, med([r[a] for r in ing]), med([r[b] for r in ing])))
     pzi, izi = [r[5] for r in ing if r[5] > 0], [r[9] for r in ing if r[9] > 0]
     a, b = med(pzi) if pzi else 0.0, med(izi) if izi else 0.0
-    print("%-44s %12.1f %12.1f %8.3f  >= 1.00 %s" % ("ingress UDP 0% loss Mbit/s, 1472 B (median)", a, b,
+    print("%-44s %12.1f %12.1f %8.3f  >= 1.00 %s" % ("ingress UDP 0%% loss Mbit/s, %s B (median)" % SIZE, a, b,
           a / b if b else 0, verdict(a >= b)))
     print("%-44s %12s %12s" % ("  rounds with a confirmed zero-loss rate", "%d/%d" % (len(pzi), len(ing)),
           "%d/%d" % (len(izi), len(ing))))

@@ -20,9 +20,15 @@
 
 #include "net/pace.h"
 
-/* Packets that may go in one burst: enough for sendmmsg to pay off at high
- * rates, short enough (<= 20 us of the schedule) to stay a fine pacing. */
-#define BURST_S 20e-6
+/* A sender waits until this much of the schedule is due (at most MAX_BATCH
+ * packets) before a sendmmsg: at 100 kpps and up, 64 packets a call and a
+ * wake-up every 0.64 ms rather than 3 packets every 20 us, which a loaded
+ * 2-core machine could not keep up above about 100 kpps (64-byte frames
+ * over loopback: the paced sender offered 14-17 of the 20-26 Mbit/s it
+ * could send unpaced with 20 us, docs/methodology-net.md). netperf's -b/-w
+ * bursts are 10 ms; a 1 ms burst of small datagrams is a few tens of KB,
+ * well within any receive buffer. */
+#define BURST_S 1e-3
 #define MAX_BATCH 64
 
 void net_pace_init(struct net_pace *p, double pps, double seconds, double t0)

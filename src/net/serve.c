@@ -635,6 +635,19 @@ static int set_buffers(int fd, uint64_t window)
 	return 0;
 }
 
+/* The peer is the tester: a UDP stream it counts is not to be limited by
+ * its own socket buffer (a few hundred small datagrams by default, which a
+ * receiving thread kept off the CPU for a millisecond overflows). With no
+ * window asked, it receives into the largest buffer its system allows
+ * (the kernel caps the request at net.core.rmem_max). */
+#define SINK_RCVBUF (16 << 20)
+static void sink_rcvbuf(struct test *t)
+{
+	int w = SINK_RCVBUF;
+	if (t->kind == K_UDP_STREAM && !t->window)
+		setsockopt(t->fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w));
+}
+
 static void test_free(struct test *t)
 {
 	if (t->fd >= 0)
@@ -677,6 +690,7 @@ static struct test *test_start(struct server *s, int cfd,
 	t->fd = socket(local.ss_family, (t->udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
 	if (t->fd < 0 || set_buffers(t->fd, t->window) < 0)
 		goto fail_errno;
+	sink_rcvbuf(t);
 	if (t->cc[0] && setsockopt(t->fd, IPPROTO_TCP, TCP_CONGESTION, t->cc, (socklen_t)strlen(t->cc)) < 0) {
 		if (errno == EPERM)
 			snprintf(err, len, "congestion control '%s' is not allowed on the peer "

@@ -37,7 +37,7 @@ sleep 0.2
 ! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
 
 python3 - "$T" <<'PY'
-import json, sys
+import json, os, re, sys
 d = sys.argv[1]
 def load(n):
     return [r for r in map(json.loads, open(d + "/" + n)) if r["type"] == "result"]
@@ -123,16 +123,33 @@ for b in ("net.tcp.rr", "net.tcp.crr", "net.udp.rr"):
             check(0 < s[0] <= s[1] <= s[2] <= s[3], "%s percentiles out of order: %s" % (b, s))
 
 z = load("z.jsonl")
-check(len(z) in (1, 2), "zeroloss: %d results" % len(z))
+check(len(z) in (1, 4), "zeroloss: %d results" % len(z))
 if z[0]["status"] == "error":
     check("lost" in z[0]["reason"] or "loss" in z[0]["reason"], "zeroloss error: %s" % z[0]["reason"])
     print("note: no zero-loss rate held on this loaded loopback: " + z[0]["reason"])
 else:
-    zt = pick(z, "net.udp.zeroloss", "throughput")
-    zk = pick(z, "net.udp.zeroloss", "kpps")
+    zt = pick(z, "net.udp.zeroloss", "ndr")
+    zk = pick(z, "net.udp.zeroloss", "ndr_kpps")
+    zp = pick(z, "net.udp.zeroloss", "pdr")
     check(zt["label"] == "UDP Throughput 0% loss, 1518-byte frames: THROUGHPUT", "label %r" % zt.get("label"))
+    check(pick(z, "net.udp.zeroloss", "ndr_kpps")["label"] == "UDP Throughput 0% loss, 1518-byte frames: Packets Per Second", "kpps label")
+    check(not zp.get("label"), "pdr is not the seed's row")
     check(len(zt["samples"]) == 1 and zt["samples"][0] > 1, "zeroloss %s" % zt["samples"])
     check(abs(zt["samples"][0] / (zk["samples"][0] * 1472 * 8e-3) - 1) < 1e-6, "Mbit/s and kpps disagree")
+    check(zp["samples"][0] >= zt["samples"][0], "PDR %s below NDR %s" % (zp["samples"], zt["samples"]))
+    # Every trial is in the raw file the note names: the search's short
+    # ones, growing, and the final ones of the full time (1 s here), among
+    # which the NDR's, with nothing lost.
+    note = zt["note"]
+    m = re.search(r"MLRsearch: (\d+) trials, (\d+) of them 1 s; .* trials in (\S+)$", note)
+    check(m, "zeroloss note: %s" % note)
+    rows = [l.split("\t") for l in open(os.path.join(d, m.group(3))) if l[0].isdigit()]
+    check(len(rows) == int(m.group(1)), "%d trials in the raw file, the note says %s" % (len(rows), m.group(1)))
+    durs = [float(r[2]) for r in rows]
+    check(durs == sorted(durs) and durs[0] == 0.1 and durs[-1] == 1.0, "trial durations %s" % durs)
+    check(sum(1 for x in durs if x == 1.0) == int(m.group(2)), "full trials %s" % durs)
+    ndr = [r for r in rows if float(r[2]) == 1.0 and abs(float(r[3]) - zt["samples"][0]) < 1e-3 * zt["samples"][0]]
+    check(ndr and ndr[0][6] == ndr[0][5] and ndr[0][8] == "good", "the NDR's trial: %s" % ndr)
 
 s = load("s.jsonl")
 check(len(s) == 1 and s[0]["status"] == "error" and "127.0.0.1:9" in s[0]["reason"],

@@ -72,6 +72,10 @@ ip netns exec "$B" tc qdisc add dev "$VB" root tbf rate 100mbit burst 32kb laten
 run_b tbf.jsonl net.tcp.stream --runs 1 -p time=2
 run_b tbfz.jsonl net.udp.zeroloss -p time=2 -p window=1m --runs 1
 ip netns exec "$B" tc qdisc del dev "$VB" root
+# Another rate: the search must find the link's, not a fixed figure.
+ip netns exec "$B" tc qdisc add dev "$VB" root tbf rate 20mbit burst 16kb latency 50ms
+run_b tbfz20.jsonl net.udp.zeroloss -p time=2 -p window=1m --runs 1
+ip netns exec "$B" tc qdisc del dev "$VB" root
 # A short queue (limit): the peer's socket never fills, the qdisc drops
 # what the link cannot carry, as a switch would; a long one would slow the
 # peer's sends instead (its socket buffer holds what waits in the queue).
@@ -120,10 +124,15 @@ if low < 90:
     print("load average %.1f on %d CPUs: lower bounds relaxed to %d Mbit/s" % (os.getloadavg()[0], os.cpu_count(), low))
 s = load("tbf.jsonl")
 t = one(s, "net.tcp.stream", "throughput")["median"]
-zr = one(load("tbfz.jsonl"), "net.udp.zeroloss", "throughput")
+zr = one(load("tbfz.jsonl"), "net.udp.zeroloss", "ndr")
 z = zr["median"]
 check(low <= t <= 100, "tcp.stream through tbf 100mbit: %.1f Mbit/s" % t)
 check(low <= z <= 100, "udp.zeroloss through tbf 100mbit: %.1f Mbit/s (%s)" % (z, zr.get("note")))
+pr = one(load("tbfz.jsonl"), "net.udp.zeroloss", "pdr")
+check(z <= pr["median"] <= 101, "PDR through tbf 100mbit: %.1f Mbit/s" % pr["median"])
+z20 = one(load("tbfz20.jsonl"), "net.udp.zeroloss", "ndr")
+check(low / 5 <= z20["median"] <= 20, "udp.zeroloss through tbf 20mbit: %.1f Mbit/s (%s)" % (z20["median"], z20.get("note")))
+print("zero loss through tbf: %.1f Mbit/s at 100mbit, %.1f at 20mbit" % (z, z20["median"]))
 
 i = load("tbfin.jsonl")
 o = one(i, "net.udp.stream", "offered")["median"]
@@ -132,7 +141,7 @@ l = one(i, "net.udp.stream", "loss")["median"]
 check(190 <= o <= 201, "ingress offered %.1f Mbit/s, asked 200" % o)
 check(85 <= r <= 100, "ingress through tbf 100mbit: received %.1f Mbit/s" % r)
 check(40 <= l <= 60, "ingress at 200 Mbit/s through tbf 100mbit: loss %.1f%%" % l)
-zi = one(load("tbfinz.jsonl"), "net.udp.zeroloss", "throughput")
+zi = one(load("tbfinz.jsonl"), "net.udp.zeroloss", "ndr")
 check(zi["label"] == "UDP Throughput 0% loss, ingress, 1518-byte frames: THROUGHPUT", "label %r" % zi.get("label"))
 check(low <= zi["median"] <= 100, "ingress udp.zeroloss through tbf 100mbit: %.1f Mbit/s (%s)" % (zi["median"], zi.get("note")))
 print("ingress through tbf 100mbit: 200 offered, %.1f received, %.1f%% lost; zero loss at %.1f Mbit/s"

@@ -15,10 +15,16 @@ cd "$T"
 	|| fail "lat.rd unroll run failed: $(cat "$T/err")"
 expect_usage_error "unroll=50" run mem.lat.rd -p unroll=50 $FAST --out "$T/bad.jsonl"
 grep -q 'unroll must be 1, 32 or 100' "$T/err" || fail "unroll=50: $(cat "$T/err")"
+# STREAM's rotation past the untimed restart of the arrays (every 64 passes,
+# before a double overflows), validated; and one kernel alone.
+"$PG" run mem.stream.triad -p size=64k --runs 70 --out "$T/s70.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "stream over 70 passes failed: $(cat "$T/err")"
+"$PG" run mem.stream.scale -p size=64k -p order=alone $FAST --out "$T/sa.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "stream order=alone failed: $(cat "$T/err")"
 expect_usage_error "stream below a chunk a thread" run mem.stream.add -p size=8k -p threads=2 --out "$T/bad.jsonl"
 grep -q 'mem.bw.fcp' "$T/table" || fail "no table line for mem.bw.fcp"
 
-python3 - "$T/r.jsonl" "$T/s.jsonl" "$T/l.jsonl" "$T/u.jsonl" <<'PY'
+python3 - "$T/r.jsonl" "$T/s.jsonl" "$T/l.jsonl" "$T/u.jsonl" "$T/s70.jsonl" "$T/sa.jsonl" <<'PY'
 import json, sys
 
 def load(path):
@@ -75,6 +81,9 @@ for r in results:
     check(r["copies"] == 2, "two threads")
     n = int(r["note"].split()[2])
     check(n == 2 * 1048576 // 8, "arrays of 2 MiB: %d doubles" % n)
+    check(r["params"]["order"] == "rotate" and "copy, scale, add, triad in every pass" in r["note"],
+          "STREAM's rotation by default: %s" % r["note"])
+    check(r["iterations"] == 1, "a sample is one pass")
     for v, t in zip(r["samples"], r["sample_s"]):
         # STREAM counts every byte read and written; both threads' halves add up.
         counted = r["iterations"] * n * per_elem[k] / t / 1e6
@@ -83,6 +92,13 @@ for r in results:
 recs = load(sys.argv[3])
 results = [r for r in recs if r["type"] == "result"]
 check(len(results) == 2 and all(r["status"] == "ok" for r in results), "lat.rand ran")
+
+r70 = [r for r in load(sys.argv[5]) if r["type"] == "result"]
+check(len(r70) == 1 and r70[0]["status"] == "ok" and len(r70[0]["samples"]) == 70,
+      "70 rotated passes validate: %s" % r70[0].get("reason"))
+ra = [r for r in load(sys.argv[6]) if r["type"] == "result"]
+check(len(ra) == 1 and ra[0]["status"] == "ok" and "alone" in ra[0]["note"], "order=alone ran")
+check(not ra[0].get("label"), "order=alone is not STREAM's row")
 
 recs = load(sys.argv[4])
 results = [r for r in recs if r["type"] == "result"]

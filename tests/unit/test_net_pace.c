@@ -35,7 +35,11 @@ static void high_rates_send_in_quanta(void **state)
 	struct net_pace p;
 	net_pace_init(&p, 1e6, 2.0, 0);
 	assert_int_equal(p.total, 2000000);
+	assert_int_equal(p.quantum, 64);	/* 1 ms of the schedule, at most 64 */
+	net_pace_init(&p, 20000, 2.0, 0);
 	assert_int_equal(p.quantum, 20);
+	net_pace_init(&p, 999, 2.0, 0);
+	assert_int_equal(p.quantum, 1);
 	net_pace_init(&p, 0, 2.0, 0);	/* unlimited */
 	assert_int_equal(p.total, 0);
 	assert_int_equal(net_pace_due(&p, 0), p.max_batch);

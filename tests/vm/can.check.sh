@@ -68,7 +68,7 @@ set -e
 [ $rc -eq 0 ] || fail "can: the guest exited $rc (console: $out/console.log)"
 
 python3 - "$out" "$qargs" $canutils $tc <<'PY' || fail "can: wrong results (above; $out)"
-import json, os, sys
+import json, os, re, sys
 out, controllers = sys.argv[1], bool(sys.argv[2])
 canutils, tc = sys.argv[3] == "1", sys.argv[4] == "1"
 bad = []
@@ -204,8 +204,19 @@ if tc:
 if controllers:
     stream("tx-can1", "can0", "can1")
     rr("rr-can", "can0", "can1")
-    stream("load-can", "can0", "can0", (111, 135))
-    stream("load-can-eff", "can1", "can1", (99, 120))
+    # qemu's kvaser_pci does not keep to its bitrate: a load over 100% is
+    # a skip naming the emulated controller, never an ok figure; at or
+    # under 100% the bits per frame are checked.
+    for name, iface, bits in (("load-can", "can0", (111, 135)), ("load-can-eff", "can1", (99, 120))):
+        res = results(name)
+        if res and res[0]["status"] == "skipped":
+            check(re.search(r"bus load \d+% of [0-9.]+ kbit/s: %s is an emulated controller" % iface,
+                            res[0].get("reason", "")), "%s: %s" % (name, res[0].get("reason")))
+            summary.append("%s: skipped: %s" % (name, res[0]["reason"]))
+        else:
+            m = stream(name, iface, iface, bits)
+            if m:
+                check(all(v <= 100 for v in m["load"]["samples"]), "%s: load %s" % (name, m["load"]["samples"]))
 for s in summary:
     print("check-vm: can: " + s)
 for b in bad:

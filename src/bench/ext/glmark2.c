@@ -441,9 +441,12 @@ static const struct pg_section section = {
 static const struct pg_param params[] = {
 	{ .name = "bin", .type = PG_P_STR, .def = "glmark2-es2-drm,glmark2-es2-wayland,glmark2-es2",
 	  .help = "the glmark2 flavour: a name on PATH or a path" },
-	{ .name = "scenes", .type = PG_P_STR, .def = "default",
+	/* Whole: a scene's options hold commas (effect2d:kernel=0,1,0;1,-4,1;0,1,0),
+	 * never a '+', so '+' joins scenes and a comma is not a sweep here. */
+	{ .name = "scenes", .type = PG_P_STR, .def = "default", .whole = 1,
 	  .help = "default: glmark2's own list; or benchmarks joined with '+' "
-		  "(build:use-vbo=true+texture), or @FILE of them, one a line" },
+		  "(build:use-vbo=true+texture; commas stay in a scene's options), or @FILE "
+		  "of them, one a line" },
 	{ .name = "duration", .type = PG_P_INT, .def = "0", .min = 0, .max = 3600,
 	  .help = "seconds each scene draws; 0: glmark2's own (10)" },
 	{ .name = "size", .type = PG_P_STR, .def = "800x600",

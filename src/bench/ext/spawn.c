@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/raw.h"
 #include "core/runner.h"
 #include "core/timer.h"
 #include "ext.h"
@@ -357,33 +358,7 @@ void ext_format_argv(char *const argv[], char *buf, size_t len)
 void ext_raw_open(struct pg_ctx *ctx, struct ext_raw *raw)
 {
 	memset(raw, 0, sizeof(*raw));
-	const char *dir = ctx->run ? ctx->run->raw_dir : NULL;
-	if (!dir) {
-		snprintf(raw->name, sizeof(raw->name), "not kept (no results file)");
-		return;
-	}
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		snprintf(raw->name, sizeof(raw->name), "not kept (%s)", strerror(errno));
-		return;
-	}
-	const char *base = strrchr(dir, '/');
-	base = base ? base + 1 : dir;
-	for (int n = 1; n < 100000; n++) {
-		char path[4400];
-		snprintf(path, sizeof(path), "%s/%s-%d.txt", dir, ctx->bench->id, n);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd < 0 && errno == EEXIST)
-			continue;
-		if (fd < 0 || !(raw->f = fdopen(fd, "w"))) {
-			snprintf(raw->name, sizeof(raw->name), "not kept (%s)", strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return;
-		}
-		snprintf(raw->name, sizeof(raw->name), "%s/%s-%d.txt", base, ctx->bench->id, n);
-		return;
-	}
-	snprintf(raw->name, sizeof(raw->name), "not kept (too many files in %s)", base);
+	raw->f = pg_raw_open(ctx, "txt", raw->name, sizeof(raw->name));
 }
 
 void ext_raw_add(struct ext_raw *raw, char *const argv[], const struct ext_proc *p,

@@ -1,46 +1,202 @@
 /*
- * RFC 2544 section 26.1 throughput: the highest offered rate at which the
- * peer receives every datagram, per datagram size, as the seed's "UDP
- * Throughput (0% loss)" table (there by netperf -b/-w trials by hand).
+ * The zero-loss rate of RFC 2544 section 26.1 (the seed's "UDP Throughput
+ * (0% loss)" table), found as FD.io CSIT's MLRsearch finds it
+ * (draft-ietf-bmwg-mlrsearch): in one search, the no-drop rate (NDR: no
+ * datagram lost) and the partial-drop rate (PDR: at most `loss` percent
+ * lost), with short trials first and the full `time` only where it
+ * decides.
  *
- * setup searches: a first trial with no limit finds what this side can
- * offer at all, then a binary search between 0 and that with short trials
- * (a tenth of `time`, 0.5 to 2 s), to 1% of the rate. A trial passes only
- * when nothing was lost AND the sender really offered the asked rate
- * (within 1%): a sender too slow to offer the rate does not make a link
- * lossless. The one timed step is the full-length trial that confirms the
- * answer, so the result's CPU load is the load at that rate. A full trial
- * that loses datagrams steps the rate down, as RFC 2544 testers do, by a
- * step that doubles each time (2%, 4%, 8%... and never above what the lossy
- * trial got through), for at most eight confirming trials: a busy machine
- * gives a lower rate, not an error; the note says how many trials it took.
- * dir=in runs the same
- * search with the peer as the sender (udp_in.c): its first trial finds
- * what the peer can offer.
+ * A trial at a rate is good for a goal when its loss ratio is at most the
+ * goal's AND the sender really offered the rate (within 1%: a sender too
+ * slow to offer it does not make a link lossless); otherwise it is bad. For
+ * each goal, the upper bound is the lowest rate with a bad trial of any
+ * duration (a longer trial would lose no less), the lower bound the
+ * highest rate under it with a good trial at least as long as the phase's.
+ *
+ * The first trial sends as fast as this side (dir=in: the peer) can, which
+ * caps every later rate. Then phases: trial durations grow geometrically
+ * from the first (a 25th of `time`, 0.1 to 1 s) to `time`, about 3x a
+ * phase, and each phase narrows both goals' intervals to its width (8%,
+ * 4%, 2%, then the final 1%) with trials of its duration: the lower bound
+ * of the last phase is measured again at the new duration (the highest
+ * one, until a trial of this duration fails); with none, the search steps
+ * down from the upper bound (by the width, doubling each time, never above
+ * what the lossy trial got through); with both bounds, it bisects. The last phase before the final one already narrows to the
+ * final width, so the final phase, at the full `time`, mostly measures the
+ * lower bounds once more. Setup runs every phase but the final one; the
+ * timed step is the final phase, so the result's CPU load is the load of
+ * its full-length trials, all within 2% of the answer. Every trial is
+ * written to the raw-output file beside the results (the note names it).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/raw.h"
 #include "net.h"
 
-#define RESOLUTION 0.01
-#define MAX_SEARCH_TRIALS 16
-#define CONFIRM_TRIES 8
-#define FIRST_STEP 0.02
-#define MAX_STEP 0.5
+#define RESOLUTION 0.01		/* the final relative width, and the offered rate's tolerance */
+#define MAX_TRIALS 48
+#define PHASE_GROWTH 3.0	/* a phase's trials are about this much longer than the last's */
+#define MAX_STEP 0.5		/* the external search's largest step down */
+
+enum { NDR, PDR, GOALS };
+
+struct zl_trial {
+	double rate;		/* asked, Mbit/s (the unpaced first: what it offered) */
+	double dur;		/* seconds asked */
+	struct net_udp_result r;
+};
 
 struct zl_state {
 	struct net_session s;
-	double rate;		/* the search's answer, Mbit/s */
-	double sender_max;	/* what the unlimited trial offered */
-	int trials;
+	int64_t size;
+	uint64_t window;
+	int in;
+	double time, first_dur;
+	int phases;		/* the final phase's index */
+	double ratio[GOALS];	/* the goals' loss ratios: 0 and loss/100 */
+	double sender_max;	/* what the unpaced first trial offered */
+	int downs[GOALS];	/* steps down from the upper bound in this phase */
+	struct zl_trial t[MAX_TRIALS];
+	int n;
+	FILE *raw;
+	char raw_name[128];
 };
 
-static int passes(const struct net_udp_result *r, double mbit)
+static int good(const struct zl_trial *t, double ratio)
 {
-	return r->sent > 0 && r->received == r->sent && r->offered_mbit >= mbit * (1 - RESOLUTION);
+	const struct net_udp_result *r = &t->r;
+	if (r->sent == 0 || r->offered_mbit < t->rate * (1 - RESOLUTION))
+		return 0;
+	return (double)(r->sent - r->received) <= ratio * (double)r->sent;
+}
+
+static double phase_dur(const struct zl_state *st, int k)
+{
+	return k >= st->phases ? st->time
+			       : st->first_dur * pow(st->time / st->first_dur, (double)k / st->phases);
+}
+
+/* 1% at the final phase and the one before it, doubling in each earlier one. */
+static double phase_width(const struct zl_state *st, int k)
+{
+	int up = st->phases - 1 - k;
+	return RESOLUTION * (up > 0 ? ldexp(1, up) : 1);
+}
+
+/* The goal's bounds for trials of at least `dur` seconds: *hi the lowest
+ * rate of a bad trial (INFINITY: none), *lo the highest good rate under it
+ * (0: none); *hint the highest good rate under *hi at any duration, unless
+ * a trial of this duration was already bad (then 0); *through what the
+ * trial at *hi got through. */
+static void bounds(const struct zl_state *st, int g, double dur, double *lo, double *hi,
+		   double *hint, double *through)
+{
+	int bad_here = 0;
+	*hi = INFINITY;
+	*through = INFINITY;
+	for (int i = 0; i < st->n; i++) {
+		if (good(&st->t[i], st->ratio[g]))
+			continue;
+		bad_here |= st->t[i].dur >= dur * 0.999;
+		if (st->t[i].rate < *hi) {
+			*hi = st->t[i].rate;
+			*through = st->t[i].r.received_mbit;
+		}
+	}
+	*lo = *hint = 0;
+	for (int i = 0; i < st->n; i++) {
+		const struct zl_trial *t = &st->t[i];
+		if (!good(t, st->ratio[g]) || t->rate >= *hi)
+			continue;
+		if (!bad_here)
+			*hint = fmax(*hint, t->rate);
+		if (t->dur >= dur * 0.999)
+			*lo = fmax(*lo, t->rate);
+	}
+}
+
+/* The next rate to try for goal g in phase k, or 0 when its interval is
+ * narrow enough, or -1 when the search has gone as low as it sensibly can. */
+static double next_rate(struct zl_state *st, int g, int k)
+{
+	double lo, hi, hint, through, w = phase_width(st, k);
+	bounds(st, g, phase_dur(st, k), &lo, &hi, &hint, &through);
+	if (isinf(hi))		/* nothing lost: the sender's maximum holds? */
+		return lo >= st->sender_max * (1 - RESOLUTION) ? 0 : st->sender_max;
+	if (lo > 0) {
+		st->downs[g] = 0;
+		return hi - lo <= hi * w ? 0 : (lo + hi) / 2;
+	}
+	if (hint > 0)		/* a shorter trial's lower bound, measured again */
+		return hint;
+	double step = fmin(w * ldexp(1, st->downs[g]++), MAX_STEP);
+	double r = fmin(hi * (1 - step), through * (1 - w));
+	return r < st->sender_max * 1e-4 ? -1 : r;
+}
+
+static void log_trial(struct zl_state *st, int k, const struct zl_trial *t)
+{
+	if (!st->raw)
+		return;
+	const struct net_udp_result *r = &t->r;
+	fprintf(st->raw, "%d\t%d\t%.3f\t%.6g\t%.6g\t%llu\t%llu\t%.6g\t%s\t%s\n", st->n, k, t->dur,
+		t->rate, r->offered_mbit, (unsigned long long)r->sent, (unsigned long long)r->received,
+		r->loss_pct, good(t, st->ratio[NDR]) ? "good" : "bad",
+		good(t, st->ratio[PDR]) ? "good" : "bad");
+	fflush(st->raw);
+}
+
+/* One trial at `rate` Mbit/s (0: unpaced) for `dur` seconds, recorded. */
+static int measure(struct pg_ctx *ctx, struct zl_state *st, int k, double rate, double dur)
+{
+	if (st->n >= MAX_TRIALS)
+		return pg_error(ctx, "the search took more than %d trials without narrowing "
+				"(the trials: %s)", MAX_TRIALS, st->raw_name);
+	struct zl_trial *t = &st->t[st->n];
+	t->dur = dur;
+	int rc = net_udp_run(ctx, &st->s, st->in, st->size, rate, dur, st->window, &t->r);
+	if (rc != PG_OK)
+		return rc;
+	t->rate = rate > 0 ? rate : t->r.offered_mbit;
+	st->n++;
+	log_trial(st, k, t);
+	return PG_OK;
+}
+
+/* Phase k: both goals narrowed to its width with trials of its duration. */
+static int run_phase(struct pg_ctx *ctx, struct zl_state *st, int k)
+{
+	for (int g = 0; g < GOALS; g++) {
+		st->downs[g] = 0;
+		for (;;) {
+			double rate = next_rate(st, g, k);
+			if (rate == 0)
+				break;
+			if (rate < 0)
+				return pg_error(ctx, "datagrams were lost at every rate tried, down to "
+						"%.3g Mbit/s (the trials: %s)", st->t[st->n - 1].rate,
+						st->raw_name);
+			int rc = measure(ctx, st, k, rate, phase_dur(st, k));
+			if (rc != PG_OK)
+				return rc;
+		}
+	}
+	return PG_OK;
+}
+
+static int zl_open_raw(struct pg_ctx *ctx, struct zl_state *st)
+{
+	st->raw = pg_raw_open(ctx, "tsv", st->raw_name, sizeof(st->raw_name));
+	if (st->raw)
+		fprintf(st->raw, "# %s size=%lld time=%.0f loss=%g%%: MLRsearch trials\n"
+			"trial\tphase\tseconds\tasked_mbit\toffered_mbit\tsent\treceived\tloss_pct\t"
+			"ndr\tpdr\n", ctx->bench->id, (long long)st->size, st->time,
+			st->ratio[PDR] * 100);
+	return PG_OK;
 }
 
 static int zl_setup(struct pg_ctx *ctx)
@@ -49,82 +205,66 @@ static int zl_setup(struct pg_ctx *ctx)
 	if (!st)
 		return pg_error(ctx, "out of memory");
 	ctx->priv = st;
+	st->in = NET_DIR_IN(ctx->args);
+	st->size = pg_arg_int(ctx->args, "size");
+	st->window = (uint64_t)pg_arg_int(ctx->args, "window");
+	st->time = (double)pg_arg_int(ctx->args, "time");
+	st->first_dur = fmin(1.0, fmax(0.1, st->time / 25));
+	st->phases = (int)ceil(log(st->time / st->first_dur) / log(PHASE_GROWTH));
+	if (st->phases < 1)
+		st->phases = 1;
+	st->ratio[PDR] = strtod(pg_arg_str(ctx->args, "loss"), NULL) / 100;
 	int rc = net_open(ctx, &st->s);
-	int in = NET_DIR_IN(ctx->args);
-	if (rc == PG_OK && in)
+	if (rc == PG_OK && st->in)
 		rc = net_udp_in_supported(ctx, &st->s);
 	if (rc != PG_OK)
 		return rc;
-
-	int64_t size = pg_arg_int(ctx->args, "size");
-	uint64_t window = (uint64_t)pg_arg_int(ctx->args, "window");
-	double time = (double)pg_arg_int(ctx->args, "time");
-	double ts = fmin(2.0, fmax(0.5, time / 10));
-	struct net_udp_result r;
-	rc = net_udp_run(ctx, &st->s, in, size, 0, ts, window, &r);
-	if (rc != PG_OK)
+	zl_open_raw(ctx, st);
+	if ((rc = measure(ctx, st, 0, 0, st->first_dur)) != PG_OK)
 		return rc;
-	st->trials = 1;
-	st->sender_max = r.offered_mbit;
-	double lo = 0, hi = r.offered_mbit;
-	/* The first paced trial is at the sender's own maximum: a link that
-	 * loses nothing there needs no search. */
-	double rate = hi;
-	while (st->trials < MAX_SEARCH_TRIALS) {
-		rc = net_udp_run(ctx, &st->s, in, size, rate, ts, window, &r);
-		if (rc != PG_OK)
+	st->sender_max = st->t[0].rate;
+	for (int k = 0; k < st->phases; k++)
+		if ((rc = run_phase(ctx, st, k)) != PG_OK)
 			return rc;
-		st->trials++;
-		if (passes(&r, rate))
-			lo = rate;
-		else
-			hi = rate;
-		if (hi - lo <= hi * RESOLUTION)
-			break;
-		rate = (lo + hi) / 2;
-	}
-	if (lo <= 0)
-		return pg_error(ctx, "datagrams were lost at every rate tried, down to %.3g Mbit/s", hi);
-	st->rate = lo;
 	return PG_OK;
+}
+
+/* The highest good rate of the full duration under the goal's upper bound,
+ * and that trial. */
+static const struct zl_trial *answer(const struct zl_state *st, int g)
+{
+	double lo, hi, hint, through;
+	bounds(st, g, st->time, &lo, &hi, &hint, &through);
+	for (int i = 0; i < st->n; i++)
+		if (lo > 0 && st->t[i].rate == lo && st->t[i].dur >= st->time * 0.999 &&
+		    good(&st->t[i], st->ratio[g]))
+			return &st->t[i];
+	return NULL;
 }
 
 static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct zl_state *st = ctx->priv;
 	(void)iters;
-	int64_t size = pg_arg_int(ctx->args, "size");
-	double time = (double)pg_arg_int(ctx->args, "time");
-	struct net_udp_result r;
-	double rate = st->rate, last = rate, step = FIRST_STEP;
-	for (int i = 0; i < CONFIRM_TRIES; i++) {
-		int rc = net_udp_run(ctx, &st->s, NET_DIR_IN(ctx->args), size, rate, time,
-				     (uint64_t)pg_arg_int(ctx->args, "window"), &r);
-		if (rc != PG_OK)
-			return rc;
-		if (passes(&r, rate)) {
-			ctx->remote_busy_pct = r.remote_busy;
-			counts[0] = r.offered_mbit;
-			counts[1] = r.received_kpps;
-			double cap = pg_peer_max_rate(st->s.peer);
-			int capped = NET_DIR_IN(ctx->args) && cap > 0 && st->sender_max >= 0.9 * cap;
-			pg_note(ctx, "%d search trials; %s offers at most %.1f Mbit/s%s; "
-				"confirmed over %.0f s at %.1f Mbit/s (search: %.1f) in %d "
-				"confirming trial%s", st->trials,
-				NET_DIR_IN(ctx->args) ? "the peer" : "this side", st->sender_max,
-				capped ? " (its --max-rate)" : "", time, rate, st->rate, i + 1,
-				i ? "s" : "");
-			return PG_OK;
-		}
-		/* What got through a lossy full trial is what the path carries
-		 * for that long: try under it, by more each time. */
-		last = rate;
-		rate = fmin(rate * (1 - step), r.received_mbit * 0.995);
-		step = fmin(step * 2, MAX_STEP);
-	}
-	return pg_error(ctx, "no rate held without loss over a full %.0f s trial in %d tries (the "
-			"search found %.1f Mbit/s; last %.1f Mbit/s lost %.3g%%)", time,
-			CONFIRM_TRIES, st->rate, last, r.loss_pct);
+	int first = st->n, rc = run_phase(ctx, st, st->phases);
+	if (rc != PG_OK)
+		return rc;
+	const struct zl_trial *ndr = answer(st, NDR), *pdr = answer(st, PDR);
+	if (!ndr || !pdr)
+		return pg_error(ctx, "no rate held over a full %.0f s trial (the trials: %s)", st->time,
+				st->raw_name);
+	ctx->remote_busy_pct = ndr->r.remote_busy;
+	counts[0] = ndr->rate;
+	counts[1] = net_pps(ndr->rate, st->size) / 1e3;
+	counts[2] = pdr->rate;
+	counts[3] = net_pps(pdr->rate, st->size) / 1e3;
+	double cap = pg_peer_max_rate(st->s.peer);
+	int capped = st->in && cap > 0 && st->sender_max >= 0.9 * cap;
+	pg_note(ctx, "MLRsearch: %d trials, %d of them %.0f s; %s offers at most %.1f Mbit/s%s; "
+		"PDR at loss <= %g%%; trials in %s", st->n, st->n - first, st->time,
+		st->in ? "the peer" : "this side", st->sender_max, capped ? " (its --max-rate)" : "",
+		st->ratio[PDR] * 100, st->raw_name);
+	return PG_OK;
 }
 
 static void zl_teardown(struct pg_ctx *ctx)
@@ -133,17 +273,33 @@ static void zl_teardown(struct pg_ctx *ctx)
 	if (!st)
 		return;
 	net_close(&st->s);
+	if (st->raw)
+		fclose(st->raw);
 	free(st);
 	ctx->priv = NULL;
 }
 
+static int zl_check(const struct pg_args *a, char *err, size_t len)
+{
+	const char *s = pg_arg_str(a, "loss");
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !(v > 0 && v < 100)) {
+		snprintf(err, len, "loss: '%s' is not a percentage above 0 and below 100", s);
+		return -1;
+	}
+	return net_udp_dir_check(a, err, len);
+}
+
+/* The seed's rows are the no-drop rate: its Mbit/s and its packets. */
 static void zl_label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
 		     char *buf, size_t len)
 {
 	(void)b;
 	int frame = net_frame_size(pg_arg_int(a, "size"));
-	const char *col = strcmp(metric, "throughput") == 0 ? "THROUGHPUT"
-			: strcmp(metric, "kpps") == 0 ? "Packets Per Second" : NULL;
+	const char *col = strcmp(metric, "ndr") == 0 ? "THROUGHPUT"
+			: strcmp(metric, "ndr_kpps") == 0 ? "Packets Per Second" : NULL;
 	if (col)
 		snprintf(buf, len, "UDP Throughput 0%% loss, %s%d-byte frames: %s",
 			 NET_DIR_IN(a) ? "ingress, " : "", frame, col);
@@ -152,25 +308,30 @@ static void zl_label(const struct pg_bench *b, const struct pg_args *a, const ch
 static const struct pg_param zl_params[] = {
 	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
-	  .help = "seconds of the trial that confirms the rate (the search's are a tenth, 0.5 to 2 s)",
+	  .help = "seconds of the final trials (the search's first are a 25th, 0.1 to 1 s)",
 	  .quick = "2", .standard = "5", .full = "60" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1472", .min = 1, .max = 65507,
 	  .help = "UDP payload bytes per datagram (18..1472: 64- to 1518-byte Ethernet frames)",
 	  .standard = "18,82,210,978,1472" },
+	{ .name = "loss", .type = PG_P_STR, .def = "0.5",
+	  .help = "the partial-drop rate's goal: percent of datagrams it may lose (CSIT: 0.5)" },
 	{ .name = "window", .type = PG_P_SIZE, .def = "auto", .choices = "auto", .max = 1 << 30,
-	  .help = "socket buffers on both ends; auto: the system's" },
+	  .help = "socket buffers on both ends; auto: the system's (the peer receives into the "
+		  "largest buffer its system allows)" },
 	NET_DIR_PARAM,
 	{ 0 },
 };
 static const struct pg_metric zl_metrics[] = {
-	{ "throughput", "Mbit/s", PG_VALUE, 1, 1, 0 },
-	{ "kpps", "kpps", PG_VALUE, 1, 1, 0 },
+	{ "ndr", "Mbit/s", PG_VALUE, 1, 1, 0 },
+	{ "ndr_kpps", "kpps", PG_VALUE, 1, 1, 0 },
+	{ "pdr", "Mbit/s", PG_VALUE, 1, 1, 0 },
+	{ "pdr_kpps", "kpps", PG_VALUE, 1, 1, 0 },
 	{ 0 },
 };
 
 const struct pg_bench pg_net_udp_zeroloss = {
-	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1 search)",
+	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1, MLRsearch)",
 	.section = &pg_net_sec_ethernet,
-	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = net_udp_dir_check,
+	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = zl_check,
 	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .label = zl_label,
 };

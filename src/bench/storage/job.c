@@ -340,11 +340,13 @@ int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomi
 		snprintf(err, len, "out of memory for a %zu-byte buffer", chunk);
 		return -ENOMEM;
 	}
-	fill_random(buf, chunk, size);
 	uint64_t off = 0;
 	int rc = 0;
 	while (off < size && !*stop) {
 		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+		/* Fresh data for every chunk: one buffer written over and over
+		 * is what a deduplicating medium stores once and reads fast. */
+		fill_random(buf, n, size ^ (off * UINT64_C(0x9E3779B97F4A7C15)));
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;

@@ -273,6 +273,26 @@ static int open_job(struct pg_ctx *ctx, struct st_state *s, const struct st_job_
 	return pg_error(ctx, "no engine works here: %s", first);
 }
 
+/* The file an earlier read result of this run laid out with the same path,
+ * size, O_DIRECT and jobs (prepared.c): 1 when this job reads it, with
+ * s->fd and s->size set. */
+static int take_prepared(struct pg_ctx *ctx, struct st_state *s, const char *path, uint64_t want,
+			 uint32_t bs)
+{
+	uint64_t size = 0;
+	int fd = st_prepared_take(ctx->copy, ctx->copies, path, want, s->direct, &size);
+	if (fd < 0)
+		return 0;
+	if (size / bs == 0) {
+		close(fd);
+		return 0;
+	}
+	own_name(ctx, s->type, path, s->file, sizeof(s->file));
+	s->fd = fd;
+	s->size = size / bs * bs;
+	return 1;
+}
+
 static int st_setup(struct pg_ctx *ctx)
 {
 	struct st_state *s = calloc(1, sizeof(*s));
@@ -296,15 +316,17 @@ static int st_setup(struct pg_ctx *ctx)
 			    sizeof(err)) < 0)
 		return pg_error(ctx, "%s", err);
 	int own = s->type == ST_DIR || s->type == ST_NEWFILE;
-	int rc;
-	if (own) {
+	int rc, kept = own && s->kind->reads && take_prepared(ctx, s, path, want, bs);
+	if (own && !kept) {
 		char dir[PATH_MAX];
 		own_name(ctx, s->type, path, s->file, sizeof(s->file));
 		files_dir(s->type, path, dir, sizeof(dir));
+		if (!s->kind->reads)
+			st_prepared_drop();	/* its room is this job's */
 		if ((rc = own_size(ctx, s, dir, want, bs)) != PG_OK)
 			return rc;
 	}
-	if ((rc = open_target(ctx, s, path)) != PG_OK)
+	if (!kept && (rc = open_target(ctx, s, path)) != PG_OK)
 		return rc;
 	if (!own && (rc = existing_size(ctx, s, want, bs)) != PG_OK)
 		return rc;
@@ -320,13 +342,14 @@ static int st_setup(struct pg_ctx *ctx)
 				       "through the page cache", path, m.fs);
 	}
 
-	if (own && s->kind->reads) {
+	if (own && s->kind->reads && !kept) {
 		int r = st_layout(s->fd, s->size, bs, s->direct, &pg_interrupted, err, sizeof(err));
 		if (r < 0)
 			return pg_error(ctx, "%s: %s", s->file, err);
 		if (pg_interrupted)
 			return pg_error(ctx, "interrupted");
-	} else if (own) {
+		st_prepared_keep(ctx->copy, ctx->copies, path, want, s->direct, s->fd, s->size);
+	} else if (own && !s->kind->reads) {
 		/* fio's fallocate=native: the blocks are the file's before the
 		 * first write, and a lack of space shows now. */
 		if (fallocate(s->fd, 0, 0, (off_t)s->size) < 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
