@@ -29,8 +29,8 @@ static const struct pg_opt report_opts[] = {
 	  "each board's ratio to BOARD per row (above 1: better), the geometric mean per section, and a "
 	  "mark where the two boards' min..max overlap" },
 	{ "format", 0, 'f', "md|rst|csv|json|html",
-	  "the guide's format (default: the -o file's extension, else md; an extension no format has is "
-	  "refused)" },
+	  "the guide's format (default: the -o file's extension, else md; .txt is md, an extension no "
+	  "format has is refused)" },
 	{ NULL, 'o', 'o', "FILE", "write to FILE (default: standard output)" },
 	{ "db", 0, 'd', "FILE|URL",
 	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
@@ -71,8 +71,9 @@ struct selection {
 };
 
 /* -o guide.html writes html: the extension names a format; a name without
- * one is md. An extension no writer has (guide.pdf) is NULL: written as
- * markdown it would be a file its name lies about. */
+ * one, or a text one (.txt, .markdown), is md. Another extension no writer
+ * has (guide.pdf) is NULL: written as markdown it would be a file its name
+ * lies about. */
 static const struct pg_writer *writer_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -80,8 +81,10 @@ static const struct pg_writer *writer_of_path(const char *path)
 	if (!dot || dot == (base ? base + 1 : path) || strcmp(path, "-") == 0)
 		return &pg_writer_md;
 	const struct pg_writer *w = pg_writer_find(dot + 1);
-	if (!w && (strcmp(dot, ".htm") == 0 || strcmp(dot, ".markdown") == 0))
-		w = pg_writer_find(dot[1] == 'h' ? "html" : "md");
+	if (!w && strcmp(dot, ".htm") == 0)
+		w = pg_writer_find("html");
+	if (!w && (strcmp(dot, ".txt") == 0 || strcmp(dot, ".markdown") == 0))
+		w = &pg_writer_md;
 	return w;
 }
 
