@@ -88,8 +88,9 @@ deb() {
 	dpkg-deb -f "$work"/src/perfguide_*_"${1:-$(dpkg --print-architecture)}".deb Package Architecture Depends
 	echo "-- lintian --pedantic:"
 	lintian --pedantic -I "$changes" 2>&1 | grep -v '^running with root privileges'
-	if lintian "$changes" 2>/dev/null | grep -q '^E: '; then
-		result "$name" fail "lintian reports errors"
+	# its exit status: 1 for an error, 2 when it could not check
+	if ! lintian "$changes" >/dev/null 2>&1; then
+		result "$name" fail "lintian reports errors, or could not check $changes"
 	else
 		result "$name" pass
 	fi
@@ -124,7 +125,7 @@ in_fresh_root() {
 		cd /build/perfguide && dpkg-buildpackage $a -us -uc -b"
 	rc=$?
 	umount_root "$root"
-	cp "$root"/build/perfguide_* "$work/src/" 2>/dev/null
+	cp "$root"/build/perfguide*_* "$work/src/" 2>/dev/null
 	rm -rf "$root"
 	return $rc
 }
