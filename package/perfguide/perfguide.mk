@@ -6,7 +6,7 @@
 
 # A commit of perfguide's history; a release moves it (and perfguide.hash).
 # To build a local checkout instead: PERFGUIDE_OVERRIDE_SRCDIR in local.mk.
-PERFGUIDE_VERSION = 69d5fbd3e3bbc5ffaa16aba143061ae774657059
+PERFGUIDE_VERSION = 12e8f44a5bd8311ba2cef579b62bce9ecb6b4f23
 PERFGUIDE_SITE = https://example.org/perfguide.git
 PERFGUIDE_SITE_METHOD = git
 # The repository states no license yet; its owners choose one, and

@@ -13,7 +13,7 @@ SRC_URI = "git://example.org/perfguide.git;protocol=https;branch=main"
 # A commit of perfguide's history; a release moves it. To build a local
 # checkout instead: INHERIT += "externalsrc" and
 # EXTERNALSRC:pn-perfguide = "/path/to/perfguide" in local.conf.
-SRCREV = "69d5fbd3e3bbc5ffaa16aba143061ae774657059"
+SRCREV = "12e8f44a5bd8311ba2cef579b62bce9ecb6b4f23"
 PV = "0.1.0+git"
 S = "${WORKDIR}/git"
 
