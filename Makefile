@@ -22,14 +22,20 @@ run: build
 	@sh scripts/make-run.sh ./$(BUILD)/perfguide $(RUN_ARGS)
 
 # A -Werror build with AddressSanitizer and UndefinedBehaviorSanitizer, then
-# every test through ctest.
+# every test through ctest; then the memcheck pass: an optimised build
+# without sanitizers ($(CHECK_BUILD)/memcheck), its unit tests and a set of
+# end-to-end commands under valgrind (scripts/memcheck.sh), for what the
+# sanitizers cannot see (reads of uninitialised memory).
 check:
 	@sh scripts/deps.sh check
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPG_SANITIZE=ON -DBUILD_TESTING=ON
 	cmake --build $(CHECK_BUILD) -j $(JOBS)
 	@(ctest --test-dir $(CHECK_BUILD) --output-on-failure -j $(JOBS); echo $$? >$(CHECK_BUILD)/ctest.rc) | tee $(CHECK_BUILD)/ctest.log
 	@sh scripts/ctest-skipped.sh $(CHECK_BUILD)
-	@exit $$(cat $(CHECK_BUILD)/ctest.rc)
+	cmake -S . -B $(CHECK_BUILD)/memcheck -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-g -DPG_SANITIZE=OFF -DBUILD_TESTING=ON
+	cmake --build $(CHECK_BUILD)/memcheck -j $(JOBS)
+	@sh scripts/memcheck.sh $(CHECK_BUILD)/memcheck $(JOBS); echo $$? >$(CHECK_BUILD)/memcheck.rc
+	@rc=$$(cat $(CHECK_BUILD)/ctest.rc); [ "$$rc" -ne 0 ] || rc=$$(cat $(CHECK_BUILD)/memcheck.rc); exit $$rc
 
 # The tests that need kernel drivers this machine's kernel lacks (AF_ALG for
 # the crypto group's kernel backend), each in a qemu virtual machine booting
@@ -67,18 +73,27 @@ cross-armhf:
 # libFuzzer, for FUZZ_TIME seconds each (clang): the network peer's
 # control-message parser, then everything done with a results file (read,
 # imported into a store, the guide in every format, compare: fuzz/results.c),
-# then a LAVA job log's results files taken out (fuzz/lava_log.c).
+# then a store perfguide did not write (an SQLite file opened, listed,
+# reported, added to: fuzz/store.c), then a LAVA job log's results files
+# taken out (fuzz/lava_log.c). FUZZ_TARGETS picks some of them.
 # New inputs go to build-fuzz/corpus/; the committed seeds in fuzz/corpus/
 # are replayed by `make check`.
 FUZZ_TIME ?= 60
+FUZZ_TARGETS ?= net_frame results store lava_log
 fuzz:
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DPG_FUZZ=ON -DBUILD_TESTING=OFF
-	cmake --build build-fuzz --target fuzz_net_frame fuzz_results fuzz_lava_log -j $(JOBS)
-	mkdir -p build-fuzz/corpus/net_frame build-fuzz/corpus/results build-fuzz/corpus/lava_log
-	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/net_frame fuzz/corpus/net_frame
+	cmake --build build-fuzz --target $(addprefix fuzz_,$(FUZZ_TARGETS)) -j $(JOBS)
+	mkdir -p $(addprefix build-fuzz/corpus/,$(FUZZ_TARGETS))
+	case " $(FUZZ_TARGETS) " in *" net_frame "*) \
+	./build-fuzz/fuzz/fuzz_net_frame -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/net_frame fuzz/corpus/net_frame ;; esac
+	case " $(FUZZ_TARGETS) " in *" results "*) \
 	./build-fuzz/fuzz/fuzz_results -max_total_time=$(FUZZ_TIME) -max_len=16384 -timeout=10 \
-		-dict=fuzz/results.dict build-fuzz/corpus/results fuzz/corpus/results
-	./build-fuzz/fuzz/fuzz_lava_log -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/lava_log fuzz/corpus/lava_log
+		-dict=fuzz/results.dict build-fuzz/corpus/results fuzz/corpus/results ;; esac
+	case " $(FUZZ_TARGETS) " in *" store "*) \
+	./build-fuzz/fuzz/fuzz_store -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
+		build-fuzz/corpus/store fuzz/corpus/store ;; esac
+	case " $(FUZZ_TARGETS) " in *" lava_log "*) \
+	./build-fuzz/fuzz/fuzz_lava_log -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/lava_log fuzz/corpus/lava_log ;; esac
 
 clean:
 	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf build-fuzz

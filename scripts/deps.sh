@@ -40,7 +40,7 @@ arches=""
 case "$profile" in
 build) pkgs="$build $(group_deps build)" ;;
 check)
-	pkgs="$build $(group_deps build) clang libcmocka-dev python3 file chromium iproute2 nftables
+	pkgs="$build $(group_deps build) clang libcmocka-dev python3 file chromium iproute2 nftables valgrind
 	      $cross_arm64 $cross_armhf $(group_deps check)"
 	arches="arm64 armhf" ;;
 check-vm) pkgs="$build $(group_deps build) binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd

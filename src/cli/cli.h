@@ -6,6 +6,7 @@
 #define PG_EXIT_OK 0
 #define PG_EXIT_FAIL 1		/* ran, but something failed */
 #define PG_EXIT_USAGE 2		/* bad input: nothing was done */
+#define PG_EXIT_DOUBT 3		/* report --strict: written, but a figure is to doubt */
 #define PG_EXIT_INTERRUPTED 130
 
 int pg_cmd_list(int argc, char **argv);

@@ -1,60 +1,140 @@
 /*
- * perfguide compare BASE NEW: what changed between two runs, with a verdict
- * per result, and an exit status a CI or a board farm can gate on.
+ * perfguide compare BASE NEW: what changed between two builds, with a
+ * verdict per measurement, and an exit status a CI or a board farm can gate
+ * on. BASE and NEW may each be several runs (report/compare.h, gate.h).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "help.h"
 #include "compare.h"
 #include "report/select.h"
 
+enum { O_HISTORY = 256, O_FORCE, O_ALLOW_MISSING, O_GATE_DESC };
+
 static const struct pg_opt compare_opts[] = {
-	{ "baseline-release", 0, 'B', "A", "the release compared against" },
-	{ "release", 0, 'R', "B", "the release under test" },
-	{ "board", 0, 'b', "NAME", "only this board (repeat for more)" },
 	{ "threshold", 0, 't', "PCT", "smallest change that counts (default 5)" },
+	{ "history", 0, O_HISTORY, "K",
+	  "NEW against the K runs of its board before it in the store (the spread of those runs)" },
+	{ "allow-missing", 0, O_ALLOW_MISSING, NULL, "a lost benchmark does not fail the comparison" },
+	{ "force", 0, O_FORCE, NULL, "judge unlike machines anyway" },
+	{ "gate-descriptive", 0, O_GATE_DESC, NULL, "descriptive metrics count too" },
 	{ "format", 0, 'f', "md|json", "a table (default) or JSON" },
-	{ "db", 0, 'd', "FILE|URL", "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	{ "db", 0, 'd', "FILE|URL",
+	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
 	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	{ "board", 0, 'b', "NAME", "with a label or a fleet: only this board (repeat for more)" },
+	{ "baseline-release", 0, 'B', "A", "a fleet: the release compared against" },
+	{ "release", 0, 'R', "B", "a fleet: the release under test" },
 	PG_OPT_END,
 };
 
 const struct pg_cmd_doc pg_doc_compare = {
 	.name = "compare",
-	.summary = "what changed between two runs; exit 1 on a regression",
-	.usage = "BASE NEW [options]\n--baseline-release A --release B [--board NAME]... [options]",
-	.intro = "Compares every benchmark and parameter set that both runs have: both medians, the change in "
-		 "percent, and a verdict. A change is 'improved' or 'regressed' only when it is larger than the "
-		 "threshold and the samples differ significantly (Mann-Whitney U test, p < 0.05); otherwise it "
-		 "is 'within noise'. BASE and NEW are run ids, results files, or board names (that board's "
-		 "latest run).\n\n"
-		 "Across a fleet: for every board in the store with a run labelled release=A and one labelled "
-		 "release=B (run --label release=B), its latest of each, compared; a verdict per board and "
-		 "benchmark, and the regressions of all boards in one table, largest first.",
+	.summary = "what changed between two runs or releases; exit 1 on a regression",
+	.usage = "BASE NEW [options]\nBASE... vs NEW... [options]\nNEW --history K [options]\n"
+		 "--baseline-release A --release B [--board NAME]... [options]",
+	.intro = "Compares every measurement BASE has with NEW. Each of BASE and NEW is one run or several: "
+		 "a results file (a path with a '/' or a name ending .jsonl, ./FILE for one in the current "
+		 "directory; all its runs: run --out the same file again to add one), a run id, a board name "
+		 "(its latest run), or a label KEY=VALUE such as release=09.02 (all its runs in the store; "
+		 "--board to choose one board's). Several runs of one build are what the verdict needs: two "
+		 "processes of one build can measure up to 1.6x apart while each one's samples agree to 0.1%, "
+		 "so the run, not the sample, is what is compared.\n\n"
+		 "Verdicts, one per measurement:\n\n"
+		 "  regressed, improved  the change is larger than --threshold and\n"
+		 "                       significant with the rows' false discovery rate\n"
+		 "                       held at 5% (Benjamini-Hochberg): with several\n"
+		 "                       runs a side Welch's t-test on the runs' medians\n"
+		 "                       (log scale); one run against several, Student's\n"
+		 "                       t for one more run; with one run a side the\n"
+		 "                       samples' spread plus 2% for each process, and\n"
+		 "                       only a change beyond 3x is judged (smaller ones\n"
+		 "                       are inconclusive: processes differ that much)\n"
+		 "  within noise         not significant (or within the threshold), and\n"
+		 "                       precise enough to rule out a 3x change\n"
+		 "  inconclusive         with why: disturbed on a side (the run marked\n"
+		 "                       it: other processes, steal, throttling), too few\n"
+		 "                       samples, one run a side, the CPU's frequency\n"
+		 "                       differs, unlike machines\n"
+		 "  not gated            descriptive (CPU load, offered rate, lost frames)\n"
+		 "                       or derived from another metric (DMIPS of\n"
+		 "                       Dhrystones/s): shown, not counted\n\n"
+		 "A measurement BASE has that NEW lost (missing, failed, newly skipped) is listed. Unlike "
+		 "machines (a run compared with itself, other architecture, CPU model, kernel, governor, or "
+		 "emulated against native) are listed first.",
 	.opts = compare_opts,
-	.exit_status = "0 nothing regressed, 1 something regressed, 2 bad input.",
+	.after = "Across a fleet: for every board in the store with runs labelled release=A and release=B "
+		 "(run --label release=B), all of each compared as above; a board whose release B run crashed "
+		 "(no end record) or failed in every result fails. --baseline-release A and --release B choose "
+		 "the releases.",
+	.exit_status = "0 nothing regressed and every row judged; 1 a regression, or a benchmark of BASE "
+		       "missing, failed or newly skipped in NEW (unless --allow-missing); 3 nothing regressed but "
+		       "something could not be judged (or the machines are unlike); 2 bad input.",
 	.examples = "  perfguide compare am62x-09.01.jsonl am62x-09.02.jsonl\n"
+		    "  perfguide compare release=09.01 vs release=09.02 --board am62x-sk\n"
 		    "  perfguide compare --baseline-release 09.01 --release 09.02",
 };
 
-/* The two forms: two runs, or two releases of a fleet. */
+/* The forms: runs, a history, or two releases of a fleet. */
 static int check_opts(int argc, char **argv, const struct compare_opts *o)
 {
+	int npos = argc - optind;
 	if (!o->base_release != !o->release)
 		return pg_usage_error("compare: give --baseline-release and --release together");
 	if (o->release && strcmp(o->release, o->base_release) == 0)
 		return pg_usage_error("compare: --release and --baseline-release are both '%s'", o->release);
-	if (o->release && optind < argc)
+	if (o->release && npos)
 		return pg_usage_error("compare: with --release, give no runs ('%s')", argv[optind]);
-	if (!o->release && o->nboards)
-		return pg_usage_error("compare: --board selects boards of a fleet: give --baseline-release and --release");
-	if (!o->release && argc - optind != 2)
-		return pg_usage_error("compare: give two runs: BASE NEW (run ids, results files or boards)");
+	if (o->release && o->history)
+		return pg_usage_error("compare: --history judges one board's runs: not with --release");
+	if (o->history && npos != 1)
+		return pg_usage_error("compare: with --history, give the NEW run only");
+	if (!o->release && !o->history && npos < 2)
+		return pg_usage_error("compare: give two runs: BASE NEW (run ids, results files, boards or labels)");
+	return -1;
+}
+
+static int one_opt(int c, struct compare_opts *o)
+{
+	char *end;
+	switch (c) {
+	case 't':
+		errno = 0;
+		o->threshold = strtod(optarg, &end);
+		if (errno || end == optarg || (*end && strcmp(end, "%") != 0) || !(o->threshold >= 0) ||
+		    o->threshold > 1000)
+			return pg_usage_error("compare: --threshold '%s': give a percentage from 0 to 1000", optarg);
+		break;
+	case O_HISTORY: {
+		long k = strtol(optarg, &end, 10);
+		if (*end || end == optarg || k < 2 || k > 1000)
+			return pg_usage_error("compare: --history '%s': give a number of runs from 2 to 1000", optarg);
+		o->history = (int)k;
+		break;
+	}
+	case 'f':
+		if (strcmp(optarg, "md") != 0 && strcmp(optarg, "json") != 0)
+			return pg_usage_error("compare: --format '%s': use md or json", optarg);
+		o->json = strcmp(optarg, "json") == 0;
+		break;
+	case 'd': o->db = optarg; break;
+	case 'B': o->base_release = optarg; break;
+	case 'R': o->release = optarg; break;
+	case O_FORCE: o->force = 1; break;
+	case O_ALLOW_MISSING: o->allow_missing = 1; break;
+	case O_GATE_DESC: o->gate_descriptive = 1; break;
+	case 'b':
+		if (o->nboards == COMPARE_MAX_BOARDS)
+			return pg_usage_error("compare: at most %d --board options", COMPARE_MAX_BOARDS);
+		o->boards[o->nboards++] = optarg;
+		break;
+	}
 	return -1;
 }
 
@@ -62,66 +142,136 @@ static int check_opts(int argc, char **argv, const struct compare_opts *o)
 static int parse_opts(int argc, char **argv, struct compare_opts *o)
 {
 	struct pg_getopt g;
-	int c;
+	int c, rc;
 	*o = (struct compare_opts){ .threshold = 5 };
 	pg_getopt_tables(&pg_doc_compare, &g);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 't':
-			errno = 0;
-			o->threshold = strtod(optarg, &end);
-			if (errno || end == optarg || (*end && strcmp(end, "%") != 0) || !(o->threshold >= 0) ||
-			    o->threshold > 1000)
-				return pg_usage_error("compare: --threshold '%s': give a percentage from 0 to 1000", optarg);
-			break;
-		case 'f':
-			if (strcmp(optarg, "md") != 0 && strcmp(optarg, "json") != 0)
-				return pg_usage_error("compare: --format '%s': use md or json", optarg);
-			o->json = strcmp(optarg, "json") == 0;
-			break;
-		case 'd': o->db = optarg; break;
-		case 'B': o->base_release = optarg; break;
-		case 'R': o->release = optarg; break;
-		case 'b':
-			if (o->nboards == COMPARE_MAX_BOARDS)
-				return pg_usage_error("compare: at most %d --board options", COMPARE_MAX_BOARDS);
-			o->boards[o->nboards++] = optarg;
-			break;
-		case 'h': pg_help_print(stdout, &pg_doc_compare); return PG_EXIT_OK;
-		default:
+		if (c == 'h') {
+			pg_help_print(stdout, &pg_doc_compare);
+			return PG_EXIT_OK;
+		}
+		if (c == '?') {
 			if (optopt)
 				return pg_usage_error("compare: option '-%c' needs a value or is unknown", optopt);
 			return pg_usage_error("compare: unknown option '%s' (see 'perfguide compare --help')",
 					      argv[optind - 1]);
 		}
+		if ((rc = one_opt(c, o)) >= 0)
+			return rc;
 	}
 	return check_opts(argc, argv, o);
 }
 
-/* The verdicts, printed; the exit status. */
-static int compare_runs(const struct pg_rrun *base, const struct pg_rrun *new, const struct compare_opts *o)
+/* --- the runs each side names --- */
+
+static int add_runs(struct compare_side *s, struct pg_rrun *r, int n)
 {
-	struct pg_cmp_row *rows;
-	int n;
-	if (pg_compare(base, new, o->threshold, &rows, &n) < 0)
+	struct pg_rrun *all = realloc(s->runs, sizeof(*all) * (size_t)(s->n + n + 1));
+	if (!all)
+		return -1;
+	s->runs = all;
+	memcpy(all + s->n, r, sizeof(*r) * (size_t)n);
+	s->n += n;
+	return 0;
+}
+
+static void side_free(struct compare_side *s)
+{
+	for (int i = 0; i < s->n; i++)
+		pg_rrun_free(&s->runs[i]);
+	free(s->runs);
+	memset(s, 0, sizeof(*s));
+}
+
+/* One spec: a results file by its form (every run in it), a label
+ * KEY=VALUE (every run of the store with it), or a run id or a board. */
+static int add_spec(const char *spec, const struct compare_opts *o, struct pg_store **store, struct compare_side *s,
+		    char *err, size_t len)
+{
+	if (pg_select_names_file(spec)) {
+		struct pg_rrun *runs;
+		int n;
+		if (pg_rrun_read_all(spec, &runs, &n, err, len) < 0)
+			return -1;
+		int rc = add_runs(s, runs, n);
+		if (rc < 0) {
+			for (int i = 0; i < n; i++)
+				pg_rrun_free(&runs[i]);
+			snprintf(err, len, "out of memory");
+		}
+		free(runs);
+		return rc;
+	}
+	if (strchr(spec, '=') && !strchr(spec, '/'))
+		return compare_label_runs(spec, o, store, s, err, len);
+	struct pg_rrun r;
+	if (pg_select_run(spec, o->db, store, &r, err, len) < 0)
+		return -1;
+	if (add_runs(s, &r, 1) < 0) {
+		pg_rrun_free(&r);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* BASE... vs NEW..., or BASE NEW. */
+static int read_sides(int argc, char **argv, const struct compare_opts *o, struct compare_side *base,
+		      struct compare_side *new)
+{
+	char err[700];
+	struct pg_store *store = NULL;
+	int split = -1, npos = argc - optind, rc = -1;
+	for (int i = optind; i < argc; i++)
+		if (strcmp(argv[i], "vs") == 0)
+			split = i;
+	if (split < 0 && npos != 2 && !o->history) {
+		rc = pg_usage_error("compare: %d runs given: put 'vs' between BASE's and NEW's", npos);
+	} else if (split == optind || split == argc - 1) {
+		rc = pg_usage_error("compare: give runs on both sides of 'vs'");
+	} else {
+		int first_new = o->history ? optind : split < 0 ? optind + 1 : split + 1;
+		for (int i = optind; i < argc && rc < 0; i++) {
+			if (i == split)
+				continue;
+			int is_new = i >= first_new;
+			if (add_spec(argv[i], o, &store, is_new ? new : base, err, sizeof(err)) < 0)
+				rc = pg_usage_error("compare: %s: %s", is_new ? "NEW" : "BASE", err);
+		}
+		if (rc < 0 && o->history && compare_history(o, &store, new, base, err, sizeof(err)) < 0)
+			rc = pg_usage_error("compare: --history: %s", err);
+	}
+	pg_store_close(store);
+	return rc;
+}
+
+/* The verdicts, printed; the exit status. */
+static int compare_runs(const struct compare_side *base, const struct compare_side *new, const struct compare_opts *o)
+{
+	struct pg_cmp_side b = { base->runs, base->n }, n = { new->runs, new->n };
+	struct pg_cmp_opts co = { .threshold_pct = o->threshold, .gate_descriptive = o->gate_descriptive,
+				  .force = o->force };
+	struct pg_comparison c;
+	if (pg_compare_sides(&b, &n, &co, &c) < 0)
 		return pg_usage_error("compare: out of memory");
-	if (n == 0) {
-		free(rows);
-		return pg_usage_error("compare: %s and %s have no benchmark in common", base->id, new->id);
+	int any_ok = 0;
+	for (int j = 0; j < new->n; j++)
+		for (int i = 0; i < new->runs[j].nres && !any_ok; i++)
+			any_ok = new->runs[j].res[i].status == PG_OK;
+	if (c.n == 0 && any_ok) {
+		pg_comparison_free(&c);
+		return pg_usage_error("compare: %s and %s have no benchmark in common", base->runs[0].id,
+				      new->runs[0].id);
 	}
-	struct pg_verdicts v = { .base = base, .new = new, .threshold = o->threshold, .rows = rows, .n = n };
-	for (int i = 0; i < n; i++) {
-		v.nreg += rows[i].verdict == PG_REGRESSED;
-		v.nimp += rows[i].verdict == PG_IMPROVED;
-	}
+	struct pg_verdicts v = { .base = &b, .new = &n, .c = &c, .allow_missing = o->allow_missing };
 	if (o->json)
 		pg_compare_write_json(stdout, &v);
 	else
 		pg_compare_write_md(stdout, &v);
-	free(rows);
-	return v.nreg ? PG_EXIT_FAIL : PG_EXIT_OK;
+	int rc = pg_compare_exit(&c, o->allow_missing);
+	pg_comparison_free(&c);
+	return rc;
 }
 
 int pg_cmd_compare(int argc, char **argv)
@@ -132,21 +282,11 @@ int pg_cmd_compare(int argc, char **argv)
 		return rc;
 	if (o.release)
 		return compare_fleet(&o);
-	char err[512];
-	struct pg_store *store = NULL;
-	struct pg_rrun base, new;
-	if (pg_select_run(argv[optind], o.db, &store, &base, err, sizeof(err)) < 0) {
-		pg_store_close(store);
-		return pg_usage_error("compare: BASE: %s", err);
-	}
-	if (pg_select_run(argv[optind + 1], o.db, &store, &new, err, sizeof(err)) < 0) {
-		pg_rrun_free(&base);
-		pg_store_close(store);
-		return pg_usage_error("compare: NEW: %s", err);
-	}
-	pg_store_close(store);
-	rc = compare_runs(&base, &new, &o);
-	pg_rrun_free(&base);
-	pg_rrun_free(&new);
+	struct compare_side base = { 0 }, new = { 0 };
+	rc = read_sides(argc, argv, &o, &base, &new);
+	if (rc < 0)
+		rc = compare_runs(&base, &new, &o);
+	side_free(&base);
+	side_free(&new);
 	return rc;
 }

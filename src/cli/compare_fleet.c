@@ -1,11 +1,14 @@
 /*
  * perfguide compare --baseline-release A --release B: a release gate for a
  * board farm. Each run records its release (run --label release=09.02); for
- * every board in the store with runs of both releases, its latest run of
- * each is compared as `compare BASE NEW` would, a verdict per benchmark.
- * The summary puts every board's regressions in one table, largest change
- * first; the json form has each board's verdicts for a CI job to read.
- * Exit 1 when any board regressed.
+ * every board in the store with runs of both releases, all its runs of each
+ * are compared as `compare BASE NEW` would (several runs of a release are
+ * its replicates), a verdict per benchmark. A board fails when something
+ * regressed, or when a run of release B lost what release A measured: it
+ * crashed (no end record), failed, or skipped what A ran. The summary puts
+ * every board's regressions in one table, largest change first; the json
+ * form has each board's verdicts for a CI job to read. Exit 1 when any
+ * board failed, 3 when none did but one could not be judged.
  */
 #include <jansson.h>
 #include <math.h>
@@ -15,15 +18,18 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "core/record_json.h"
 #include "report/select.h"
 #include "report/writer.h"
 
 struct fleet_board {
 	char board[PG_BOARD_MAX + 1];
-	char base_id[PG_RUN_ID_MAX + 1], new_id[PG_RUN_ID_MAX + 1];	/* "" when the board has no run of that release */
-	struct pg_rrun base, new;
-	struct pg_cmp_row *rows;
-	int n, nreg, nimp;
+	char (*ids[2])[PG_RUN_ID_MAX + 1];	/* its runs of release A, of release B */
+	int nids[2];
+	struct compare_side side[2];
+	struct pg_comparison c;
+	int compared;
+	int status;			/* compare's exit status for this board */
 };
 
 struct fleet {
@@ -35,21 +41,14 @@ struct fleet {
 	int nregs;
 };
 
-/* The run's label value, "" without it. */
-static void release_of(const char *labels, char *buf, size_t len)
+/* 1 when the run's labels (NULL: none) say release=want. */
+static int is_release(const char *labels, const char *want)
 {
-	json_t *o = labels[0] ? json_loads(labels, 0, NULL) : NULL;
+	json_t *o = labels ? json_loads(labels, 0, NULL) : NULL;
 	const char *v = json_string_value(json_object_get(o, "release"));
-	snprintf(buf, len, "%s", v ? v : "");
+	int is = v && strcmp(v, want) == 0;
 	json_decref(o);
-}
-
-static int wanted(const struct compare_opts *o, const char *board)
-{
-	for (int i = 0; i < o->nboards; i++)
-		if (strcmp(o->boards[i], board) == 0)
-			return 1;
-	return o->nboards == 0;
+	return is;
 }
 
 static struct fleet_board *board_of(struct fleet *f, const char *board)
@@ -72,7 +71,17 @@ static int by_board(const void *a, const void *b)
 	return strcmp(((const struct fleet_board *)a)->board, ((const struct fleet_board *)b)->board);
 }
 
-/* Each board's latest run of either release (the list is oldest first). */
+static int add_id(struct fleet_board *b, int which, const char *id)
+{
+	char (*ids)[PG_RUN_ID_MAX + 1] = realloc(b->ids[which], sizeof(*ids) * (size_t)(b->nids[which] + 1));
+	if (!ids)
+		return -1;
+	b->ids[which] = ids;
+	snprintf(ids[b->nids[which]++], PG_RUN_ID_MAX + 1, "%s", id);
+	return 0;
+}
+
+/* Each board's runs of either release (the list is oldest first). */
 static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t len)
 {
 	struct pg_run_summary *runs;
@@ -80,42 +89,58 @@ static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t len)
 	if (s->ops->list_runs(s, &runs, &n, err, len) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		char rel[128];
-		release_of(runs[i].labels, rel, sizeof(rel));
-		int is_base = strcmp(rel, f->o->base_release) == 0, is_new = strcmp(rel, f->o->release) == 0;
-		if ((!is_base && !is_new) || !wanted(f->o, runs[i].board))
+		int is_base = is_release(runs[i].labels, f->o->base_release);
+		int is_new = is_release(runs[i].labels, f->o->release);
+		if ((!is_base && !is_new) || !compare_board_wanted(f->o, runs[i].board))
 			continue;
 		struct fleet_board *b = board_of(f, runs[i].board);
-		if (!b) {
-			free(runs);
+		if (!b || add_id(b, is_new, runs[i].id) < 0) {
+			pg_run_summaries_free(runs, n);
 			snprintf(err, len, "out of memory");
 			return -1;
 		}
-		snprintf(is_base ? b->base_id : b->new_id, sizeof(b->base_id), "%s", runs[i].id);
 	}
-	free(runs);
-	qsort(f->b, (size_t)f->n, sizeof(*f->b), by_board);
+	pg_run_summaries_free(runs, n);
+	if (f->n > 1)
+		qsort(f->b, (size_t)f->n, sizeof(*f->b), by_board);
 	return 0;
 }
 
-/* Loads and compares every board with both runs. */
+static int load_side(struct pg_store *s, struct fleet_board *b, int which, char *err, size_t len)
+{
+	struct compare_side *side = &b->side[which];
+	side->runs = calloc((size_t)b->nids[which] + 1, sizeof(*side->runs));
+	if (!side->runs)
+		return -1;
+	for (int i = 0; i < b->nids[which]; i++) {
+		if (s->ops->load_run(s, b->ids[which][i], &side->runs[i], err, len) != 1)
+			return -1;
+		side->n++;
+	}
+	return 0;
+}
+
+/* Loads and compares every board with both releases. */
 static int compare_boards(struct fleet *f, struct pg_store *s, char *err, size_t len)
 {
+	struct pg_cmp_opts co = { .threshold_pct = f->o->threshold, .gate_descriptive = f->o->gate_descriptive,
+				  .force = f->o->force, .releases = 1 };
 	for (int i = 0; i < f->n; i++) {
 		struct fleet_board *b = &f->b[i];
-		if (!b->base_id[0] || !b->new_id[0])
+		if (!b->nids[0] || !b->nids[1])
 			continue;
-		if (s->ops->load_run(s, b->base_id, &b->base, err, len) != 1 ||
-		    s->ops->load_run(s, b->new_id, &b->new, err, len) != 1 ||
-		    pg_compare(&b->base, &b->new, f->o->threshold, &b->rows, &b->n) < 0) {
-			snprintf(err, len, "%s: cannot read runs %s and %s", b->board, b->base_id, b->new_id);
+		struct pg_cmp_side base = { 0 }, new = { 0 };
+		if (load_side(s, b, 0, err, len) < 0 || load_side(s, b, 1, err, len) < 0 ||
+		    (base = (struct pg_cmp_side){ b->side[0].runs, b->side[0].n },
+		     new = (struct pg_cmp_side){ b->side[1].runs, b->side[1].n },
+		     pg_compare_sides(&base, &new, &co, &b->c) < 0)) {
+			snprintf(err, len, "%s: cannot read its runs of releases %s and %s", b->board,
+				 f->o->base_release, f->o->release);
 			return -1;
 		}
-		for (int k = 0; k < b->n; k++) {
-			b->nreg += b->rows[k].verdict == PG_REGRESSED;
-			b->nimp += b->rows[k].verdict == PG_IMPROVED;
-		}
-		f->nregs += b->nreg;
+		b->compared = 1;
+		b->status = pg_compare_exit(&b->c, f->o->allow_missing);
+		f->nregs += b->c.nreg;
 	}
 	return 0;
 }
@@ -136,49 +161,73 @@ static int sort_regressions(struct fleet *f)
 		return -1;
 	int k = 0;
 	for (int i = 0; i < f->n; i++)
-		for (int j = 0; j < f->b[i].n; j++)
-			if (f->b[i].rows[j].verdict == PG_REGRESSED)
-				f->regs[k++] = &f->b[i].rows[j];
-	qsort(f->regs, (size_t)k, sizeof(*f->regs), by_size);
+		for (int j = 0; j < f->b[i].c.n; j++)
+			if (f->b[i].c.rows[j].verdict == PG_REGRESSED)
+				f->regs[k++] = &f->b[i].c.rows[j];
+	if (k > 1)
+		qsort(f->regs, (size_t)k, sizeof(*f->regs), by_size);
 	for (int r = 0; r < k; r++)
 		for (int i = 0; i < f->n; i++)
-			if (f->regs[r] >= f->b[i].rows && f->regs[r] < f->b[i].rows + f->b[i].n)
+			if (f->regs[r] >= f->b[i].c.rows && f->regs[r] < f->b[i].c.rows + f->b[i].c.n)
 				f->reg_board[r] = &f->b[i];
 	return 0;
 }
 
+/* pass, regressed, failed (lost what A measured), inconclusive, nothing in common. */
+static const char *board_verdict(const struct fleet_board *b)
+{
+	if (b->c.nreg)
+		return "regressed";
+	if (b->status == PG_EXIT_FAIL)
+		return "failed";
+	if (!b->c.n)
+		return "nothing in common";
+	return b->status ? "inconclusive" : "pass";
+}
+
 static json_t *board_json(const struct fleet_board *b)
 {
-	json_t *j = json_object(), *a = json_array();
+	json_t *j = json_object(), *a = json_array(), *lost = json_array(), *base = json_array(), *new = json_array();
 	json_object_set_new(j, "board", json_string(b->board));
-	json_object_set_new(j, "base", json_string(b->base_id));
-	json_object_set_new(j, "new", json_string(b->new_id));
-	json_object_set_new(j, "compared", json_integer(b->n));
-	json_object_set_new(j, "regressed", json_integer(b->nreg));
-	json_object_set_new(j, "improved", json_integer(b->nimp));
-	json_object_set_new(j, "verdict", json_string(b->nreg ? "regressed" : b->n ? "pass" : "nothing in common"));
-	for (int k = 0; k < b->n; k++)
-		json_array_append_new(a, pg_compare_row_json(&b->rows[k]));
+	json_object_set_new(j, "base", json_string(b->ids[0][b->nids[0] - 1]));
+	json_object_set_new(j, "new", json_string(b->ids[1][b->nids[1] - 1]));
+	for (int i = 0; i < b->nids[0]; i++)
+		json_array_append_new(base, json_string(b->ids[0][i]));
+	for (int i = 0; i < b->nids[1]; i++)
+		json_array_append_new(new, json_string(b->ids[1][i]));
+	json_object_set_new(j, "base_runs", base);
+	json_object_set_new(j, "new_runs", new);
+	json_object_set_new(j, "compared", json_integer(b->c.n));
+	json_object_set_new(j, "regressed", json_integer(b->c.nreg));
+	json_object_set_new(j, "improved", json_integer(b->c.nimp));
+	json_object_set_new(j, "inconclusive", json_integer(b->c.ninc));
+	json_object_set_new(j, "verdict", json_string(board_verdict(b)));
+	json_object_set_new(j, "exit", json_integer(b->status));
+	for (int k = 0; k < b->c.n; k++)
+		json_array_append_new(a, pg_compare_row_json(&b->c.rows[k]));
 	json_object_set_new(j, "results", a);
+	for (int k = 0; k < b->c.nlost; k++)
+		json_array_append_new(lost, pg_compare_lost_json(&b->c.lost[k]));
+	json_object_set_new(j, "lost", lost);
 	return j;
 }
 
-static void print_json(const struct fleet *f)
+static void print_json(const struct fleet *f, int status)
 {
 	json_t *o = json_object(), *boards = json_array(), *missing = json_array(), *regs = json_array();
 	json_object_set_new(o, "baseline_release", json_string(f->o->base_release));
 	json_object_set_new(o, "release", json_string(f->o->release));
 	json_object_set_new(o, "threshold_pct", json_real(f->o->threshold));
-	json_object_set_new(o, "alpha", json_real(PG_CMP_ALPHA));
+	json_object_set_new(o, "fdr", json_real(PG_GATE_Q));
 	for (int i = 0; i < f->n; i++) {
 		const struct fleet_board *b = &f->b[i];
-		if (b->base_id[0] && b->new_id[0]) {
+		if (b->compared) {
 			json_array_append_new(boards, board_json(b));
 			continue;
 		}
 		json_t *m = json_object();
 		json_object_set_new(m, "board", json_string(b->board));
-		json_object_set_new(m, "missing_release", json_string(b->base_id[0] ? f->o->release : f->o->base_release));
+		json_object_set_new(m, "missing_release", json_string(b->nids[0] ? f->o->release : f->o->base_release));
 		json_array_append_new(missing, m);
 	}
 	for (int r = 0; r < f->nregs; r++) {
@@ -190,7 +239,8 @@ static void print_json(const struct fleet *f)
 	json_object_set_new(o, "missing", missing);
 	json_object_set_new(o, "regressions", regs);
 	json_object_set_new(o, "regressed", json_integer(f->nregs));
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_object_set_new(o, "exit", json_integer(status));
+	pg_json_dumpf_safe(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	putchar('\n');
 	json_decref(o);
 }
@@ -203,6 +253,18 @@ static void cell(const char *text)
 	fputc(' ', stdout);
 }
 
+/* The latest run of a release, and how many more it has. */
+static void runs_cell(const struct fleet_board *b, int which)
+{
+	if (!b->nids[which]) {
+		cell("");
+		return;
+	}
+	cell(b->ids[which][b->nids[which] - 1]);
+	if (b->nids[which] > 1)
+		printf("(+%d) ", b->nids[which] - 1);
+}
+
 static void print_boards_md(const struct fleet *f)
 {
 	printf("| Board | Base run | New run | Compared | Regressed | Improved | Verdict |\n"
@@ -210,16 +272,48 @@ static void print_boards_md(const struct fleet *f)
 	for (int i = 0; i < f->n; i++) {
 		const struct fleet_board *b = &f->b[i];
 		cell(b->board);
-		cell(b->base_id);
-		cell(b->new_id);
-		if (b->base_id[0] && b->new_id[0]) {
-			printf("| %d | %d | %d | %s |\n", b->n, b->nreg, b->nimp,
-			       b->nreg ? "regressed" : b->n ? "pass" : "nothing in common");
+		runs_cell(b, 0);
+		runs_cell(b, 1);
+		if (b->compared) {
+			printf("| %d | %d | %d | %s |\n", b->c.n, b->c.nreg, b->c.nimp, board_verdict(b));
 		} else {
 			fputs("| | | | no run of ", stdout);
-			pg_md_text(stdout, b->base_id[0] ? f->o->release : f->o->base_release, 0);
+			pg_md_text(stdout, b->nids[0] ? f->o->release : f->o->base_release, 0);
 			fputs(" |\n", stdout);
 		}
+	}
+}
+
+/* Per board, why it failed or could not be judged: unlike machines, what
+ * it lost, the rows left unjudged. */
+static void print_details_md(const struct fleet *f)
+{
+	for (int i = 0; i < f->n; i++) {
+		const struct fleet_board *b = &f->b[i];
+		if (!b->compared || (!b->c.nunlike && !b->c.nnotes && !b->c.nlost && !b->c.ninc))
+			continue;
+		fputs("\n", stdout);
+		pg_md_text(stdout, b->board, 0);
+		fputs(":\n", stdout);
+		for (int k = 0; k < b->c.nunlike; k++) {
+			fputs("- unlike: ", stdout);
+			pg_md_text(stdout, b->c.unlike[k], 0);
+			fputc('\n', stdout);
+		}
+		for (int k = 0; k < b->c.nnotes; k++) {
+			fputs("- ", stdout);
+			pg_md_text(stdout, b->c.notes[k], 0);
+			fputc('\n', stdout);
+		}
+		for (int k = 0; k < b->c.n; k++)
+			if (b->c.rows[k].verdict == PG_INCONCLUSIVE) {
+				fputs("- ", stdout);
+				pg_compare_write_name(stdout, b->c.rows[k].base);
+				fputs(": ", stdout);
+				pg_compare_write_verdict(stdout, &b->c.rows[k]);
+				fputc('\n', stdout);
+			}
+		pg_compare_write_lost(stdout, &b->c, f->o->allow_missing);
 	}
 }
 
@@ -229,8 +323,10 @@ static void print_md(const struct fleet *f)
 	pg_md_text(stdout, f->o->release, 0);
 	fputs(" against ", stdout);
 	pg_md_text(stdout, f->o->base_release, 0);
-	printf(": threshold %g%%, Mann-Whitney p < %g\n\n", f->o->threshold, PG_CMP_ALPHA);
+	printf(": threshold %g%%, false discovery rate %g%% across each board's rows\n\n", f->o->threshold,
+	       100 * PG_GATE_Q);
 	print_boards_md(f);
+	print_details_md(f);
 	if (!f->nregs) {
 		printf("\nNo regressions.\n");
 		return;
@@ -248,13 +344,30 @@ static void print_md(const struct fleet *f)
 static void fleet_free(struct fleet *f)
 {
 	for (int i = 0; i < f->n; i++) {
-		pg_rrun_free(&f->b[i].base);
-		pg_rrun_free(&f->b[i].new);
-		free(f->b[i].rows);
+		struct fleet_board *b = &f->b[i];
+		pg_comparison_free(&b->c);
+		for (int w = 0; w < 2; w++) {
+			for (int k = 0; k < b->side[w].n; k++)
+				pg_rrun_free(&b->side[w].runs[k]);
+			free(b->side[w].runs);
+			free(b->ids[w]);
+		}
 	}
 	free(f->b);
 	free(f->regs);
 	free(f->reg_board);
+}
+
+/* 1 when a board failed, else 3 when one could not be judged, else 0. */
+static int fleet_status(const struct fleet *f)
+{
+	int st = PG_EXIT_OK;
+	for (int i = 0; i < f->n; i++)
+		if (f->b[i].compared && f->b[i].status == PG_EXIT_FAIL)
+			return PG_EXIT_FAIL;
+		else if (f->b[i].compared && f->b[i].status)
+			st = f->b[i].status;
+	return st;
 }
 
 int compare_fleet(const struct compare_opts *o)
@@ -268,7 +381,7 @@ int compare_fleet(const struct compare_opts *o)
 	pg_store_close(s);
 	int both = 0;
 	for (int i = 0; i < f.n; i++)
-		both += f.b[i].base_id[0] && f.b[i].new_id[0];
+		both += f.b[i].compared;
 	if (rc == 0 && !both)
 		snprintf(err, sizeof(err), "no board has runs of both release %s and release %s (run --label release=...)",
 			 o->base_release, o->release);
@@ -276,11 +389,11 @@ int compare_fleet(const struct compare_opts *o)
 		fleet_free(&f);
 		return pg_usage_error("compare: %s", rc < 0 || !both ? err : "out of memory");
 	}
+	rc = fleet_status(&f);
 	if (o->json)
-		print_json(&f);
+		print_json(&f, rc);
 	else
 		print_md(&f);
-	rc = f.nregs ? PG_EXIT_FAIL : PG_EXIT_OK;
 	fleet_free(&f);
 	return rc;
 }

@@ -1,42 +1,77 @@
 /*
  * perfguide import: adds results files brought back from boards to the
- * store, or taken out of a LAVA job's log (--from-lava-log). Every file is
+ * store, taken out of a LAVA job's log (--from-lava-log), or (--table) a
+ * published guide's tables as runs. Every file is
  * read and checked first; if any is corrupt nothing is imported. Each file
  * then goes in as one transaction, and a run the store already holds is
  * left as it is.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "help.h"
 #include "lava_log.h"
 #include "core/text.h"
 #include "report/select.h"
+#include "report/table_import.h"
 
 enum { O_LAVA_LOG = 256 };
 
 static const struct pg_opt import_opts[] = {
+	{ "db", 0, 'd', "FILE|URL",
+	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
 	{ "from-lava-log", 0, O_LAVA_LOG, "LOG",
 	  "also the results files in this LAVA job's log (the console, or LAVA's output.yaml), which "
 	  "'perfguide run --lava' wrote there; may be repeated" },
-	{ "db", 0, 'd', "FILE|URL", "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
-	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	{ "table", 0, 't', NULL, "the files are tables (CSV), not results files" },
+	{ "keys", 0, 'k', "N", "columns that name a row (default 1)" },
+	{ "map", 0, 'm', "FILE",
+	  "lines ROW,BENCHMARK,NAME=VALUE ...,METRIC for rows no label names (parameters not given take "
+	  "their defaults)" },
+	{ "release", 0, 'R', "V", "the runs' label release=V (--label K=V: any label)" },
+	{ "label", 0, 'L', "K=V", "a label of the runs (--table)" },
+	{ "section", 0, 's', "TITLE",
+	  "the guide's section of rows nothing maps (default: the table's file name)" },
+	{ "date", 0, 'D', "DATE", "when the runs say they were made, YYYY-MM-DD (default: the file's time)" },
 	PG_OPT_END,
 };
 
 const struct pg_cmd_doc pg_doc_import = {
 	.name = "import",
-	.summary = "add results files to the results store",
-	.usage = "FILE.jsonl... [--db FILE|URL]\n--from-lava-log LOG [FILE.jsonl...] [--db FILE|URL]",
+	.summary = "add results files (or a guide's tables) to the results store",
+	.usage = "FILE.jsonl... [--db FILE|URL]\n--from-lava-log LOG [FILE.jsonl...] [--db FILE|URL]\n"
+		 "--table TABLE.csv... [--keys N] [--map MAP.csv]... [--release V] [--label K=V]... "
+		 "[--section TITLE] [--date YYYY-MM-DD] [--db FILE|URL]",
 	.intro = "Adds results files to the results store, one transaction per file. A corrupt or truncated "
 		 "file is refused with its line number, and then nothing is imported. A run already in the "
-		 "store is not added twice.",
+		 "store is not added twice.\n\n"
+		 "With --from-lava-log, also the results files a LAVA job's log holds: 'perfguide run --lava' "
+		 "writes each there, base64 between marker lines (lava/README.md); one cut short is refused.\n\n"
+		 "With --table, the files are a published guide's tables as CSV: a header naming the boards "
+		 "(\"am62x\" or \"am62x (MB/s)\"), a row per figure named by its first N columns "
+		 "(\"bw_mem-fcp-8mb (MB/s)\"; \"aes-128-cbc,1024\"), cells \"V\" or \"M (min X, max Y)\". Each "
+		 "board becomes a run. A row is the result of the benchmark whose label is its name "
+		 "(perfguide's benchmarks label their results with the seed guide's row names), so the "
+		 "table's figures and perfguide's share the guide's rows; a map file names others.",
 	.opts = import_opts,
 	.exit_status = "0 imported, 1 the store failed, 2 bad input (nothing imported).",
-	.examples = "  perfguide import perfguide-results/*.jsonl\n  perfguide import --from-lava-log output.yaml",
+	.examples = "  perfguide import perfguide-results/*.jsonl\n  perfguide import --from-lava-log output.yaml\n"
+		    "  perfguide import --table lmbench.csv --release 09.02",
+};
+
+/* What --table takes. */
+struct table_opts {
+	int table;
+	struct pg_table_import imp;
+	const char *maps[32];
+	int nmaps;
+	json_t *labels;
 };
 
 /* One file's runs in one transaction, and a line per run. */
@@ -44,14 +79,17 @@ static int add_file(struct pg_store *s, const char *path, const struct pg_rrun *
 {
 	char err[512];
 	int *how = calloc((size_t)n + 1, sizeof(int));
-	if (!how || s->ops->add_runs(s, runs, n, how, err, sizeof(err)) < 0) {
+	int rc = how ? s->ops->add_runs(s, runs, n, how, err, sizeof(err)) : -1;
+	if (rc < 0) {
 		fputs("perfguide: import: ", stderr);
 		pg_term_puts(stderr, path);
 		fputs(": ", stderr);
 		pg_term_puts(stderr, how ? err : "out of memory");
-		fputs(" (nothing of it was added)\n", stderr);
+		fputs(" (nothing of it was added to ", stderr);
+		pg_term_puts(stderr, s->path);
+		fputs(")\n", stderr);
 		free(how);
-		return -1;
+		return rc;
 	}
 	for (int k = 0; k < n; k++) {
 		const struct pg_rrun *r = &runs[k];
@@ -68,11 +106,134 @@ static int add_file(struct pg_store *s, const char *path, const struct pg_rrun *
 	return 0;
 }
 
+/* The options of --table: -1 taken, else an exit status. */
+static int table_option(int c, const char *arg, struct table_opts *t)
+{
+	char *end;
+	struct tm tm = { 0 };
+	const char *eq = arg ? strchr(arg, '=') : NULL;
+	switch (c) {
+	case 't': t->table = 1; return -1;
+	case 'k':
+		t->imp.keys = (int)strtol(arg, &end, 10);
+		if (end == arg || *end || t->imp.keys < 1 || t->imp.keys > 8)
+			return pg_usage_error("import: --keys '%s': the number of columns that name a row (1 to 8)", arg);
+		return -1;
+	case 'm':
+		if (t->nmaps == 32)
+			return pg_usage_error("import: at most 32 --map files");
+		t->maps[t->nmaps++] = arg;
+		return -1;
+	case 'R':
+		json_object_set_new(t->labels, "release", json_string(arg));
+		return -1;
+	case 'L':
+		if (!eq || eq == arg || !eq[1] || pg_text_has_control(arg))
+			return pg_usage_error("import: --label '%s': use KEY=VALUE (release=09.02)", arg);
+		{
+			char key[128];
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
+			json_object_set_new(t->labels, key, json_string(eq + 1));
+		}
+		return -1;
+	case 's': t->imp.section = arg; return -1;
+	case 'D':
+		end = strptime(arg, "%Y-%m-%d", &tm);
+		if (!end || *end)
+			return pg_usage_error("import: --date '%s': use YYYY-MM-DD", arg);
+		t->imp.date = timegm(&tm);
+		return -1;
+	}
+	return -1;
+}
+/* The runs of one file: a results file, or with --table a table. */
+static int read_file(const char *path, const struct table_opts *t, const struct pg_table_map *map,
+		     struct pg_rrun **runs, int *n, char *err, size_t len)
+{
+	if (!t->table)
+		return pg_rrun_read_all(path, runs, n, err, len);
+	struct pg_table_stats st;
+	if (pg_table_import(path, map, &t->imp, runs, n, &st, err, len) < 0)
+		return -1;
+	fprintf(stderr, "perfguide: import: ");
+	pg_term_puts(stderr, path);
+	fprintf(stderr, ": %d rows onto perfguide's benchmarks, %d rows of its own, %d boards\n", st.matched,
+		st.unmatched, st.boards);
+	return 0;
+}
+
+/* The map of row names for --table: the benchmarks' labels, the map files. */
+static int table_map(struct table_opts *t, struct pg_table_map *map, char *err, size_t len)
+{
+	char *labels = json_object_size(t->labels) ? json_dumps(t->labels, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	t->imp.labels = labels;
+	if (!t->table)
+		return 0;
+	if (pg_table_map_init(map) < 0) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < t->nmaps; i++)
+		if (pg_table_map_read(t->maps[i], map, err, len) < 0)
+			return -1;
+	return 0;
+}
+
+/* Every file read and checked first, then each in one transaction.
+ * shown[i]: what messages call file i (a LAVA log's file: the log). */
+static int import_files(const char *db, char **paths, char **shown, int nfiles, struct table_opts *t,
+			struct pg_table_map *map)
+{
+	char err[1024];
+	struct pg_file {
+		struct pg_rrun *runs;
+		int n;
+	} *files = calloc((size_t)nfiles, sizeof(*files));
+	if (!files)
+		return pg_usage_error("import: out of memory");
+	int rc = PG_EXIT_OK, nread = 0;
+	if (table_map(t, map, err, sizeof(err)) < 0) {
+		free(files);
+		return pg_usage_error("import: %s", err);
+	}
+	for (; nread < nfiles; nread++) {
+		if (read_file(paths[nread], t, map, &files[nread].runs, &files[nread].n, err, sizeof(err)) < 0) {
+			rc = paths[nread] == shown[nread] ? pg_usage_error("import: %s", err)
+							  : pg_usage_error("import: %s: %s", shown[nread], err);
+			goto out;
+		}
+	}
+	struct pg_store *s = pg_select_store(db, 1, err, sizeof(err));
+	if (!s) {
+		rc = pg_usage_error("import: %s", err);
+		goto out;
+	}
+	/* A store's failure is 1; another run of an id the store holds is bad
+	 * input, 2 (the worse of the two when files had both). */
+	for (int i = 0; i < nfiles; i++) {
+		int added = add_file(s, shown[i], files[i].runs, files[i].n);
+		if (added == -2)
+			rc = PG_EXIT_USAGE;
+		else if (added < 0 && rc == PG_EXIT_OK)
+			rc = PG_EXIT_FAIL;
+	}
+	pg_store_close(s);
+out:
+	for (int i = 0; i < nread; i++) {
+		for (int k = 0; k < files[i].n; k++)
+			pg_rrun_free(&files[i].runs[k]);
+		free(files[i].runs);
+	}
+	free(files);
+	return rc;
+}
+
 #define MAX_LOGS 64
 
-/* What to import: the files named, then those taken out of each log. */
+/* The files named, then those taken out of each LAVA log (temporary files,
+ * shown as "LOG (NAME)"). */
 struct inputs {
-	const char **paths, **shown;	/* shown: what messages call it */
+	char **paths, **shown;
 	char (*names)[600];
 	int n;
 	struct pg_lava_file *lava[MAX_LOGS];
@@ -115,70 +276,48 @@ static void free_inputs(struct inputs *in)
 	free(in->names);
 }
 
-/* Reads every input, then adds them to the store; nothing when one is bad. */
-static int import_all(const struct inputs *in, const char *db)
-{
-	char err[512];
-	struct pg_file {
-		struct pg_rrun *runs;
-		int n;
-	} *files = calloc((size_t)in->n + 1, sizeof(*files));
-	if (!files)
-		return pg_usage_error("import: out of memory");
-	int rc = PG_EXIT_OK, nread = 0;
-	for (; nread < in->n; nread++) {
-		if (pg_rrun_read_all(in->paths[nread], &files[nread].runs, &files[nread].n, err, sizeof(err)) < 0) {
-			rc = pg_usage_error("import: %s%s%s", in->paths[nread] == in->shown[nread] ? "" : in->shown[nread],
-					    in->paths[nread] == in->shown[nread] ? "" : ": ", err);
-			goto out;
-		}
-	}
-	struct pg_store *s = pg_select_store(db, 1, err, sizeof(err));
-	if (!s) {
-		rc = pg_usage_error("import: %s", err);
-		goto out;
-	}
-	for (int i = 0; i < in->n; i++)
-		if (add_file(s, in->shown[i], files[i].runs, files[i].n) < 0)
-			rc = PG_EXIT_FAIL;
-	pg_store_close(s);
-out:
-	for (int i = 0; i < nread; i++) {
-		for (int k = 0; k < files[i].n; k++)
-			pg_rrun_free(&files[i].runs[k]);
-		free(files[i].runs);
-	}
-	free(files);
-	return rc;
-}
-
 int pg_cmd_import(int argc, char **argv)
 {
 	struct pg_getopt g;
 	const char *db = NULL, *logs[MAX_LOGS];
-	int c, nlogs = 0;
+	struct table_opts t = { .imp = { .keys = 1 }, .labels = json_object() };
+	struct pg_table_map map = { 0 };
+	int c, rc = -1, nlogs = 0;
 	pg_getopt_tables(&pg_doc_import, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
+	while (rc < 0 && (c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
+		case 'h': pg_help_print(stdout, &pg_doc_import); rc = PG_EXIT_OK; break;
 		case O_LAVA_LOG:
 			if (nlogs == MAX_LOGS)
-				return pg_usage_error("import: at most %d --from-lava-log options", MAX_LOGS);
-			logs[nlogs++] = optarg;
+				rc = pg_usage_error("import: at most %d --from-lava-log options", MAX_LOGS);
+			else
+				logs[nlogs++] = optarg;
 			break;
-		case 'h': pg_help_print(stdout, &pg_doc_import); return PG_EXIT_OK;
-		default: return pg_usage_error("import: unknown option '%s' (see 'perfguide import --help')",
-					       argv[optind - 1]);
+		case 't': case 'k': case 'm': case 'R': case 'L': case 's': case 'D':
+			rc = table_option(c, optarg, &t);
+			break;
+		default: rc = pg_usage_error("import: unknown option '%s' (see 'perfguide import --help')",
+					     argv[optind - 1]);
 		}
 	}
-	if (argc - optind < 1 && nlogs == 0)
-		return pg_usage_error("import: give one or more results files (FILE.jsonl) or --from-lava-log LOG");
+	int nfiles = argc - optind;
+	if (rc < 0 && nfiles < 1 && nlogs == 0)
+		rc = pg_usage_error("import: give one or more results files (FILE.jsonl) or --from-lava-log LOG");
+	if (rc < 0 && !t.table && (t.nmaps || json_object_size(t.labels) || t.imp.section || t.imp.date))
+		rc = pg_usage_error("import: --map, --release, --label, --section and --date are for --table");
+	if (rc < 0 && t.table && nlogs)
+		rc = pg_usage_error("import: --from-lava-log takes results files, not --table's tables");
 	static struct inputs in;
 	memset(&in, 0, sizeof(in));
-	int rc = add_inputs(&in, argc - optind, argv + optind, logs, nlogs);
 	if (rc < 0)
-		rc = import_all(&in, db);
+		rc = add_inputs(&in, nfiles, argv + optind, logs, nlogs);
+	if (rc < 0)
+		rc = import_files(db, in.paths, in.shown, in.n, &t, &map);
 	free_inputs(&in);
+	pg_table_map_free(&map);
+	free((char *)t.imp.labels);
+	json_decref(t.labels);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "help.h"
 #include "core/params.h"
+#include "core/text.h"
 #include "core/sysinfo.h"
 #include "pg_build.h"
 #ifdef PG_HAVE_JANSSON
@@ -26,10 +27,11 @@ const struct pg_cmd_doc pg_doc_info = {
 	.usage = "[--json]",
 	.intro = "Shows what perfguide records about this machine with every run: board model (device tree, "
 		 "DMI or hostname) and the device tree's compatible strings, CPUs (ARM: the core each is, from "
-		 "its implementer and part), clusters (identical cores on one clock), cpufreq policies, caches, "
-		 "memory, kernel, command line, libc, the compiler and flags this binary was built with, and "
-		 "the optional libraries it has (backends) and why it lacks the others. What the machine does "
-		 "not expose is left out.",
+		 "its implementer and part), clusters (identical cores on one clock), cpufreq policies "
+		 "(governor, limits, and the hardware's), whether it is virtual or emulated (KVM or another "
+		 "hypervisor, qemu-system, qemu-user), thermal zones, caches, memory, kernel, command line, "
+		 "libc, the compiler and flags this binary was built with, and the optional libraries it has "
+		 "(backends) and why it lacks the others. What the machine does not expose is left out.",
 	.opts = info_opts,
 	.exit_status = "0 shown, 2 bad usage.",
 };
@@ -70,6 +72,41 @@ static void print_clusters(const struct pg_machine *m)
 	}
 }
 
+/* cpus 0-3, schedutil, 200-1400 MHz of 200-1800 (capped), now 1400 MHz */
+static void print_policy(const struct pg_freq_policy *p)
+{
+	char b[400], hw[96] = "";
+	if (p->cpuinfo_max_khz)
+		snprintf(hw, sizeof(hw), " of %ld-%ld%s", p->cpuinfo_min_khz / 1000, p->cpuinfo_max_khz / 1000,
+			 p->max_khz && p->max_khz < p->cpuinfo_max_khz ? " (capped below the hardware's maximum)" : "");
+	snprintf(b, sizeof(b), "cpus %s, %s, %ld-%ld MHz%s, now %ld MHz", p->cpus, p->governor[0] ? p->governor : "?",
+		 p->min_khz / 1000, p->max_khz / 1000, hw, p->cur_khz / 1000);
+	row(p->name, b);
+}
+
+/* kvm; qemu-user (emulated: an aarch64 binary on an x86_64 kernel); thermal zones. */
+static void print_identity(const struct pg_machine *m)
+{
+	char b[256];
+	if (m->virt[0]) {
+		int n = snprintf(b, sizeof(b), "%s%s", m->virt, m->emulated ? " (emulated: figures are not the hardware's)" : "");
+		if (m->container[0] && strcmp(m->virt, "container") != 0 && n > 0 && (size_t)n < sizeof(b))
+			snprintf(b + n, sizeof(b) - (size_t)n, ", in a %s container", m->container);
+		row("virtual", b);
+	}
+	if (m->kernel_arch[0]) {
+		snprintf(b, sizeof(b), "%s (this binary is %s)", m->kernel_arch, m->binary_arch);
+		row("kernel arch", b);
+	}
+	for (int i = 0; i < m->nthermal; i++) {
+		char k[32];
+		snprintf(k, sizeof(k), "thermal%d", m->thermal[i].zone);
+		snprintf(b, sizeof(b), "%s, %.1f C", m->thermal[i].type[0] ? m->thermal[i].type : "?",
+			 (double)m->thermal[i].temp_mc / 1000);
+		row(k, b);
+	}
+}
+
 static void print_text(const struct pg_machine *m)
 {
 	char b[256];
@@ -81,6 +118,7 @@ static void print_text(const struct pg_machine *m)
 	row("dmi product", m->dmi_product);
 	row("hostname", m->hostname);
 	row("arch", m->arch);
+	print_identity(m);
 	snprintf(b, sizeof(b), "%d online, %d configured", m->cpus_online, m->cpus_configured);
 	row("cpus", b);
 	/* Consecutive CPUs of the same model print as one line. */
@@ -97,13 +135,8 @@ static void print_text(const struct pg_machine *m)
 		i = j + 1;
 	}
 	print_clusters(m);
-	for (int i = 0; i < m->npolicy; i++) {
-		const struct pg_freq_policy *p = &m->policy[i];
-		snprintf(b, sizeof(b), "cpus %s, %s, %ld-%ld MHz, now %ld MHz", p->cpus,
-			 p->governor[0] ? p->governor : "?", p->min_khz / 1000, p->max_khz / 1000,
-			 p->cur_khz / 1000);
-		row(p->name, b);
-	}
+	for (int i = 0; i < m->npolicy; i++)
+		print_policy(&m->policy[i]);
 	if (!m->npolicy)
 		row("cpufreq", "none (no /sys/devices/system/cpu/cpufreq)");
 	for (int i = 0; i < m->ncache; i++) {
@@ -135,8 +168,8 @@ static void print_text(const struct pg_machine *m)
 static int print_json(const struct pg_machine *m)
 {
 	char *s = pg_machine_json_text(m);
-	if (s)
-		puts(s);
+	if (s && pg_json_write_safe(stdout, s) == 0)
+		putchar('\n');
 	free(s);
 	return PG_EXIT_OK;
 }

@@ -11,6 +11,8 @@
 #include "pg_build.h"
 #ifdef PG_HAVE_JANSSON
 #include <jansson.h>
+
+#include "core/record_json.h"
 #endif
 
 enum { O_JSON = 256 };
@@ -100,7 +102,7 @@ static int print_json(const struct selection *sel)
 	json_t *all = json_array();
 	for (int i = 0; i < sel->n; i++)
 		add_json(sel->b[i], all);
-	json_dumpf(all, stdout, JSON_INDENT(2));
+	pg_json_dumpf_safe(all, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(all);
 	return PG_EXIT_OK;

@@ -3,12 +3,16 @@
  * files): one column per board, one table per section, the machine table at
  * the head; with --baseline, each board against one of them.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -20,18 +24,34 @@
 
 /* One line per option: getopt, --help and perfguide-report(1) all read it. */
 static const struct pg_opt report_opts[] = {
-	{ "board", 0, 'b', "NAME", "this board's latest run (repeat for more boards)" },
+	{ "board", 0, 'b', "NAME", "this board's runs (repeat for more boards)" },
 	{ "run", 0, 'r', "ID", "this run (repeat; 'latest' is the newest run)" },
+	{ "label", 0, 'L', "KEY=VALUE", "only runs with this label (run --label; repeat: all of them)" },
+	{ "release", 0, 'R', "V", "the same as --label release=V" },
 	{ "all-runs", 0, 'a', NULL,
 	  "every run of each --board, merged into one column: median of the medians, min of the mins, max "
-	  "of the maxes" },
+	  "of the maxes (default: per benchmark the latest run's result)" },
+	{ "columns-by", 0, 'C', "board|label|run",
+	  "a column per board, per board and labels (label, the default: release=09.01 beside "
+	  "release=09.02) or per run" },
 	{ "baseline", 0, 'B', "BOARD",
 	  "each board's ratio to BOARD per row (above 1: better), the geometric mean per section, and a "
 	  "mark where the two boards' min..max overlap" },
+	{ "title", 0, 'T', "TEXT", "the guide's title (default: Performance guide)" },
+	{ "all-metrics", 0, 'M', NULL,
+	  "also every metric a section's table leaves out, in a table of its own (csv and json always have "
+	  "them)" },
+	{ "metrics", 0, 'm', "S=LIST", "the metrics section S shows (Crypto=bandwidth: MB/s)" },
+	{ "width", 0, 'W', "N", "split tables wider than N characters by boards (default 160; 0: never)" },
+	{ "strict", 0, 'S', NULL,
+	  "exit 3 when a figure is to doubt (noisy, disturbed, capped, few samples, bimodal, emulated)" },
 	{ "format", 0, 'f', "md|rst|csv|json|html",
 	  "the guide's format (default: the -o file's extension, else md; .txt is md, an extension no "
 	  "format has is refused)" },
-	{ NULL, 'o', 'o', "FILE", "write to FILE (default: standard output)" },
+	{ NULL, 'o', 'o', "FILE",
+	  "write to FILE (default: standard output; -: the same): a file is replaced once the guide is "
+	  "complete, a character device or a FIFO is written through; md and rst also write their charts "
+	  "beside a file, FILE-<section>-<n>.svg" },
 	{ "db", 0, 'd', "FILE|URL",
 	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
 	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
@@ -47,10 +67,13 @@ const struct pg_cmd_doc pg_doc_report = {
 		 "column per board and cells 'median (min X, max Y)'. Without a selection, the latest run of "
 		 "every board in the store, boards by name.",
 	.opts = report_opts,
-	.after = "Results files given as arguments are read directly, without the store.",
-	.exit_status = "0 written, 1 writing failed, 2 bad input (nothing written).",
-	.examples = "  perfguide report -o guide.html\n  perfguide report --board am62x-sk --board j721e-sk "
-		    "--baseline am62x-sk\n  perfguide report run1.jsonl run2.jsonl --format rst",
+	.after = "Results files given as arguments are read directly, without the store. A figure to doubt "
+		 "is marked in every format and its note says why.",
+	.exit_status = "0 written, 1 writing failed, 2 bad input (nothing written), 3 written, but with "
+		       "--strict a figure is to doubt.",
+	.examples = "  perfguide report -o guide.html\n  perfguide report --release 09.02 --title 'AM62x SDK 09.02'\n"
+		    "  perfguide report --board am62x-sk --board j721e-sk --baseline am62x-sk\n"
+		    "  perfguide report run1.jsonl run2.jsonl --format rst",
 };
 
 struct report_opts {
@@ -60,14 +83,25 @@ struct report_opts {
 	const struct pg_writer *writer;
 	char **files;
 	int nfiles;
+	/* Only runs with these labels: --label K=V, or --release V (key NULL). */
+	struct {
+		const char *key, *arg;
+	} labels[MAX_SEL];
+	int nlabels;
+	int strict;
+	struct pg_guide_opts guide;
+	const char *metrics[MAX_SEL];
+	char charts[1100], charts_ref[300];
 };
+
+#define DEFAULT_WIDTH 160
 
 /* The runs the guide is made of, and the store they came from. */
 struct selection {
 	struct pg_store *store;
 	struct pg_rrun *runs;
 	int nruns;
-	char err[1024];		/* a path of the store (512) and more */
+	char err[2048];		/* a path of the store (512) and more */
 };
 
 /* -o guide.html writes html: the extension names a format; a name without
@@ -88,12 +122,67 @@ static const struct pg_writer *writer_of_path(const char *path)
 	return w;
 }
 
+/* --label KEY=VALUE and --release VALUE, kept as given. */
+static int add_label(struct report_opts *o, const char *key, const char *arg)
+{
+	if (o->nlabels == MAX_SEL)
+		return pg_usage_error("report: at most %d --label options", MAX_SEL);
+	const char *eq = strchr(arg, '=');
+	if (!key && (!eq || eq == arg || !eq[1]))
+		return pg_usage_error("report: --label '%s': use KEY=VALUE (release=09.02)", arg);
+	if (key && !arg[0])
+		return pg_usage_error("report: --release needs a value (09.02)");
+	o->labels[o->nlabels].key = key;
+	o->labels[o->nlabels++].arg = arg;
+	return -1;
+}
+
+/* The options of what the guide shows and how: -1 taken, else an exit status. */
+static int guide_option(int c, const char *arg, struct report_opts *o)
+{
+	char *end;
+	switch (c) {
+	case 'L': return add_label(o, NULL, arg);
+	case 'R': return add_label(o, "release", arg);
+	case 'T': o->guide.title = arg; return -1;
+	case 'S': o->strict = 1; return -1;
+	case 'M': o->guide.all_metrics = 1; return -1;
+	case 'm':
+		if (!strchr(arg, '=') || arg[0] == '=')
+			return pg_usage_error("report: --metrics '%s': use SECTION=METRIC,... (Crypto=bandwidth)", arg);
+		if (o->guide.nmetrics == MAX_SEL)
+			return pg_usage_error("report: at most %d --metrics options", MAX_SEL);
+		o->metrics[o->guide.nmetrics++] = arg;
+		return -1;
+	case 'C':
+		if (strcmp(arg, "board") == 0)
+			o->guide.columns_by = PG_COLS_BOARD;
+		else if (strcmp(arg, "label") == 0)
+			o->guide.columns_by = PG_COLS_LABEL;
+		else if (strcmp(arg, "run") == 0)
+			o->guide.columns_by = PG_COLS_RUN;
+		else
+			return pg_usage_error("report: --columns-by '%s': use board, label or run", arg);
+		return -1;
+	case 'W':
+		o->guide.width = (int)strtol(arg, &end, 10);
+		if (end == arg || *end || o->guide.width < 0 || o->guide.width > 100000)
+			return pg_usage_error("report: --width '%s': a number of characters, 0 for no limit", arg);
+		return -1;
+	}
+	return -1;
+}
+
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
 	struct pg_getopt g;
 	int c, format_given = 0;
 	memset(o, 0, sizeof(*o));
 	o->writer = &pg_writer_md;
+	o->guide.columns_by = PG_COLS_LABEL;
+	o->guide.merge = PG_MERGE_LATEST;
+	o->guide.width = DEFAULT_WIDTH;
+	o->guide.metrics = o->metrics;
 	pg_getopt_tables(&pg_doc_report, &g);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
@@ -118,6 +207,12 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		case 'o': o->outpath = optarg; break;
 		case 'd': o->db = optarg; break;
 		case 'h': pg_help_print(stdout, &pg_doc_report); return PG_EXIT_OK;
+		case 'L': case 'R': case 'T': case 'S': case 'M': case 'm': case 'C': case 'W': {
+			int rc = guide_option(c, optarg, o);
+			if (rc >= 0)
+				return rc;
+			break;
+		}
 		default:
 			if (optopt)
 				return pg_usage_error("report: option '-%c' needs a value or is unknown", optopt);
@@ -127,6 +222,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	}
 	if (o->all && o->nboards == 0)
 		return pg_usage_error("report: --all-runs needs one or more --board");
+	if (o->all)
+		o->guide.merge = PG_MERGE_ALL;
 	if (!format_given && o->outpath && !(o->writer = writer_of_path(o->outpath)))
 		return pg_usage_error("report: -o %s: no format has that extension (%s; or give --format)",
 				      o->outpath, pg_writer_names());
@@ -160,16 +257,42 @@ static int open_store(struct selection *sel, const char *db)
 	return sel->store ? 0 : -1;
 }
 
-static int add_files(struct selection *sel, char **files, int n)
+/* Label i asked for: its key and value. */
+static void label_asked(const struct report_opts *o, int i, char *key, size_t len, const char **value)
 {
-	for (int i = 0; i < n; i++) {
+	const char *arg = o->labels[i].arg, *eq = strchr(arg, '=');
+	if (o->labels[i].key) {
+		snprintf(key, len, "%s", o->labels[i].key);
+		*value = arg;
+	} else {
+		snprintf(key, len, "%.*s", (int)(eq - arg), arg);
+		*value = eq + 1;
+	}
+}
+
+/* Whether a run's labels have every --label the selection asks for. */
+static int labels_match(const struct report_opts *o, const char *labels)
+{
+	for (int i = 0; i < o->nlabels; i++) {
+		char key[256];
+		const char *value;
+		label_asked(o, i, key, sizeof(key), &value);
+		if (!pg_labels_have(labels, key, value))
+			return 0;
+	}
+	return 1;
+}
+
+static int add_files(struct selection *sel, const struct report_opts *o)
+{
+	for (int i = 0; i < o->nfiles; i++) {
 		struct pg_rrun *fr;
 		int nfr;
-		if (pg_rrun_read_all(files[i], &fr, &nfr, sel->err, sizeof(sel->err)) < 0)
+		if (pg_rrun_read_all(o->files[i], &fr, &nfr, sel->err, sizeof(sel->err)) < 0)
 			return -1;
 		int rc = 0;
 		for (int k = 0; k < nfr; k++)
-			if (rc == 0)
+			if (rc == 0 && labels_match(o, fr[k].labels))
 				rc = add_run(sel, &fr[k]);
 			else
 				pg_rrun_free(&fr[k]);
@@ -180,67 +303,64 @@ static int add_files(struct selection *sel, char **files, int n)
 	return 0;
 }
 
-static int add_board(struct selection *sel, const struct report_opts *o, const char *board)
-{
-	char **ids;
-	int n, rc = 0;
-	if (open_store(sel, o->db) < 0 || pg_store_runs_of_board(sel->store, board, &ids, &n, sel->err, sizeof(sel->err)) < 0)
-		return -1;
-	if (n == 0) {
-		snprintf(sel->err, sizeof(sel->err), "no runs of board '%s' in the store %s (see 'perfguide runs')", board,
-			 sel->store->path);
-		rc = -1;
-	}
-	for (int k = o->all ? 0 : n - 1; rc == 0 && k < n; k++) {
-		struct pg_rrun r;
-		int found = sel->store->ops->load_run(sel->store, ids[k], &r, sel->err, sizeof(sel->err));
-		if (found == 0)
-			snprintf(sel->err, sizeof(sel->err), "run vanished from the store");
-		rc = found == 1 ? add_run(sel, &r) : -1;
-	}
-	for (int k = 0; k < n; k++)
-		free(ids[k]);
-	free(ids);
-	return rc;
-}
-
+/* Boards by name, each board's runs oldest first. */
 static int by_board(const void *a, const void *b)
 {
-	return strcmp(((const struct pg_rrun *)a)->board, ((const struct pg_rrun *)b)->board);
+	const struct pg_rrun *x = a, *y = b;
+	int c = strcmp(x->board, y->board);
+	if (!c)
+		c = strcmp(x->started ? x->started : "", y->started ? y->started : "");
+	return c ? c : strcmp(x->id, y->id);
 }
 
-/* The latest run of every board, boards by name as the seed orders its columns. */
-static int add_latest(struct selection *sel, const char *db)
+/* "release=09.02, lab=x": what the selection asked for, for messages. */
+static void asked(const struct report_opts *o, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < o->nlabels && at < len; i++) {
+		char key[256];
+		const char *value;
+		label_asked(o, i, key, sizeof(key), &value);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s=%s", i ? ", " : " with ", key, value);
+	}
+}
+
+/* Every run of the store (of board, when not NULL) with the labels asked
+ * for, oldest first: the guide takes per benchmark the latest result of a
+ * column's runs (or with --all-runs merges them), so a run of a few
+ * benchmarks never hides an earlier full one. */
+static int add_store_runs(struct selection *sel, const struct report_opts *o, const char *board)
 {
 	struct pg_run_summary *all;
-	int n, rc = 0;
-	if (open_store(sel, db) < 0 || sel->store->ops->list_runs(sel->store, &all, &n, sel->err, sizeof(sel->err)) < 0)
+	int n, rc = 0, added = 0;
+	char what[300];
+	if (open_store(sel, o->db) < 0 || sel->store->ops->list_runs(sel->store, &all, &n, sel->err, sizeof(sel->err)) < 0)
 		return -1;
-	for (int i = n - 1; rc == 0 && i >= 0; i--) {
-		int later = 0;
-		for (int k = i + 1; k < n; k++)
-			later |= strcmp(all[k].board, all[i].board) == 0;
-		if (later)
+	for (int i = 0; rc == 0 && i < n; i++) {
+		if ((board && strcmp(all[i].board, board) != 0) || !labels_match(o, all[i].labels))
 			continue;
 		struct pg_rrun r;
 		int found = sel->store->ops->load_run(sel->store, all[i].id, &r, sel->err, sizeof(sel->err));
 		if (found == 0)
 			snprintf(sel->err, sizeof(sel->err), "run '%s' vanished from the store", all[i].id);
 		rc = found == 1 ? add_run(sel, &r) : -1;
+		added++;
 	}
-	free(all);
-	qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
-	if (rc == 0 && sel->nruns == 0) {
-		snprintf(sel->err, sizeof(sel->err), "the store %s holds no runs (run or import results first)",
-			 sel->store->path);
-		rc = -1;
-	}
-	return rc;
+	pg_run_summaries_free(all, n);
+	asked(o, what, sizeof(what));
+	if (rc == 0 && added == 0 && board)
+		snprintf(sel->err, sizeof(sel->err), "no runs of board '%s'%s in the store %s (see 'perfguide runs')",
+			 board, what, sel->store->path);
+	else if (rc == 0 && added == 0)
+		snprintf(sel->err, sizeof(sel->err), "the store %s holds no runs%s (%s)", sel->store->path, what,
+			 what[0] ? "see 'perfguide runs'" : "run or import results first");
+	return rc == 0 && added == 0 ? -1 : rc;
 }
 
 static int select_runs(struct selection *sel, const struct report_opts *o)
 {
-	if (add_files(sel, o->files, o->nfiles) < 0)
+	if (add_files(sel, o) < 0)
 		return -1;
 	for (int i = 0; i < o->nids; i++) {
 		struct pg_rrun r;
@@ -248,10 +368,20 @@ static int select_runs(struct selection *sel, const struct report_opts *o)
 			return -1;
 	}
 	for (int i = 0; i < o->nboards; i++)
-		if (add_board(sel, o, o->boards[i]) < 0)
+		if (add_store_runs(sel, o, o->boards[i]) < 0)
 			return -1;
-	if (o->nfiles == 0 && o->nids == 0 && o->nboards == 0)
-		return add_latest(sel, o->db);
+	if (o->nfiles == 0 && o->nids == 0 && o->nboards == 0) {
+		if (add_store_runs(sel, o, NULL) < 0)
+			return -1;
+		/* boards by name, as the seed orders its columns */
+		qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
+	}
+	if (sel->nruns == 0) {
+		char what[300];
+		asked(o, what, sizeof(what));
+		snprintf(sel->err, sizeof(sel->err), "no run%s in the results files given", what);
+		return -1;
+	}
 	return 0;
 }
 
@@ -278,33 +408,190 @@ static FILE *open_temp(const char *path, char *tmp, size_t len)
 	return f;
 }
 
+/* Where the guide goes. A regular file (or a new name) gets a temporary
+ * file beside it, renamed over it once the guide is complete; standard
+ * output ("-"), a character device (/dev/null, a serial console) or a FIFO
+ * is written through; nothing else is replaced, as root neither. */
+struct output {
+	FILE *f;
+	char tmp[PATH_MAX + 16];	/* "": written through */
+	char target[PATH_MAX];		/* renamed over: path, or where its link leads */
+};
+
+/* fd still is the device or FIFO that path was (not swapped meanwhile). */
+static int same_node(int fd, const struct stat *was)
+{
+	struct stat now;
+	return fstat(fd, &now) == 0 && (now.st_mode & S_IFMT) == (was->st_mode & S_IFMT) &&
+	       now.st_dev == was->st_dev && now.st_ino == was->st_ino;
+}
+
+static int open_through(const char *path, const struct stat *sb, struct output *out)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
+	if (!same_node(fd, sb)) {
+		close(fd);
+		return pg_usage_error("report: %s changed while it was opened: not written", path);
+	}
+	if (!(out->f = fdopen(fd, "w"))) {
+		close(fd);
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
+	}
+	return -1;
+}
+
+/* -1 when out is ready, else the exit status (the reason said). */
+static int open_output(const char *path, struct output *out)
+{
+	struct stat sb, lsb;
+	memset(out, 0, sizeof(*out));
+	if (strcmp(path, "-") == 0) {
+		out->f = stdout;
+		return -1;
+	}
+	int have = stat(path, &sb) == 0, e = errno;
+	int link = lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode);
+	if (!have && e != ENOENT)
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(e));
+	if (!have && link)
+		return pg_usage_error("report: %s is a symbolic link to nothing: not replaced", path);
+	if (have && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))
+		return open_through(path, &sb, out);
+	if (have && !S_ISREG(sb.st_mode))
+		return pg_usage_error("report: %s is %s: the guide goes to a regular file, a character device, "
+				      "a FIFO or - (standard output)", path,
+				      S_ISDIR(sb.st_mode) ? "a directory" : S_ISBLK(sb.st_mode) ? "a block device"
+										: "not a file");
+	/* A link to a regular file: the file it leads to is replaced, the link kept. */
+	if (link ? !realpath(path, out->target)
+		 : (size_t)snprintf(out->target, sizeof(out->target), "%s", path) >= sizeof(out->target))
+		return pg_usage_error("report: cannot write %s: %s", path, link ? strerror(errno) : "name too long");
+	if (!(out->f = open_temp(out->target, out->tmp, sizeof(out->tmp))))
+		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* The complete guide in place: the temporary renamed over the target,
+ * unless that became something else than a regular file meanwhile. */
+static int close_output(struct output *out, int wrc, const char *path)
+{
+	if (out->f == stdout)
+		return wrc;
+	struct stat sb;
+	if (fclose(out->f) != 0)
+		wrc = -1;
+	if (!out->tmp[0])
+		return wrc;
+	if (wrc == 0 && lstat(out->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "perfguide: report: %s is no longer a regular file: not replaced\n", path);
+		unlink(out->tmp);
+		return -2;
+	}
+	if (wrc < 0 || rename(out->tmp, out->target) < 0) {
+		unlink(out->tmp);
+		return -1;
+	}
+	return 0;
+}
+
 /* Into a temporary file first, so a failed write leaves no half guide. */
 static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 {
-	char tmp[1100];
-	FILE *f = stdout;
-	if (o->outpath && !(f = open_temp(o->outpath, tmp, sizeof(tmp))))
-		return pg_usage_error("report: cannot write %s: %s", o->outpath, strerror(errno));
-	int wrc = pg_guide_write(g, o->writer, f);
-	if (fflush(f) != 0 || ferror(f))
+	struct output out = { .f = stdout };
+	int rc = o->outpath ? open_output(o->outpath, &out) : -1;
+	if (rc >= 0)
+		return rc;
+	int wrc = pg_guide_write(g, o->writer, out.f);
+	if (fflush(out.f) != 0 || ferror(out.f))
 		wrc = -1;
-	if (!o->outpath) {
-		if (wrc < 0)
+	if (o->outpath)
+		wrc = close_output(&out, wrc, o->outpath);
+	if (wrc == -2)
+		return PG_EXIT_FAIL;
+	if (wrc < 0) {
+		if (o->outpath && out.f != stdout)
+			fprintf(stderr, "perfguide: report: writing %s: %s\n", o->outpath, strerror(errno));
+		else
 			fprintf(stderr, "perfguide: report: writing the guide failed\n");
-		return wrc < 0 ? PG_EXIT_FAIL : PG_EXIT_OK;
-	}
-	if (fclose(f) != 0)
-		wrc = -1;
-	if (wrc < 0 || rename(tmp, o->outpath) < 0) {
-		fprintf(stderr, "perfguide: report: writing %s: %s\n", o->outpath, strerror(errno));
-		unlink(tmp);
 		return PG_EXIT_FAIL;
 	}
-	fprintf(stderr, "perfguide: wrote guide in %s\n", o->outpath);
+	if (o->outpath && out.f != stdout)
+		fprintf(stderr, "perfguide: wrote guide in %s\n", o->outpath);
 	return PG_EXIT_OK;
 }
 
-static int build_and_write(const struct selection *sel, const struct report_opts *o)
+/* md and rst write their charts beside the guide: FILE-<section>-<n>.svg
+ * next to a regular FILE (not a device or a FIFO, nor standard output),
+ * named with characters that need no escape in a link or a directive. */
+static void chart_files(struct report_opts *o)
+{
+	struct stat st;
+	const char *p = o->outpath, *name = p ? strrchr(p, '/') : NULL;
+	if (!p || strcmp(p, "-") == 0 || (o->writer != &pg_writer_md && o->writer != &pg_writer_rst) ||
+	    (stat(p, &st) == 0 && !S_ISREG(st.st_mode)))
+		return;
+	name = name ? name + 1 : p;
+	const char *dot = strrchr(name, '.');
+	size_t stem = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+	size_t k = 0;
+	for (size_t i = 0; i < stem && k + 1 < sizeof(o->charts_ref); i++) {
+		unsigned char c = (unsigned char)name[i];
+		o->charts_ref[k++] = isalnum(c) || c == '-' || c == '_' || c == '.' ? (char)c : '_';
+	}
+	o->charts_ref[k] = '\0';
+	if (!k)
+		snprintf(o->charts_ref, sizeof(o->charts_ref), "guide");
+	if ((size_t)snprintf(o->charts, sizeof(o->charts), "%.*s%s", (int)(name - p), p, o->charts_ref) >=
+	    sizeof(o->charts))
+		return;
+	o->guide.charts = o->charts;
+	o->guide.charts_ref = o->charts_ref;
+}
+
+/* When the guide is made: SOURCE_DATE_EPOCH where set (reproducible
+ * builds), else now. */
+static time_t guide_date(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long t = e ? strtoll(e, &end, 10) : -1;
+	return e && end != e && !*end && t >= 0 ? (time_t)t : time(NULL);
+}
+
+/* Says what each column with several runs took from them. */
+static void say_columns(const struct pg_guide *g)
+{
+	for (int c = 0; c < g->ncols; c++) {
+		const struct pg_gcol *col = &g->cols[c];
+		int used = 0;
+		for (int k = 0; k < col->nruns; k++)
+			used += col->used[k] > 0;
+		if (col->nruns < 2)
+			continue;
+		if (g->opts.merge == PG_MERGE_ALL)
+			fprintf(stderr, "perfguide: report: %s: %d runs merged into one column\n", col->name, col->nruns);
+		else
+			fprintf(stderr, "perfguide: report: %s: %d runs, the latest result of each benchmark, from %d of "
+				"them (the machine table's Runs row says which; --columns-by run shows each)\n",
+				col->name, col->nruns, used);
+	}
+}
+
+/* --strict: a figure to doubt makes the guide's exit status 3. */
+static int strict_status(const struct pg_guide *g, const struct report_opts *o, int rc)
+{
+	struct pg_doubts d;
+	pg_guide_doubts(g, &d);
+	if (!o->strict || rc != PG_EXIT_OK || !d.doubtful)
+		return rc;
+	fprintf(stderr, "perfguide: report: %d of %d figures are to doubt (see the guide's \"Figures to doubt\"): "
+		"exit 3 (--strict)\n", d.doubtful, d.figures);
+	return PG_EXIT_DOUBT;
+}
+
+static int build_and_write(const struct selection *sel, struct report_opts *o)
 {
 	const struct pg_rrun **ptrs = malloc(sizeof(*ptrs) * (size_t)(sel->nruns + 1));
 	struct pg_guide g;
@@ -313,12 +600,16 @@ static int build_and_write(const struct selection *sel, const struct report_opts
 		return pg_usage_error("report: out of memory");
 	for (int i = 0; i < sel->nruns; i++)
 		ptrs[i] = &sel->runs[i];
-	if (pg_guide_build(&g, ptrs, sel->nruns) < 0)
+	chart_files(o);
+	o->guide.date = guide_date();
+	if (pg_guide_build_opts(&g, ptrs, sel->nruns, &o->guide) < 0)
 		rc = pg_usage_error("report: out of memory");
 	else if (o->baseline && pg_guide_baseline(&g, o->baseline) < 0)
 		rc = pg_usage_error("report: --baseline '%s': no such board among the runs reported", o->baseline);
-	else
-		rc = write_guide(&g, o);
+	else {
+		say_columns(&g);
+		rc = strict_status(&g, o, write_guide(&g, o));
+	}
 	pg_guide_free(&g);
 	free(ptrs);
 	return rc;

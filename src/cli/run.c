@@ -107,11 +107,25 @@ static void item_opts(const struct run_config *c, const struct run_sinks *s, str
 				    .raw_dir = s->raw_dir[0] ? s->raw_dir : NULL };
 }
 
+/* The machine watched through every sample (core/env.h), from its state at
+ * the run's start. */
+struct watch {
+	struct pg_env env;
+	struct pg_env_mark base;
+	struct run_quiet quiet;
+};
+
 static void run_plan(const struct run_config *c, const struct run_plan *p, struct run_sinks *s)
 {
 	struct pg_run_opts ro;
 	struct pg_budget shared;
+	static struct watch w;	/* large, and a run has one */
+	pg_env_open(&w.env);
+	pg_env_mark(&w.env, &w.base);
+	run_quiet_init(&w.quiet, &w.env, c->wait_quiet);
 	item_opts(c, s, c->budget > 0 ? &shared : NULL, &ro);
+	ro.env = &w.env;
+	ro.env_base = &w.base;
 	if (ro.budget)
 		pg_budget_init(&shared, c->budget, p->n, &ro);
 	double t0 = pg_now();
@@ -121,9 +135,11 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 				: ((c->runs ? c->runs : c->min_runs) + 4) * c->min_time * p->n;
 		if (ro.budget && shared.deadline - pg_now() < left)
 			left = shared.deadline - pg_now();
+		run_quiet_wait(&w.quiet);
 		run_sinks_before(s, &p->items[i], i, p->n, left);
 		struct pg_result r;
 		pg_run_bench(p->items[i].bench, &p->items[i].args, &ro, &r);
+		run_quiet_after(&w.quiet, &r);
 		/* A benchmark stopped by Ctrl-C did not fail: it is left out. */
 		if (!(pg_interrupted && r.status == PG_ERROR))
 			run_sinks_result(s, &r);
@@ -146,6 +162,9 @@ int pg_cmd_run(int argc, char **argv)
 	}
 	struct pg_machine machine;
 	pg_machine_read(&machine);
+	if (machine.emulated)
+		fprintf(stderr, "perfguide: this CPU is emulated (%s): the figures will be the emulator's, not the "
+			"hardware's\n", machine.virt);
 	struct pg_run_info ri = {
 		.board = c.board ? c.board : machine.board, .started = pg_wall_time(), .machine = &machine,
 		.suite = c.suite, .runs = c.runs, .min_runs = c.min_runs, .max_runs = c.max_runs,

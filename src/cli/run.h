@@ -43,6 +43,7 @@ struct run_config {
 	int nov;
 	const char *const *selectors;
 	int nselectors;
+	double wait_quiet;	/* --wait-quiet: seconds before each benchmark; 0: none */
 };
 
 /* Parses argv into c. Returns -1 to go on, else the exit status to end
@@ -67,6 +68,23 @@ struct run_plan {
  * 0, or -1 with err set (bad input). */
 int run_make_plan(struct run_config *c, struct run_plan *p, char *err, size_t len);
 void run_plan_free(struct run_plan *p);
+
+/* --wait-quiet (run_quiet.c): before a benchmark, wait a while for other
+ * processes that hold the CPUs. */
+struct run_quiet {
+	struct pg_env *env;
+	double max_s;
+	int look;		/* look at the machine before the next benchmark */
+	int gave_up;		/* a wait ran out: none until a result is quiet */
+};
+
+void run_quiet_init(struct run_quiet *q, struct pg_env *env, double max_s);
+void run_quiet_wait(struct run_quiet *q);
+/* What a result saw decides whether to look again before the next. */
+void run_quiet_after(struct run_quiet *q, const struct pg_result *r);
+
+/* --wait-quiet's default, and PERFGUIDE_WAIT_QUIET that sets another. */
+#define RUN_WAIT_QUIET_DEFAULT 10.0
 
 /* --- sinks: where each result goes --- */
 

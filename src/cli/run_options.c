@@ -14,7 +14,7 @@
 #define PG_LABEL_KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 
 enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
-       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA };
+       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA, O_WAIT_QUIET };
 
 static const struct pg_opt run_opts[] = {
 	{ "suite", 0, O_SUITE, "quick|standard|full",
@@ -44,6 +44,9 @@ static const struct pg_opt run_opts[] = {
 	{ "lava", 0, O_LAVA, NULL,
 	  "also report every result as a LAVA test case (lava-test-case, or its signal lines): "
 	  "lava/README.md" },
+	{ "wait-quiet", 0, O_WAIT_QUIET, "SECONDS",
+	  "before a benchmark, while other processes use more than 10% of the CPUs, wait for them at most "
+	  "this long (default 10, or PERFGUIDE_WAIT_QUIET; 0: never)" },
 	{ "cpu", 0, O_CPU, "LIST",
 	  "pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a benchmark runs on the i-th CPU of the list" },
 	{ NULL, 'p', 'p', "NAME=VALUE[,VALUE...]",
@@ -261,6 +264,10 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 	case O_NODB: c->no_db = 1; break;
 	case O_LABEL: return add_label(c, arg);
 	case O_LAVA: c->lava = 1; break;
+	case O_WAIT_QUIET:
+		if ((rc = parse_number("--wait-quiet", arg, 0, 3600, 0, "seconds from 0 to 3600", &v)) < 0)
+			c->wait_quiet = v;
+		break;
 	case O_CPU:
 		if (parse_cpus(arg, c->cpus, &c->ncpus, err, sizeof(err)) < 0)
 			return pg_usage_error("run: %s", err);
@@ -276,11 +283,28 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 	return rc;
 }
 
+/* --wait-quiet's default: PERFGUIDE_WAIT_QUIET where it is set (a CI or a
+ * test suite sets it once), else RUN_WAIT_QUIET_DEFAULT. */
+static int wait_quiet_default(struct run_config *c)
+{
+	const char *env = getenv("PERFGUIDE_WAIT_QUIET");
+	double v = RUN_WAIT_QUIET_DEFAULT;
+	if (env && env[0]) {
+		int rc = parse_number("PERFGUIDE_WAIT_QUIET", env, 0, 3600, 0, "seconds from 0 to 3600", &v);
+		if (rc >= 0)
+			return rc;
+	}
+	c->wait_quiet = v;
+	return -1;
+}
+
 int run_parse_options(int argc, char **argv, struct run_config *c)
 {
 	struct pg_getopt g;
 	int opt, rc;
 	memset(c, 0, sizeof(*c));
+	if ((rc = wait_quiet_default(c)) >= 0)
+		return rc;
 	pg_getopt_tables(&pg_doc_run, &g);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {

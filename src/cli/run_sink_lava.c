@@ -10,9 +10,9 @@
  * rule (lava/README.md): the benchmark id, then each recorded parameter that
  * is not at its default as _NAME-VALUE, then _METRIC unless it is the
  * benchmark's first. Its measurement is the median in the metric's unit;
- * its result pass, or unknown when the figure is noisy (LAVA and a reader
- * see that it is not a clean pass), skip for a skipped benchmark, fail for
- * a failed one. Each group (mem, os, ...) is a test set.
+ * its result pass, or unknown when the figure is noisy or disturbed (LAVA
+ * and a reader see that it is not a clean pass), skip for a skipped
+ * benchmark, fail for a failed one. Each group (mem, os, ...) is a test set.
  *
  * At the end the results file itself goes into the job log, base64 between
  * marker lines: nothing in it can then read as a LAVA signal, and
@@ -173,15 +173,17 @@ static void unit_word(const char *unit, char *buf, size_t len)
 			*p = '_';
 }
 
-/* pass, or unknown for a figure too noisy to pass (the console's NOISY:
- * its samples' CV above PG_NOISY_CV); skip; fail. */
+/* pass, or unknown for a figure not clean enough to pass: noisy (the
+ * console's NOISY: its samples' CV above PG_NOISY_CV) or disturbed (the
+ * machine was busy with something else, or throttled, while it was
+ * measured: the results file's disturbed_why); skip; fail. */
 static const char *case_result(const struct pg_result *r, int m)
 {
 	if (r->status == PG_SKIP)
 		return "skip";
 	if (r->status != PG_OK)
 		return "fail";
-	return r->stats[m].cv > PG_NOISY_CV ? "unknown" : "pass";
+	return r->stats[m].cv > PG_NOISY_CV || r->disturbed ? "unknown" : "pass";
 }
 
 static void report_case(struct lava_sink *ls, const struct pg_result *r, int m)

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "core/text.h"
 #include "report/follow.h"
 #include "report/store.h"
 #include "run.h"
@@ -52,7 +53,9 @@ int run_sink_store(struct run_sinks *s, const struct run_config *c, char *err, s
 		return -1;
 	}
 	if (!fw) {
-		fprintf(stderr, "perfguide: not adding results to the store: %s\n", serr);
+		fputs("perfguide: not adding results to the store: ", stderr);
+		pg_term_puts(stderr, serr);
+		fputc('\n', stderr);
 		return 0;
 	}
 	if (run_sinks_add(s, &store_ops, fw) < 0) {

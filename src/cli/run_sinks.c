@@ -4,12 +4,14 @@
  * console shows progress and a line per result; the summary counts them and
  * ends the run with what failed and why.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/console.h"
 #include "core/record.h"
+#include "core/text.h"
 #include "run.h"
 
 int run_sinks_add(struct run_sinks *s, const struct run_sink_ops *ops, void *self)
@@ -109,6 +111,8 @@ int run_sink_console(struct run_sinks *s, const struct run_config *c)
 
 struct summary {
 	int ok, noisy, skipped, errors;
+	int disturbed, by[4];	/* disturbed results; by PG_ENV_OTHERS, _STEAL, _THERMAL, _CGROUP */
+	double others_max;	/* the largest share other processes took of a disturbed result */
 	int stops[PG_STOP_ONCE + 1];	/* why the measured results' samples stopped */
 	char failures[MAX_FAILURES][512];
 	int *failed;
@@ -125,7 +129,8 @@ static void summary_result(void *self, const struct pg_result *r)
 		if (s->errors < MAX_FAILURES) {
 			char *f = s->failures[s->errors];
 			snprintf(f, sizeof(s->failures[0]), "%s%s%s: %s", r->bench->id, args[0] ? " " : "", args, r->reason);
-			for (; *f; f++)	/* one line each */
+			pg_utf8_trim(f);
+			for (; *f; f++)	/* one line each: a newline reads as a space */
 				if ((unsigned char)*f < 0x20)
 					*f = ' ';
 		}
@@ -138,6 +143,13 @@ static void summary_result(void *self, const struct pg_result *r)
 			s->ok++;
 		if ((unsigned)r->stop <= PG_STOP_ONCE)
 			s->stops[r->stop]++;
+		if (r->disturbed) {
+			s->disturbed++;
+			for (int k = 0; k < 4; k++)
+				s->by[k] += (r->env.why >> k) & 1;
+			if (r->env.why & PG_ENV_OTHERS)
+				s->others_max = fmax(s->others_max, pg_env_others_share(&r->env));
+		}
 	}
 }
 
@@ -156,6 +168,28 @@ static void summary_stops(const struct summary *s)
 	fputc('\n', stderr);
 }
 
+/* How many results the machine disturbed, by what, and what to do. */
+static void summary_disturbed(const struct summary *s)
+{
+	if (!s->disturbed)
+		return;
+	char what[256] = "";
+	size_t at = 0;
+	if (s->by[0])
+		at += (size_t)snprintf(what + at, sizeof(what) - at, ", other processes used the CPUs (%d, up to %.0f%% "
+				       "of them)", s->by[0], 100 * s->others_max);
+	if (s->by[1] && at < sizeof(what))
+		at += (size_t)snprintf(what + at, sizeof(what) - at, ", the hypervisor stole CPU time (%d)", s->by[1]);
+	if (s->by[2] && at < sizeof(what))
+		at += (size_t)snprintf(what + at, sizeof(what) - at, ", thermal throttling (%d)", s->by[2]);
+	if (s->by[3] && at < sizeof(what))
+		snprintf(what + at, sizeof(what) - at, ", the cgroup's CPU quota (%d)", s->by[3]);
+	fprintf(stderr, "perfguide: %d result%s disturbed: %s; compare will not judge them\n", s->disturbed,
+		s->disturbed == 1 ? " was" : "s were", what + 2);
+	fputs("perfguide: close other work (or let the run wait for it: --wait-quiet), pin the benchmarks away from "
+	      "it with --cpu, or raise --budget so that disturbed samples can be taken again\n", stderr);
+}
+
 static void summary_end(void *self, int interrupted)
 {
 	struct summary *s = self;
@@ -164,8 +198,13 @@ static void summary_end(void *self, int interrupted)
 		interrupted ? "interrupted after " : "", n, n == 1 ? "" : "s", s->ok, s->noisy, s->skipped, s->errors,
 		s->errors == 1 ? "" : "s");
 	summary_stops(s);
-	for (int i = 0; i < s->errors && i < MAX_FAILURES; i++)
-		fprintf(stderr, "perfguide: error: %s\n", s->failures[i]);
+	summary_disturbed(s);
+	/* one line each, escaped (core/text.h) */
+	for (int i = 0; i < s->errors && i < MAX_FAILURES; i++) {
+		fputs("perfguide: error: ", stderr);
+		pg_term_puts(stderr, s->failures[i]);
+		fputc('\n', stderr);
+	}
 	if (s->errors > MAX_FAILURES)
 		fprintf(stderr, "perfguide: and %d more errors (see the results file)\n", s->errors - MAX_FAILURES);
 }

@@ -7,7 +7,9 @@
 
 #include "cli.h"
 #include "help.h"
+#include "core/record_json.h"
 #include "core/text.h"
+#include "report/guide.h"
 #include "report/select.h"
 
 static const struct pg_opt runs_opts[] = {
@@ -22,7 +24,8 @@ const struct pg_cmd_doc pg_doc_runs = {
 	.summary = "the runs the store holds",
 	.usage = "[--json] [--db FILE|URL]",
 	.intro = "Lists the runs in the results store, oldest first: run id, board, when it started, the "
-		 "perfguide version that ran it, how many results it has, and whether it completed.",
+		 "perfguide version that ran it, how many results it has, whether it completed, and its labels "
+		 "(run --label release=09.02).",
 	.opts = runs_opts,
 	.exit_status = "0 listed, 1 the store failed, 2 bad input.",
 };
@@ -41,20 +44,44 @@ static void show(const struct pg_run_summary *r, struct shown *s)
 	pg_term_text(r->status, s->status, sizeof(s->status));
 }
 
+/* The labels as "release=09.02, lab=x", shown safely; malloc'd, "" for none. */
+static char *show_labels(const struct pg_run_summary *r)
+{
+	size_t n = r->labels ? strlen(r->labels) + 1 : 1;
+	char *text = malloc(n), *shown = malloc(4 * n);
+	if (text && shown) {
+		pg_labels_text(r->labels, text, n);
+		pg_term_text(text, shown, 4 * n);
+	} else if (shown) {
+		shown[0] = '\0';
+	}
+	free(text);
+	return shown;
+}
+
 static void print_table(const struct pg_run_summary *runs, int n)
 {
 	struct shown s;
-	int w = 6;
+	int w = 6, any = 0;
 	for (int i = 0; i < n; i++) {
 		show(&runs[i], &s);
 		if ((int)strlen(s.id) > w)
 			w = (int)strlen(s.id);
+		any |= runs[i].labels && runs[i].labels[0] && strcmp(runs[i].labels, "{}") != 0;
 	}
-	printf("%-*s  %-20s  %-24s  %-20s  %7s  %s\n", w, "RUN", "BOARD", "STARTED", "VERSION", "RESULTS", "STATUS");
+	printf("%-*s  %-20s  %-24s  %-20s  %7s  %-11s%s\n", w, "RUN", "BOARD", "STARTED", "VERSION", "RESULTS", "STATUS",
+	       any ? "  LABELS" : "");
 	for (int i = 0; i < n; i++) {
 		show(&runs[i], &s);
-		printf("%-*s  %-20s  %-24s  %-20s  %7d  %s\n", w, s.id, s.board, s.started, s.version, runs[i].nresults,
-		       s.status);
+		char *labels = show_labels(&runs[i]);
+		/* no padding after the last column of a run without labels */
+		if (labels && labels[0])
+			printf("%-*s  %-20s  %-24s  %-20s  %7d  %-11s  %s\n", w, s.id, s.board, s.started, s.version,
+			       runs[i].nresults, s.status, labels);
+		else
+			printf("%-*s  %-20s  %-24s  %-20s  %7d  %s\n", w, s.id, s.board, s.started, s.version,
+			       runs[i].nresults, s.status);
+		free(labels);
 	}
 }
 
@@ -84,7 +111,9 @@ int pg_cmd_runs(int argc, char **argv)
 	int n;
 	if (s->ops->list_runs(s, &runs, &n, err, sizeof(err)) < 0) {
 		pg_store_close(s);
-		fprintf(stderr, "perfguide: runs: %s\n", err);
+		fputs("perfguide: runs: ", stderr);
+		pg_term_puts(stderr, err);
+		fputc('\n', stderr);
 		return PG_EXIT_FAIL;
 	}
 	if (json) {
@@ -97,17 +126,17 @@ int pg_cmd_runs(int argc, char **argv)
 			json_object_set_new(o, "version", json_string(runs[i].version));
 			json_object_set_new(o, "results", json_integer(runs[i].nresults));
 			json_object_set_new(o, "status", json_string(runs[i].status));
-			if (runs[i].labels[0])
+			if (runs[i].labels)
 				json_object_set_new(o, "labels", json_loads(runs[i].labels, 0, NULL));
 			json_array_append_new(a, o);
 		}
-		json_dumpf(a, stdout, JSON_INDENT(2));
+		pg_json_dumpf_safe(a, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(a);
 	} else {
 		print_table(runs, n);
 	}
-	free(runs);
+	pg_run_summaries_free(runs, n);
 	pg_store_close(s);
 	return PG_EXIT_OK;
 }

@@ -144,7 +144,13 @@ enum { PG_IN_ALL = 0, PG_IN_STANDARD = 2, PG_IN_FULL = 3 };
  */
 struct pg_section {
 	const char *title;	/* the table's heading: "Storage" */
-	const char *intro;	/* a sentence under the heading; NULL: none */
+	/* A sentence under the heading; NULL: none. It says only what the
+	 * results record: {name} is replaced by the value the section's
+	 * results had for the parameter name (or the key name=value of their
+	 * note, which says what was used where a parameter leaves a choice:
+	 * engine=psync), each board's where they differ; {name?yes|no} by
+	 * yes where the value is not 0, else no (report/intro.c). */
+	const char *intro;
 	int order;		/* place in the guide, lowest first (the seed's order) */
 	/* CPU-load columns beside the values: the seeds print them only where
 	 * the load is part of the answer (network, storage, crypto, messaging). */
@@ -167,6 +173,16 @@ struct pg_section {
 	 * it); the others stay in the results, the store and the report's csv
 	 * and json. NULL: every metric. */
 	const char *metrics;
+	/* With rows_by: rows are (benchmark, rows_by value), the first column
+	 * headed by this names the benchmark (its id less the section's
+	 * common prefix: "aes-128-cbc"), and a column per (metric, other
+	 * parameters) holds every benchmark's figures: the seed's OpenSSL
+	 * table, algorithm x buffer size. NULL: rows are the values alone. */
+	const char *rows_bench;
+	/* How the tables name metrics whose names would read wrong there,
+	 * "metric=Title" comma-separated ("cpu_load=CPU (process)": the
+	 * process's share, not the system's CPU load beside it). */
+	const char *metric_titles;
 };
 
 struct pg_bench {

@@ -6,6 +6,7 @@
 
 #include "params.h"
 #include "record.h"
+#include "text.h"
 
 void pg_console_init(struct pg_console *c, int json_on_stdout)
 {
@@ -45,19 +46,25 @@ void pg_console_progress(struct pg_console *c, int done, int total, const char *
 		else
 			snprintf(eta, sizeof(eta), ", ~%ds left", s);
 	}
-	fprintf(stderr, "\r\033[K[%d/%d%s] %s", done, total, eta, what);
+	fprintf(stderr, "\r\033[K[%d/%d%s] ", done, total, eta);
+	pg_term_puts(stderr, what);
 	fflush(stderr);
 	c->shown = 1;
 }
 
 void pg_console_result(struct pg_console *c, const struct pg_result *r)
 {
-	char args[160];
-	pg_args_format(r->args, args, sizeof(args));
+	/* Parameters (-p bin=...) and reasons (a peer's, another program's)
+	 * are text from elsewhere: escaped, so that no line is a LAVA signal
+	 * or a terminal's control sequence. */
+	char raw[160], args[4 * sizeof(raw)];
+	pg_args_format(r->args, raw, sizeof(raw));
+	pg_term_text(raw, args, sizeof(args));
 	pg_console_clear(c);
 	if (r->status != PG_OK) {
-		fprintf(c->table, "%-16s %-28s %s: %s\n", r->bench->id, args,
-			pg_status_name(r->status), r->reason);
+		fprintf(c->table, "%-16s %-28s %s: ", r->bench->id, args, pg_status_name(r->status));
+		pg_term_puts(c->table, r->reason);
+		fputc('\n', c->table);
 		fflush(c->table);
 		return;
 	}
@@ -78,10 +85,17 @@ void pg_console_result(struct pg_console *c, const struct pg_result *r)
 			       r->stop == PG_STOP_MAX_RUNS))
 			snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci), " (%d samples, %s)",
 				 r->nsamples, pg_stop_name(r->stop));
-		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s\n",
+		/* What disturbed the result, on its first line. */
+		char dist[80] = "";
+		if (m == 0 && r->disturbed) {
+			char why[64];
+			pg_env_short(&r->env, why, sizeof(why));
+			snprintf(dist, sizeof(dist), "  DISTURBED (%s)", why);
+		}
+		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s%s\n",
 			m ? "" : r->bench->id, m ? "" : args, r->bench->metrics[m].name, med,
 			r->bench->metrics[m].unit, lo, hi, s->cv * 100, ci, load,
-			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal ? "  BIMODAL" : "");
+			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal ? "  BIMODAL" : "", dist);
 	}
 	fflush(c->table);
 }

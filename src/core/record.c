@@ -66,7 +66,8 @@ const struct pg_field pg_record_fields[] = {
 	FN("sample_s", sample_s, nsample_s, PG_F_OK, 3),
 	F("cpu", PG_F_JSON, cpu, 0, 1),
 	F("env", PG_F_JSON, env, PG_F_OK, 5),
-	F("disturbed", PG_F_BOOL, disturbed, PG_F_OK | PG_F_NONZERO, 5),
+	/* true or false on every ok result whose conditions were observed */
+	F("disturbed", PG_F_BOOL, disturbed, PG_F_OK | PG_F_ENV, 5),
 	F("disturbed_why", PG_F_TEXT, disturbed_why, PG_F_OK | PG_F_NONZERO, 5),
 	{ "busy_pct", PG_F_REAL, offsetof(struct pg_record, busy_pct), offsetof(struct pg_record, have_busy),
 	  PG_F_STORED | PG_F_HAVE, 1 },
@@ -90,6 +91,8 @@ const struct pg_field pg_section_fields[] = {
 	S("plot_x", PG_F_TEXT, plot_x),
 	S("plot_series", PG_F_TEXT, plot_series),
 	S("metrics", PG_F_TEXT, metrics),
+	S("rows_bench", PG_F_TEXT, rows_bench),
+	S("metric_titles", PG_F_TEXT, metric_titles),
 	{ 0 },
 };
 
@@ -115,9 +118,30 @@ int pg_field_is_zero(const struct pg_field *f, const void *x)
 	}
 }
 
+int pg_field_there(const struct pg_field *f, const struct pg_record *x)
+{
+	if ((f->flags & PG_F_OK) && x->status != PG_OK)
+		return 0;
+	if ((f->flags & PG_F_HAVE) && !*(const int *)((const char *)x + f->count_off))
+		return 0;
+	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
+		return 0;
+	if ((f->flags & PG_F_ENV) && !x->env)
+		return 0;
+	return 1;
+}
+
 char *pg_strdup0(const char *s)
 {
 	return s ? strdup(s) : NULL;
+}
+
+void pg_record_text_defaults(struct pg_record *x)
+{
+	char **text[] = { &x->bench, &x->params, &x->metric, &x->unit };
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		if (!*text[i])
+			*text[i] = strdup(text[i] == &x->params ? "{}" : "");
 }
 
 void pg_record_free(struct pg_record *x)

@@ -88,6 +88,7 @@ enum pg_ftype {
 #define PG_F_SAMPLES 0x10	/* the store keeps it in the samples table */
 #define PG_F_HAVE 0x20		/* there when the int at count_off is set */
 #define PG_F_NONZERO 0x40	/* written and stored only when not 0 (or empty) */
+#define PG_F_ENV 0x80		/* written and stored only when the record has an env (it was observed) */
 
 struct pg_field {
 	const char *name;	/* JSON key and store column */
@@ -105,8 +106,15 @@ extern const struct pg_field pg_section_fields[];
 
 /* Whether field f of x (a struct pg_record) is 0, NULL or empty. */
 int pg_field_is_zero(const struct pg_field *f, const void *x);
+/* Whether field f of record x is written and stored, by its status and
+ * flags (PG_F_OK, PG_F_NONZERO, PG_F_ENV, PG_F_HAVE; not PG_F_STORED). */
+int pg_field_there(const struct pg_field *f, const struct pg_record *x);
 
 void pg_record_free(struct pg_record *x);
+/* A record read from a store: its key and unit as text ("" and "{}")
+ * where the row had none (only a store written by something else has a
+ * NULL there), as every reader of a record takes them. */
+void pg_record_text_defaults(struct pg_record *x);
 /* A section whose strings were malloc'd (read back from a results file). */
 void pg_section_free(struct pg_section *s);
 

@@ -10,12 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 #define AT(x, f, T) ((T *)((char *)(x) + (f)->off))
 #define CAT(x, f, T) ((const T *)((const char *)(x) + (f)->off))
 
 char *pg_json_text(json_t *v)
 {
 	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY) : NULL;
+}
+
+int pg_json_dumpf_safe(json_t *v, FILE *f, size_t flags)
+{
+	char *t = json_dumps(v, flags | JSON_ENCODE_ANY);
+	int rc = t ? pg_json_write_safe(f, t) : -1;
+	free(t);
+	return rc;
 }
 
 json_t *pg_json_reals(const double *v, int n)
@@ -50,13 +60,7 @@ double *pg_json_to_reals(json_t *a, int *n, const char *what, char *err, size_t 
 
 static int written(const struct pg_field *f, const struct pg_record *x)
 {
-	if (f->flags & PG_F_STORED)
-		return 0;
-	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
-		return 0;
-	if (f->flags & PG_F_OK)
-		return x->status == PG_OK;
-	return 1;
+	return !(f->flags & PG_F_STORED) && pg_field_there(f, x);
 }
 
 json_t *pg_record_to_json(const struct pg_record *x)
@@ -183,11 +187,16 @@ int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len)
 	char msg[200];
 	memset(x, 0, sizeof(*x));
 	x->higher = 1;
-	for (const struct pg_field *f = pg_record_fields; f->name; f++)
-		if ((f->flags & PG_F_KEY) && !json_object_get(o, f->name)) {
-			snprintf(err, len, "result record without \"bench\", \"params\", \"metric\" or \"status\"");
+	/* A key that is null is as absent as one not there: every reader of
+	 * a record (the guide's hash, compare's key) takes the key as text. */
+	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
+		json_t *v = json_object_get(o, f->name);
+		if ((f->flags & PG_F_KEY) && (!v || json_is_null(v))) {
+			snprintf(err, len, "result record without \"bench\", \"params\", \"metric\" or \"status\"%s",
+				 v ? " (one is null)" : "");
 			return -1;
 		}
+	}
 	if (!json_is_object(json_object_get(o, "params"))) {
 		snprintf(err, len, "result record whose \"params\" is not an object");
 		return -1;

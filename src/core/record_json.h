@@ -17,6 +17,11 @@ int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len);
 json_t *pg_section_to_json(const struct pg_section *s);
 int pg_section_from_json(json_t *o, struct pg_section *s);
 
+/* json_dumpf through pg_json_write_safe (core/text.h): what goes to standard
+ * output or into a results file, with no '<' a LAVA log would match.
+ * Returns 0, or -1 when it could not be written. */
+int pg_json_dumpf_safe(json_t *v, FILE *f, size_t flags);
+
 /* Canonical text of a JSON value (compact, keys sorted); the caller frees. */
 char *pg_json_text(json_t *v);
 json_t *pg_json_reals(const double *v, int n);

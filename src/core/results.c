@@ -18,7 +18,7 @@ static void emit(struct pg_results *w, json_t *rec)
 {
 	for (int i = 0; i < w->nsinks; i++) {
 		FILE *f = w->sink[i];
-		if (json_dumpf(rec, f, DUMP_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) == EOF) {
+		if (pg_json_dumpf_safe(rec, f, DUMP_FLAGS) < 0 || fputc('\n', f) == EOF || fflush(f) == EOF) {
 			if (!w->failed && i == 0)
 				fprintf(stderr, "perfguide: writing %s: %s\n",
 					w->path ? w->path : "results", strerror(errno));
@@ -38,6 +38,28 @@ static void set_int(json_t *o, const char *k, long long v)
 {
 	if (v)
 		json_object_set_new(o, k, json_integer(v));
+}
+
+/* Virtual or emulated, and the thermal zones at the start (virt.c). */
+static void identity_json(json_t *o, const struct pg_machine *m)
+{
+	set_str(o, "virt", m->virt);
+	if (m->virt[0])
+		json_object_set_new(o, "emulated", json_boolean(m->emulated));
+	set_str(o, "container", m->container);
+	set_str(o, "binary_arch", m->binary_arch);
+	set_str(o, "kernel_arch", m->kernel_arch);
+	if (!m->nthermal)
+		return;
+	json_t *a = json_array();
+	for (int i = 0; i < m->nthermal; i++) {
+		json_t *z = json_object();
+		json_object_set_new(z, "zone", json_integer(m->thermal[i].zone));
+		set_str(z, "type", m->thermal[i].type);
+		json_object_set_new(z, "temp_mc", json_integer(m->thermal[i].temp_mc));
+		json_array_append_new(a, z);
+	}
+	json_object_set_new(o, "thermal", a);
 }
 
 static json_t *machine_json(const struct pg_machine *m)
@@ -81,6 +103,8 @@ static json_t *machine_json(const struct pg_machine *m)
 		set_int(j, "min_khz", p->min_khz);
 		set_int(j, "max_khz", p->max_khz);
 		set_int(j, "cur_khz", p->cur_khz);
+		set_int(j, "cpuinfo_min_khz", p->cpuinfo_min_khz);
+		set_int(j, "cpuinfo_max_khz", p->cpuinfo_max_khz);
 		json_array_append_new(pol, j);
 	}
 	json_object_set_new(o, "cpufreq", pol);
@@ -105,6 +129,7 @@ static json_t *machine_json(const struct pg_machine *m)
 	set_str(o, "kernel_version", m->kernel_version);
 	set_str(o, "cmdline", m->cmdline);
 	set_str(o, "libc", m->libc);
+	identity_json(o, m);
 	return o;
 }
 
@@ -135,6 +160,14 @@ static json_t *params_json(const struct pg_args *a)
 					? json_string(v->text) : json_integer(v->num));
 	}
 	return o;
+}
+
+char *pg_params_json_text(const struct pg_args *a)
+{
+	json_t *o = params_json(a);
+	char *t = pg_json_text(o);
+	json_decref(o);
+	return t;
 }
 
 /* "release=09.02" -> {"release":"09.02"} (run_options.c checked them). */
@@ -307,6 +340,14 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 		json_object_set_new(cpu, "remote_busy_pct", json_real(r->cpu.remote_busy_pct));
 	x->cpu = dump_ordered(cpu);
 	x->note = r->note[0] ? strdup(r->note) : NULL;
+	if (r->have_env) {
+		char env[1024], why[512];
+		pg_env_json(&r->env, env, sizeof(env));
+		pg_env_why(&r->env, why, sizeof(why));
+		x->env = strdup(env);
+		x->disturbed = r->disturbed;
+		x->disturbed_why = why[0] ? strdup(why) : NULL;
+	}
 }
 
 void pg_results_result(struct pg_results *w, const struct pg_result *r)

@@ -54,6 +54,10 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri);
 void pg_results_result(struct pg_results *w, const struct pg_result *r);
 void pg_results_end(struct pg_results *w, int interrupted);
 
+/* The parameters of a result as its record has them (canonical JSON: the
+ * recorded ones, sorted); the caller frees. */
+char *pg_params_json_text(const struct pg_args *a);
+
 /* The machine object of the run record as indented JSON; the caller frees. */
 char *pg_machine_json_text(const struct pg_machine *m);
 

@@ -492,6 +492,45 @@ static int enough(const struct pg_result *r, const struct pg_run_opts *o, double
 	return 0;
 }
 
+/*
+ * Whether the sample just taken (index r->nsamples) is kept, from what the
+ * machine did since *e0 (which becomes now). Within a result's time (the
+ * noise-aware runner's), a disturbed sample is taken again while there is
+ * time and room (PG_MAX_RETAKES); with no time left it is dropped when the
+ * result has its floor of samples (*stop: sampling ends), else kept and
+ * counted as disturbed. --runs N keeps its N samples, disturbed or not.
+ */
+static int keep_sample(struct pg_result *r, const struct pg_run_opts *o, struct pg_env_mark *e0, double used,
+		       int by_budget, int *stop)
+{
+	struct pg_env_mark e1;
+	struct pg_env_seen seen;
+	pg_env_mark(o->env, &e1);
+	pg_env_diff(o->env, e0, &e1, o->env_base, &seen);
+	*e0 = e1;
+	if (!seen.why || r->bench->once || o->runs > 0) {
+		pg_env_add(&r->env, &seen);
+		return 1;
+	}
+	int needed = o->min_runs > PG_FLOOR_RUNS ? o->min_runs : PG_FLOOR_RUNS;
+	double longest = 0;
+	for (int s = 0; s <= r->nsamples; s++)
+		longest = fmax(longest, r->elapsed[s]);
+	int time_left = !(r->cap > 0 && used + longest > r->cap);
+	if (r->env.dropped < PG_MAX_RETAKES * needed && time_left) {
+		r->env.dropped++;
+		return 0;
+	}
+	if (!time_left && r->nsamples >= PG_FLOOR_RUNS) {
+		r->env.dropped++;
+		r->stop = by_budget ? PG_STOP_BUDGET : PG_STOP_TIME;
+		*stop = 1;
+		return 0;
+	}
+	pg_env_add(&r->env, &seen);
+	return 1;
+}
+
 /* One attempt at a result: t0 is when the result began (on the run's
  * clock), r->cap and by_budget its time (see pg_run_bench). */
 static int run_once(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
@@ -559,9 +598,14 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a, const str
 	}
 
 	struct pg_cpu_mark c0, c1;
+	struct pg_env_mark e0;
 	double remote_sum = 0, remote_s = 0;
 	int room = 0;
 	pg_cpu_mark(&c0);
+	if (o->env) {
+		r->have_env = 1;
+		pg_env_mark(o->env, &e0);
+	}
 	for (;;) {
 		if (grow(r, &room) < 0) {
 			fail(r, PG_ERROR, "out of memory for the samples");
@@ -595,10 +639,19 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a, const str
 			pg_hist_reset(sample_hist);
 			for (int i = 0; i < t.n; i++)
 				pg_hist_merge(sample_hist, t.w[i].ctx.hist);
-			pg_hist_merge(r->hist, sample_hist);
 		}
 		if (sample_values(&t, r, s, el, sample_hist, busy_setup) < 0)
 			goto out;
+		if (o->env) {
+			int stop = 0;
+			if (!keep_sample(r, o, &e0, run_clock(o) - t0, by_budget, &stop)) {
+				if (stop)
+					break;
+				continue;
+			}
+		}
+		if (r->hist)
+			pg_hist_merge(r->hist, sample_hist);
 		r->nsamples++;
 		if (b->once) {
 			r->stop = PG_STOP_ONCE;
@@ -609,6 +662,8 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a, const str
 	}
 	pg_cpu_mark(&c1);
 	pg_cpu_load(&c0, &c1, &r->cpu);
+	if (r->have_env)
+		r->disturbed = pg_env_judge(&r->env);
 	if (remote_s > 0) {
 		r->cpu.have_remote = 1;
 		r->cpu.remote_busy_pct = remote_sum / remote_s;

@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "cpuload.h"
+#include "env.h"
 #include "stats.h"
 
 /* Time shared by the results of a whole run (--budget): each result may use
@@ -62,7 +63,18 @@ struct pg_run_opts {
 	 * that program's raw output: a directory beside the results file,
 	 * made when first needed. NULL: no results file, nothing is kept. */
 	const char *raw_dir;
+	/* What the machine does during each sample (core/env.h); NULL: not
+	 * observed. The noise-aware runner takes a disturbed sample again
+	 * while the result has time (at most PG_MAX_RETAKES times as many as
+	 * it needs); --runs N keeps its N. env_base is the run's first mark,
+	 * whose cpufreq caps a later cap is held against. */
+	struct pg_env *env;
+	const struct pg_env_mark *env_base;
 };
+
+/* The most disturbed samples a result takes again, over the samples it
+ * needs (--runs, or the suite's least). */
+#define PG_MAX_RETAKES 2
 
 struct pg_result {
 	const struct pg_bench *bench;
@@ -84,6 +96,11 @@ struct pg_result {
 	 * the benchmark records none. */
 	struct pg_hist *hist;
 	double started, finished;	/* CLOCK_REALTIME seconds */
+	/* What the machine did during the kept samples, when observed
+	 * (pg_run_opts.env): env.why says what disturbed the result. */
+	int have_env;
+	struct pg_env_seen env;
+	int disturbed;
 };
 
 /* Set from a signal handler: the runner stops at the next sample boundary. */

@@ -163,6 +163,8 @@ static void read_policies(struct pg_machine *m)
 		p->min_khz = read_long(POL("scaling_min_freq"));
 		p->max_khz = read_long(POL("scaling_max_freq"));
 		p->cur_khz = read_long(POL("scaling_cur_freq"));
+		p->cpuinfo_min_khz = read_long(POL("cpuinfo_min_freq"));
+		p->cpuinfo_max_khz = read_long(POL("cpuinfo_max_freq"));
 #undef POL
 	}
 	closedir(d);
@@ -317,6 +319,8 @@ void pg_machine_read(struct pg_machine *m)
 #else
 	snprintf(m->libc, sizeof(m->libc), "not glibc (musl or other)");
 #endif
+	pg_machine_virt(m);
+	pg_machine_thermal(m);
 }
 
 void pg_machine_free(struct pg_machine *m)

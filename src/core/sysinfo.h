@@ -20,6 +20,15 @@ struct pg_freq_policy {
 	char cpus[64];		/* related_cpus */
 	char governor[32];
 	long min_khz, max_khz, cur_khz;	/* 0 when unknown */
+	long cpuinfo_min_khz, cpuinfo_max_khz;	/* what the hardware allows; 0 unknown */
+};
+
+#define PG_MAX_THERMAL 16
+
+struct pg_thermal_zone {
+	int zone;		/* thermal_zoneN */
+	char type[32];		/* "cpu-thermal", "x86_pkg_temp" */
+	long temp_mc;		/* millidegrees Celsius */
 };
 
 struct pg_cache_info {
@@ -52,10 +61,24 @@ struct pg_machine {
 	char libc[64];
 	char compiler[128], cflags[256];
 	char version[32];
+	/* Virtual or emulated (virt.c): what the figures come from. */
+	char virt[32];		/* none, kvm, qemu-tcg, qemu-user, xen, vmware, hyperv, container, ... */
+	int emulated;		/* the CPU is emulated: qemu-user or qemu-tcg */
+	char container[32];	/* docker, lxc, ...; "" none seen */
+	char binary_arch[32];	/* what this binary was built for */
+	char kernel_arch[80];	/* the kernel's, where it is not the binary's family */
+	int nthermal;		/* thermal zones at the start */
+	struct pg_thermal_zone thermal[PG_MAX_THERMAL];
 };
 
 void pg_machine_read(struct pg_machine *m);
 void pg_machine_free(struct pg_machine *m);
+
+/* virt.c: virt, emulated, kernel_arch (after uname is read), and the
+ * thermal zones now. */
+void pg_machine_virt(struct pg_machine *m);
+void pg_machine_thermal(struct pg_machine *m);
+const char *pg_binary_arch(void);
 
 /* Largest cache (the last level) in bytes, 0 when sysfs does not say. */
 int64_t pg_machine_llc(const struct pg_machine *m);

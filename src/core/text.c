@@ -1,5 +1,6 @@
 #include "text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 size_t pg_utf8_char(const char *str, size_t n)
@@ -71,6 +72,30 @@ void pg_text_copy(char *buf, size_t len, const char *s)
 		pg_utf8_trim(buf);
 }
 
+char *pg_utf8_dup(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s), at = 0;
+	char *out = malloc(3 * n + 1);	/* each byte at most U+FFFD's three */
+	while (out && n > 0) {
+		size_t k = pg_utf8_char(s, n);
+		if (k) {
+			memcpy(out + at, s, k);
+			at += k;
+		} else {
+			memcpy(out + at, "\xef\xbf\xbd", 3);
+			at += 3;
+			k = 1;
+		}
+		s += k;
+		n -= k;
+	}
+	if (out)
+		out[at] = '\0';
+	return out;
+}
+
 int pg_text_has_control(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -85,7 +110,7 @@ static size_t term_piece(const char *s, size_t n, char *out, size_t *outlen)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t k = pg_utf8_char(s, n);
-	if (k == 1 && u[0] >= 0x20 && u[0] != 0x7f) {
+	if (k == 1 && u[0] >= 0x20 && u[0] != 0x7f && u[0] != '<') {
 		out[0] = s[0];
 		*outlen = 1;
 	} else if (k == 2 && u[0] == 0xc2 && u[1] <= 0x9f) {
@@ -128,4 +153,25 @@ void pg_term_text(const char *s, char *buf, size_t len)
 		n -= k;
 	}
 	buf[at] = '\0';
+}
+
+int pg_json_write_safe(FILE *f, const char *json)
+{
+	const unsigned char *s = (const unsigned char *)json;
+	while (*s) {
+		size_t plain = 0;
+		while (s[plain] && s[plain] != '<' && s[plain] != 0x7f && !(s[plain] == 0xc2 && s[plain + 1] >= 0x80 &&
+									   s[plain + 1] <= 0x9f))
+			plain++;
+		if (plain && fwrite(s, 1, plain, f) != plain)
+			return -1;
+		s += plain;
+		if (!*s)
+			break;
+		unsigned c = s[0] == 0xc2 ? s[1] : s[0];
+		if (fprintf(f, "\\u%04x", c) < 0)
+			return -1;
+		s += s[0] == 0xc2 ? 2 : 1;
+	}
+	return ferror(f) ? -1 : 0;
 }

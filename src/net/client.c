@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "core/timer.h"
 #include "net/auth.h"
 #include "net/proto.h"
@@ -113,9 +114,12 @@ static int ask(struct pg_peer *p, struct pg_net_out *o, struct pg_net_frame *f, 
 		return -1;
 	}
 	if (f->type == PG_NET_ERROR || f->type == PG_NET_BUSY) {
+		/* the peer's words, escaped: '<' could start a LAVA signal */
 		const char *why = pg_net_get(f, "reason");
+		char shown[512];
+		pg_term_text(why ? why : "", shown, sizeof(shown));
 		snprintf(err, len, "peer %s %s%s%s", p->name,
-			 f->type == PG_NET_BUSY ? "is busy" : "refused", why ? ": " : "", why ? why : "");
+			 f->type == PG_NET_BUSY ? "is busy" : "refused", why ? ": " : "", shown);
 		return -1;
 	}
 	return 0;

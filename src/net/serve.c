@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "core/cpuload.h"
+#include "core/text.h"
 #include "core/timer.h"
 #include "net/auth.h"
 #include "net/pace.h"
@@ -144,7 +145,10 @@ static void vlog(const struct pg_serve_opts *o, const char *who, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "perfguide serve: %s: %s\n", who, msg);
+	/* what a client sent may be in msg: escaped */
+	fprintf(stderr, "perfguide serve: %s: ", who);
+	pg_term_puts(stderr, msg);
+	fputc('\n', stderr);
 }
 
 static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)

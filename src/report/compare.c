@@ -1,171 +1,551 @@
+/*
+ * The rows of a comparison: every measurement of BASE found in NEW's runs,
+ * what NEW lost, which rows restate another's figure or only describe, and
+ * each row's verdict (the statistics are gate.c's).
+ */
 #include "compare.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct obs {
-	double v;
-	int group;
-};
-
-static int cmp_obs(const void *a, const void *b)
-{
-	double x = ((const struct obs *)a)->v, y = ((const struct obs *)b)->v;
-	return x < y ? -1 : x > y;
-}
-
-/* P(U <= u) under the null, counting arrangements: f(m, n, u) =
- * f(m - 1, n, u - n) + f(m, n - 1, u). */
-static double exact_cdf(int m, int n, double u)
-{
-	int max = m * n;
-	/* table over (i, j) for every u: (m + 1) * (n + 1) * (max + 1) */
-	size_t stride = (size_t)max + 1;
-	double *f = calloc((size_t)(m + 1) * (size_t)(n + 1) * stride, sizeof(double));
-	if (!f)
-		return -1;
-#define F(i, j, k) f[((size_t)(i) * (size_t)(n + 1) + (size_t)(j)) * stride + (size_t)(k)]
-	for (int i = 0; i <= m; i++)
-		for (int j = 0; j <= n; j++)
-			for (int k = 0; k <= i * j; k++) {
-				if (i == 0 || j == 0) {
-					F(i, j, k) = k == 0;
-					continue;
-				}
-				double a = k - j >= 0 ? F(i - 1, j, k - j) : 0;
-				double b = k <= i * (j - 1) ? F(i, j - 1, k) : 0;
-				F(i, j, k) = a + b;
-			}
-	double total = 0, below = 0;
-	for (int k = 0; k <= max; k++) {
-		total += F(m, n, k);
-		if (k <= u + 1e-9)
-			below += F(m, n, k);
-	}
-#undef F
-	free(f);
-	return below / total;
-}
-
-double pg_mann_whitney(const double *a, int na, const double *b, int nb)
-{
-	if (na < 1 || nb < 1)
-		return 1;
-	int n = na + nb;
-	struct obs *o = malloc(sizeof(*o) * (size_t)n);
-	if (!o)
-		return 1;
-	for (int i = 0; i < na; i++)
-		o[i] = (struct obs){ a[i], 0 };
-	for (int i = 0; i < nb; i++)
-		o[na + i] = (struct obs){ b[i], 1 };
-	qsort(o, (size_t)n, sizeof(*o), cmp_obs);
-	/* Ranks, ties sharing the mean rank. */
-	double ra = 0, ties = 0;
-	int tied = 0;
-	for (int i = 0; i < n;) {
-		int j = i;
-		while (j + 1 < n && o[j + 1].v == o[i].v)
-			j++;
-		double rank = (i + j) / 2.0 + 1;
-		int t = j - i + 1;
-		if (t > 1) {
-			tied = 1;
-			ties += (double)t * t * t - t;
-		}
-		for (int k = i; k <= j; k++)
-			if (o[k].group == 0)
-				ra += rank;
-		i = j + 1;
-	}
-	free(o);
-	double ua = ra - na * (na + 1) / 2.0;
-	double u = fmin(ua, (double)na * nb - ua);
-	if (!tied && na <= 20 && nb <= 20) {
-		double p = 2 * exact_cdf(na, nb, u);
-		if (p >= 0)
-			return fmin(p, 1);
-	}
-	double mu = na * nb / 2.0;
-	double var = na * nb / 12.0 * ((n + 1) - ties / ((double)n * (n - 1)));
-	if (var <= 0)
-		return 1;	/* every value equal */
-	double z = (fabs(ua - mu) - 0.5) / sqrt(var);
-	if (z < 0)
-		z = 0;
-	return fmin(1, erfc(z / sqrt(2)));
-}
-
 const char *pg_verdict_name(enum pg_verdict v)
 {
-	return v == PG_IMPROVED ? "improved" : v == PG_REGRESSED ? "regressed" : "within noise";
+	switch (v) {
+	case PG_IMPROVED: return "improved";
+	case PG_REGRESSED: return "regressed";
+	case PG_INCONCLUSIVE: return "inconclusive";
+	case PG_NOT_GATED: return "not gated";
+	case PG_SAME: break;
+	}
+	return "within noise";
 }
 
-static int cmp_key(const struct pg_record *a, const struct pg_record *b)
+/* What describes the measurement rather than measures the build: the CPU
+ * load it caused, the CPU time per operation derived from it, the rate a
+ * test offered, counts of lost or failed units, the clock it saw. */
+int pg_metric_descriptive(const char *metric)
 {
-	int c = strcmp(a->bench, b->bench);
-	if (!c)
-		c = strcmp(a->metric, b->metric);
-	return c ? c : strcmp(a->params, b->params);
+	static const char *const names[] = {
+		"cpu_load", "load", "process_cpu_per_op", "thread_cpu_per_op", "sd_local", "sd_remote", "offered",
+		"offered_kpps", "datagrams", "cpu_clock", "errors", "lost", "loss", "xruns", "enobufs",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(metric, names[i]) == 0)
+			return 1;
+	return 0;
 }
 
-/* NEW's ok results by key, then by their order in the run: the first of
- * equal keys is the one compared, as a walk through NEW would find it. */
-static int cmp_ptr(const void *a, const void *b)
+/* --- finding a key in a run --- */
+
+/* (bench, params, metric); metric NULL sorts first of its benchmark. */
+static int cmp_key3(const char *b1, const char *p1, const char *m1, const struct pg_record *y)
+{
+	int c = strcmp(b1, y->bench);
+	if (!c)
+		c = strcmp(p1, y->params);
+	if (!c)
+		c = m1 ? strcmp(m1, y->metric) : -1;
+	return c;
+}
+
+static int cmp_rec(const void *a, const void *b)
 {
 	const struct pg_record *x = *(const struct pg_record *const *)a, *y = *(const struct pg_record *const *)b;
-	int c = cmp_key(x, y);
-	return c ? c : (x > y) - (x < y);
+	int c = cmp_key3(x->bench, x->params, x->metric, y);
+	return c ? c : (x > y) - (x < y);	/* the first of equal keys first */
 }
 
-static const struct pg_record *find(const struct pg_record *const *by, int n, const struct pg_record *b)
+/* A run's records sorted by key. */
+struct run_index {
+	const struct pg_rrun *run;
+	const struct pg_record **by;
+	int n;
+};
+
+static int index_run(const struct pg_rrun *r, struct run_index *ix)
 {
-	int lo = 0, hi = n;
+	ix->run = r;
+	ix->n = r->nres;
+	ix->by = malloc(sizeof(*ix->by) * (size_t)(r->nres + 1));
+	if (!ix->by)
+		return -1;
+	for (int i = 0; i < r->nres; i++)
+		ix->by[i] = &r->res[i];
+	if (ix->n > 1)
+		qsort(ix->by, (size_t)ix->n, sizeof(*ix->by), cmp_rec);
+	return 0;
+}
+
+/* The first record at or after (bench, params, metric); NULL past the end. */
+static const struct pg_record *seek(const struct run_index *ix, const char *bench, const char *params,
+				    const char *metric)
+{
+	int lo = 0, hi = ix->n;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (cmp_key(by[mid], b) < 0)
+		if (cmp_key3(bench, params, metric, ix->by[mid]) > 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && cmp_key(by[lo], b) == 0 ? by[lo] : NULL;
+	return lo < ix->n ? ix->by[lo] : NULL;
 }
 
-int pg_compare(const struct pg_rrun *base, const struct pg_rrun *new, double threshold_pct,
-	       struct pg_cmp_row **rows, int *n)
+static const struct pg_record *find(const struct run_index *ix, const struct pg_record *k)
 {
-	*rows = calloc((size_t)base->nres + 1, sizeof(**rows));
-	const struct pg_record **by = malloc(sizeof(*by) * ((size_t)new->nres + 1));
-	int nby = 0;
+	const struct pg_record *x = seek(ix, k->bench, k->params, k->metric);
+	return x && cmp_key3(k->bench, k->params, k->metric, x) == 0 ? x : NULL;
+}
+
+/* Any record of the benchmark with these parameters (a failed or skipped
+ * one is under its primary metric only). */
+static const struct pg_record *find_bench(const struct run_index *ix, const struct pg_record *k)
+{
+	const struct pg_record *x = seek(ix, k->bench, k->params, NULL);
+	return x && strcmp(x->bench, k->bench) == 0 && strcmp(x->params, k->params) == 0 ? x : NULL;
+}
+
+static int same_bench(const struct pg_record *a, const struct pg_record *b)
+{
+	return strcmp(a->bench, b->bench) == 0 && strcmp(a->params, b->params) == 0;
+}
+
+/* --- rows --- */
+
+struct work {
+	const struct pg_cmp_side *base, *new;
+	const struct pg_cmp_opts *o;
+	struct run_index *bix, *nix;
+	struct pg_comparison *c;
+	int rows_cap, lost_cap;
+};
+
+static void note(char (*list)[PG_CMP_NOTE_LEN], int *n, const char *text)
+{
+	if (*n < PG_CMP_MAX_NOTES)
+		snprintf(list[(*n)++], PG_CMP_NOTE_LEN, "%s", text);
+}
+
+static int add_lost(struct work *w, const struct pg_record *base, const struct pg_record *new,
+		    const struct pg_rrun *run, int metric_only)
+{
+	struct pg_comparison *c = w->c;
+	/* a benchmark lost whole is listed once, not once per metric */
+	for (int i = c->nlost - 1; !metric_only && i >= 0; i--)
+		if (c->lost[i].run == run && !c->lost[i].metric_only && same_bench(c->lost[i].base, base))
+			return 0;
+	if (c->nlost == w->lost_cap) {
+		int cap = w->lost_cap ? 2 * w->lost_cap : 16;
+		struct pg_cmp_lost *l = realloc(c->lost, sizeof(*l) * (size_t)cap);
+		if (!l)
+			return -1;
+		c->lost = l;
+		w->lost_cap = cap;
+	}
+	c->lost[c->nlost++] = (struct pg_cmp_lost){ base, new, run, metric_only };
+	return 0;
+}
+
+/* NEW's result for key k in each of its runs; what a run lost is listed. */
+static int gather_new(struct work *w, const struct pg_record *k, const struct pg_record **out, int *n)
+{
 	*n = 0;
-	if (!*rows || !by) {
-		free(*rows);
-		free(by);
-		*rows = NULL;
+	for (int j = 0; j < w->new->n; j++) {
+		const struct pg_record *x = find(&w->nix[j], k);
+		if (x && x->status == PG_OK) {
+			out[(*n)++] = x;
+			continue;
+		}
+		const struct pg_record *any = x ? x : find_bench(&w->nix[j], k);
+		int metric_only = any && any->status == PG_OK;
+		if (add_lost(w, k, metric_only ? NULL : any, &w->new->runs[j], metric_only) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* BASE's ok results for key k, one per run. */
+static void gather_base(struct work *w, const struct pg_record *k, const struct pg_record **out, int *n)
+{
+	*n = 0;
+	for (int j = 0; j < w->base->n; j++) {
+		const struct pg_record *x = find(&w->bix[j], k);
+		if (x && x->status == PG_OK)
+			out[(*n)++] = x;
+	}
+}
+
+/* Leaves out disturbed runs where undisturbed ones remain on both sides;
+ * 1 when a side has only disturbed ones (the row cannot be judged). */
+static int drop_disturbed(const struct pg_record **b, int *nb, const struct pg_record **n, int *nn, int *left_out,
+			  const struct pg_record **why)
+{
+	int cb = 0, cn = 0;
+	for (int i = 0; i < *nb; i++)
+		cb += !b[i]->disturbed;
+	for (int i = 0; i < *nn; i++)
+		cn += !n[i]->disturbed;
+	*why = NULL;
+	for (int i = 0; i < *nb && !*why; i++)
+		if (b[i]->disturbed)
+			*why = b[i];
+	for (int i = 0; i < *nn && !*why; i++)
+		if (n[i]->disturbed)
+			*why = n[i];
+	if (!cb || !cn)
+		return 1;
+	*left_out = (*nb - cb) + (*nn - cn);
+	int k = 0;
+	for (int i = 0; i < *nb; i++)
+		if (!b[i]->disturbed)
+			b[k++] = b[i];
+	*nb = k;
+	k = 0;
+	for (int i = 0; i < *nn; i++)
+		if (!n[i]->disturbed)
+			n[k++] = n[i];
+	*nn = k;
+	return 0;
+}
+
+/* Geometric mean of the medians (their mean where one is not positive). */
+static double centre(const struct pg_record **x, int n)
+{
+	double lsum = 0, sum = 0;
+	int pos = 1;
+	for (int i = 0; i < n; i++) {
+		pos = pos && x[i]->median > 0;
+		lsum += x[i]->median > 0 ? log(x[i]->median) : 0;
+		sum += x[i]->median;
+	}
+	return pos ? exp(lsum / n) : sum / n;
+}
+
+/* The CPU frequency range a result's env saw; 0 when not recorded. */
+static int freq_range(const struct pg_record *x, double *lo, double *hi)
+{
+	json_t *e = x->env ? json_loads(x->env, 0, NULL) : NULL;
+	json_t *a = json_object_get(e, "freq_min_khz"), *b = json_object_get(e, "freq_max_khz");
+	int ok = json_is_number(a) && json_is_number(b);
+	if (ok) {
+		*lo = json_number_value(a);
+		*hi = json_number_value(b);
+	}
+	json_decref(e);
+	return ok;
+}
+
+/* The CPU ran at clearly other frequencies in NEW than in BASE: the change
+ * may be the clock's, not the build's. */
+static int env_differs(const struct pg_record *b, const struct pg_record *n, char *why, size_t len)
+{
+	double blo, bhi, nlo, nhi;
+	if (!freq_range(b, &blo, &bhi) || !freq_range(n, &nlo, &nhi))
+		return 0;
+	if (nhi * 1.05 >= blo && nlo <= bhi * 1.05)
+		return 0;
+	snprintf(why, len, "environment differs: the CPU ran at %.0f-%.0f MHz in BASE and %.0f-%.0f MHz in NEW",
+		 blo / 1000, bhi / 1000, nlo / 1000, nhi / 1000);
+	return 1;
+}
+
+/* Each run's median, the standard error of its log from its samples, and
+ * its sample count; tests the row. */
+static int test_row(struct pg_cmp_row *r, const struct pg_record **b, int nb, const struct pg_record **n, int nn)
+{
+	int tot = nb + nn;
+	double *med = malloc(sizeof(double) * 2 * (size_t)tot);
+	int *cnt = malloc(sizeof(int) * (size_t)tot);
+	if (!med || !cnt) {
+		free(med);
+		free(cnt);
 		return -1;
 	}
-	for (int k = 0; k < new->nres; k++)
-		if (new->res[k].status == PG_OK)
-			by[nby++] = &new->res[k];
-	qsort(by, (size_t)nby, sizeof(*by), cmp_ptr);
-	for (int i = 0; i < base->nres; i++) {
-		const struct pg_record *b = &base->res[i];
-		const struct pg_record *x = b->status == PG_OK ? find(by, nby, b) : NULL;
-		if (!x)
-			continue;
-		struct pg_cmp_row *r = &(*rows)[(*n)++];
-		r->base = b;
-		r->new = x;
-		r->change_pct = b->median != 0 ? (x->median - b->median) / fabs(b->median) * 100
-				: x->median == 0 ? 0 : INFINITY;
-		r->p = pg_mann_whitney(b->samples, b->nsamples, x->samples, x->nsamples);
-		r->verdict = PG_SAME;
-		if (fabs(r->change_pct) > threshold_pct && r->p < PG_CMP_ALPHA) {
-			int better = (r->change_pct > 0) == (b->higher != 0);
-			r->verdict = better ? PG_IMPROVED : PG_REGRESSED;
+	double *se = med + tot;
+	for (int i = 0; i < tot; i++) {
+		const struct pg_record *x = i < nb ? b[i] : n[i - nb];
+		med[i] = x->median;
+		se[i] = pg_gate_log_median_se(x->samples, x->nsamples);
+		cnt[i] = x->nsamples;
+	}
+	struct pg_gate_side sb = { nb, med, se, cnt }, sn = { nn, med + nb, se + nb, cnt + nb };
+	pg_gate_test(&sb, &sn, &r->g);
+	free(med);
+	free(cnt);
+	return 0;
+}
+
+/* Whether two metrics of one result carry one figure: their samples are
+ * proportional, or reciprocal (a rate and a time per operation). */
+static int same_figure(const struct pg_record *a, const struct pg_record *b)
+{
+	if (a->nsamples < 2 || a->nsamples != b->nsamples)
+		return 0;
+	for (int mode = 0; mode < 2; mode++) {
+		double k0 = 0;
+		int same = 1;
+		for (int i = 0; i < a->nsamples && same; i++) {
+			if (!(a->samples[i] > 0) || !(b->samples[i] > 0))
+				return 0;
+			double k = mode ? a->samples[i] * b->samples[i] : a->samples[i] / b->samples[i];
+			if (i == 0)
+				k0 = k;
+			same = fabs(k - k0) <= 1e-6 * fabs(k0);
+		}
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+/* The earlier row of the same result whose figure row i restates; -1. */
+static int alias_of(const struct pg_comparison *c, int i)
+{
+	const struct pg_record *x = c->rows[i].base;
+	if (!c->rows[i].gated)
+		return -1;	/* a descriptive row says so, whatever it is proportional to */
+	for (int j = i - 1; j >= 0 && same_bench(c->rows[j].base, x); j--)
+		if (c->rows[j].alias < 0 && c->rows[j].gated && same_figure(c->rows[j].base, x))
+			return j;
+	return -1;
+}
+
+static void inconclusive(struct pg_cmp_row *r, const char *why)
+{
+	r->verdict = PG_INCONCLUSIVE;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+/* One row: its runs on each side, what keeps it from being judged, its
+ * test. */
+static int make_row(struct work *w, const struct pg_record *k, struct pg_cmp_row *r)
+{
+	const struct pg_record **b = malloc(sizeof(*b) * (size_t)(w->base->n + w->new->n + 1));
+	if (!b)
+		return -1;
+	const struct pg_record **n = b + w->base->n;
+	int nb, nn;
+	gather_base(w, k, b, &nb);
+	if (gather_new(w, k, n, &nn) < 0) {
+		free(b);
+		return -1;
+	}
+	if (nn == 0) {
+		free(b);
+		return 0;	/* lost, listed */
+	}
+	memset(r, 0, sizeof(*r));
+	r->base = b[0];
+	r->new = n[0];
+	r->alias = -1;
+	r->g.p = 1;
+	r->gated = !pg_metric_descriptive(k->metric) || w->o->gate_descriptive;
+	const struct pg_record *dist;
+	if (drop_disturbed(b, &nb, n, &nn, &r->left_out, &dist)) {
+		char why[PG_CMP_NOTE_LEN];
+		int in_new = 0;
+		for (int i = 0; i < nn; i++)
+			in_new |= n[i] == dist;
+		snprintf(why, sizeof(why), "disturbed in %s: %s", in_new ? "NEW" : "BASE",
+			 dist->disturbed_why ? dist->disturbed_why : "see its env");
+		inconclusive(r, why);
+	}
+	r->nbase = nb;
+	r->nnew = nn;
+	r->base_median = centre(b, nb);
+	r->new_median = centre(n, nn);
+	r->change_pct = r->base_median != 0 ? (r->new_median - r->base_median) / fabs(r->base_median) * 100
+			: r->new_median == 0 ? 0 : INFINITY;
+	int rc = r->verdict == PG_INCONCLUSIVE ? 0 : test_row(r, b, nb, n, nn);
+	if (r->verdict != PG_INCONCLUSIVE && env_differs(r->base, r->new, r->why, sizeof(r->why)))
+		r->verdict = PG_INCONCLUSIVE;
+	free(b);
+	return rc < 0 ? -1 : 1;
+}
+
+/* Every ok key of BASE's runs, once, in the order BASE first has it. */
+static int make_rows(struct work *w)
+{
+	for (int j = 0; j < w->base->n; j++) {
+		const struct pg_rrun *run = &w->base->runs[j];
+		for (int i = 0; i < run->nres; i++) {
+			const struct pg_record *k = &run->res[i];
+			int earlier = k->status != PG_OK;
+			for (int e = 0; e <= j && !earlier; e++) {
+				const struct pg_record *x = find(&w->bix[e], k);
+				earlier = x && x->status == PG_OK && (e < j || x < k);
+			}
+			if (earlier)
+				continue;
+			struct pg_comparison *c = w->c;
+			if (c->n == w->rows_cap) {
+				int cap = w->rows_cap ? 2 * w->rows_cap : 64;
+				struct pg_cmp_row *rows = realloc(c->rows, sizeof(*rows) * (size_t)cap);
+				if (!rows)
+					return -1;
+				c->rows = rows;
+				w->rows_cap = cap;
+			}
+			int rc = make_row(w, k, &c->rows[c->n]);
+			if (rc < 0)
+				return -1;
+			if (rc == 1) {
+				c->rows[c->n].alias = alias_of(c, c->n);
+				c->n++;
+			}
 		}
 	}
-	free(by);
+	return 0;
+}
+
+/* --- verdicts --- */
+
+static void judge(struct pg_cmp_row *r, int significant, const struct pg_cmp_opts *o)
+{
+	int gross = fabs(r->g.d) >= log(PG_GATE_GROSS);
+	if (r->g.untested) {
+		inconclusive(r, r->g.untested);
+	} else if (significant && fabs(r->change_pct) > o->threshold_pct) {
+		if (r->g.test == PG_TEST_ONE_RUN && !gross) {
+			char why[PG_CMP_NOTE_LEN];
+			snprintf(why, sizeof(why), "one run a side: two processes of one build can differ by this much "
+				 "(below %gx); compare several runs a side, or --history", PG_GATE_GROSS);
+			inconclusive(r, why);
+		} else {
+			r->verdict = (r->change_pct > 0) == (r->base->higher != 0) ? PG_IMPROVED : PG_REGRESSED;
+		}
+	} else if (pg_gate_could_be_gross(&r->g)) {
+		char why[PG_CMP_NOTE_LEN];
+		snprintf(why, sizeof(why), "the %s vary too much to rule out a change of %gx (p = %.2g): more %s",
+			 r->g.test == PG_TEST_ONE_RUN ? "samples" : "runs", PG_GATE_GROSS, r->g.p,
+			 r->g.test == PG_TEST_ONE_RUN ? "samples (--runs) or runs" : "runs");
+		inconclusive(r, why);
+	} else {
+		r->verdict = PG_SAME;
+	}
+}
+
+/* Benjamini-Hochberg over the gated rows that were tested, then each
+ * row's verdict; restating and descriptive rows are not counted. */
+static int verdicts(struct pg_comparison *c, const struct pg_cmp_opts *o)
+{
+	double *p = malloc(sizeof(double) * (size_t)(c->n + 1));
+	int *idx = malloc(sizeof(int) * (size_t)(c->n + 1)), *rej = malloc(sizeof(int) * (size_t)(c->n + 1));
+	if (!p || !idx || !rej) {
+		free(p);
+		free(idx);
+		free(rej);
+		return -1;
+	}
+	int m = 0;
+	for (int i = 0; i < c->n; i++) {
+		struct pg_cmp_row *r = &c->rows[i];
+		if (r->gated && r->alias < 0 && r->verdict != PG_INCONCLUSIVE && !r->g.untested) {
+			idx[m] = i;
+			p[m++] = r->g.p;
+		}
+	}
+	pg_gate_bh(p, m, PG_GATE_Q, rej);
+	for (int i = 0, k = 0; i < c->n; i++) {
+		struct pg_cmp_row *r = &c->rows[i];
+		int in_family = k < m && idx[k] == i;
+		if (r->verdict != PG_INCONCLUSIVE && r->alias < 0)
+			judge(r, in_family ? rej[k] : r->g.p <= PG_GATE_Q, o);
+		k += in_family;
+	}
+	free(p);
+	free(idx);
+	free(rej);
+	return 0;
+}
+
+/* Restating and descriptive rows say what they would be; unlike machines
+ * leave every row unjudged; then the counts. */
+static void finish(struct pg_comparison *c, const struct pg_cmp_opts *o)
+{
+	for (int i = 0; i < c->n; i++) {
+		struct pg_cmp_row *r = &c->rows[i];
+		if (r->alias >= 0) {
+			const struct pg_cmp_row *a = &c->rows[r->alias];
+			snprintf(r->why, sizeof(r->why), "derived from %s, judged there (%s)", a->base->metric,
+				 pg_verdict_name(a->verdict));
+			r->verdict = PG_NOT_GATED;
+			r->gated = 0;
+		} else if (!r->gated) {
+			char was[40];
+			snprintf(was, sizeof(was), "%s", pg_verdict_name(r->verdict));
+			snprintf(r->why, sizeof(r->why), "descriptive, not gated (--gate-descriptive): %s", was);
+			r->verdict = PG_NOT_GATED;
+		} else if (c->nunlike && !o->force) {
+			char was[40];
+			snprintf(was, sizeof(was), "%s", pg_verdict_name(r->verdict));
+			snprintf(r->why, sizeof(r->why), "unlike machines (listed above; --force to judge): %s", was);
+			r->verdict = PG_INCONCLUSIVE;
+		}
+		c->nreg += r->verdict == PG_REGRESSED;
+		c->nimp += r->verdict == PG_IMPROVED;
+		c->ninc += r->verdict == PG_INCONCLUSIVE;
+		c->nsame += r->verdict == PG_SAME;
+		c->ninfo += r->verdict == PG_NOT_GATED;
+	}
+}
+
+/* Runs that did not finish: what they lack is lost, and said why. */
+static void unfinished(const struct pg_cmp_side *s, const char *side, struct pg_comparison *c)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!s->runs[i].finished) {
+			char t[PG_CMP_NOTE_LEN];
+			snprintf(t, sizeof(t), "%s run %.80s has no end record: it crashed, was killed or is still running",
+				 side, s->runs[i].id);
+			note(c->notes, &c->nnotes, t);
+		}
+}
+
+int pg_compare_sides(const struct pg_cmp_side *base, const struct pg_cmp_side *new, const struct pg_cmp_opts *o,
+		     struct pg_comparison *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->threshold = o->threshold_pct;
+	c->forced = o->force;
+	struct work w = { .base = base, .new = new, .o = o, .c = c };
+	w.bix = calloc((size_t)(base->n + new->n), sizeof(*w.bix));
+	int rc = w.bix ? 0 : -1;
+	w.nix = w.bix ? w.bix + base->n : NULL;
+	for (int i = 0; rc == 0 && i < base->n + new->n; i++)
+		rc = index_run(i < base->n ? &base->runs[i] : &new->runs[i - base->n], &w.bix[i]);
+	unfinished(base, "BASE", c);
+	unfinished(new, "NEW", c);
+	pg_compare_unlike(base, new, o, c);
+	if (rc == 0)
+		rc = make_rows(&w);
+	if (rc == 0)
+		rc = verdicts(c, o);
+	if (rc == 0)
+		finish(c, o);
+	for (int i = 0; w.bix && i < base->n + new->n; i++)
+		free(w.bix[i].by);
+	free(w.bix);
+	if (rc < 0)
+		pg_comparison_free(c);
+	return rc;
+}
+
+void pg_comparison_free(struct pg_comparison *c)
+{
+	free(c->rows);
+	free(c->lost);
+	c->rows = NULL;
+	c->lost = NULL;
+	c->n = c->nlost = 0;
+}
+
+int pg_compare_exit(const struct pg_comparison *c, int allow_missing)
+{
+	if (c->nreg || (c->nlost && !allow_missing))
+		return 1;
+	if (c->ninc || (c->nunlike && !c->forced))
+		return 3;
 	return 0;
 }

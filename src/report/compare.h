@@ -1,8 +1,23 @@
 /*
- * What changed between two runs. A change is a verdict only when it is
- * larger than the threshold and the samples differ significantly (two-sided
- * Mann-Whitney U test, p < 0.05); the direction comes from the metric's
- * higher-is-better.
+ * What changed between two builds: BASE and NEW are each one run or several
+ * (a results file may hold several; a store label names all its runs). Each
+ * measurement gets one verdict (gate.h has the statistics):
+ *
+ *   regressed / improved  significant across all rows (Benjamini-Hochberg)
+ *                         and larger than the threshold, in the metric's
+ *                         direction;
+ *   within noise          not significant, or within the threshold;
+ *   inconclusive          with its reason: disturbed on a side, too few
+ *                         samples or runs, one run a side and a change
+ *                         below what two processes can differ by, the
+ *                         environment differs, unlike machines.
+ *
+ * A benchmark BASE measured and NEW lost (missing, failed, newly skipped)
+ * is listed. A metric that restates another's figure (DMIPS of
+ * Dhrystones/s, MB/s of KBytes/s: the samples are proportional, or
+ * reciprocal) takes that one's verdict and is not counted again;
+ * descriptive metrics (CPU load, offered rate, counts of lost frames) are
+ * shown and not gated unless asked.
  */
 #ifndef PG_COMPARE_H
 #define PG_COMPARE_H
@@ -10,46 +25,105 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "gate.h"
 #include "rundata.h"
 
-enum pg_verdict { PG_SAME, PG_IMPROVED, PG_REGRESSED };
+enum pg_verdict { PG_SAME, PG_IMPROVED, PG_REGRESSED, PG_INCONCLUSIVE, PG_NOT_GATED };
 
-struct pg_cmp_row {
-	const struct pg_record *base, *new;
-	double change_pct;
-	double p;		/* Mann-Whitney two-sided p */
-	enum pg_verdict verdict;
+/* The runs of one side. */
+struct pg_cmp_side {
+	const struct pg_rrun *runs;
+	int n;
 };
 
-#define PG_CMP_ALPHA 0.05
+struct pg_cmp_row {
+	const struct pg_record *base, *new;	/* the row's first record on each side */
+	int nbase, nnew;			/* runs on each side that were judged */
+	int left_out;				/* disturbed runs left out (others remained) */
+	double base_median, new_median;		/* over the runs: geometric mean of their medians */
+	double change_pct;
+	struct pg_gate_result g;
+	enum pg_verdict verdict;
+	int gated;				/* counts towards the exit status */
+	int alias;				/* the row whose figure this one restates; -1 none */
+	char why[240];				/* inconclusive, not gated, same figure: why */
+};
 
-/* Two-sided p-value of the Mann-Whitney U test: exact for small samples
- * without ties, else the normal approximation with tie and continuity
- * correction. 1 when either sample is empty. */
-double pg_mann_whitney(const double *a, int na, const double *b, int nb);
+/* A benchmark (or one metric of it) BASE measured and a NEW run lost. */
+struct pg_cmp_lost {
+	const struct pg_record *base;	/* BASE's record: bench, params */
+	const struct pg_record *new;	/* NEW's failed or skipped record; NULL: missing */
+	const struct pg_rrun *run;	/* the NEW run */
+	int metric_only;		/* the benchmark ran, this metric is missing */
+};
 
-/* Every key with an ok result in both runs, in BASE's order; caller frees. */
-int pg_compare(const struct pg_rrun *base, const struct pg_rrun *new, double threshold_pct,
-	       struct pg_cmp_row **rows, int *n);
+struct pg_cmp_opts {
+	double threshold_pct;
+	int gate_descriptive;	/* descriptive metrics count too */
+	int force;		/* unlike machines compared anyway */
+	int releases;		/* a release against a release: a kernel change is expected */
+};
+
+#define PG_CMP_MAX_NOTES 16
+#define PG_CMP_NOTE_LEN 240
+
+struct pg_comparison {
+	struct pg_cmp_row *rows;
+	int n;
+	struct pg_cmp_lost *lost;
+	int nlost;
+	/* Why BASE and NEW are unlike (listed first; exit 3 unless forced),
+	 * and what else the reader should know (a run that did not finish). */
+	char unlike[PG_CMP_MAX_NOTES][PG_CMP_NOTE_LEN];
+	int nunlike;
+	char notes[PG_CMP_MAX_NOTES][PG_CMP_NOTE_LEN];
+	int nnotes;
+	int nreg, nimp, ninc, nsame, ninfo;
+	double threshold;
+	int forced;		/* --force: unlike machines judged anyway */
+};
+
+/* Every measurement BASE has, judged. -1 out of memory. */
+int pg_compare_sides(const struct pg_cmp_side *base, const struct pg_cmp_side *new, const struct pg_cmp_opts *o,
+		     struct pg_comparison *c);
+void pg_comparison_free(struct pg_comparison *c);
+
+/* 1 a regression, or (unless allow_missing) a benchmark lost; 3 nothing
+ * regressed but a row or the machines could not be judged; 0 otherwise. */
+int pg_compare_exit(const struct pg_comparison *c, int allow_missing);
 
 const char *pg_verdict_name(enum pg_verdict v);
 
-/* What compare found, for printing. */
+/* Whether a metric is descriptive (not gated unless asked), by name. */
+int pg_metric_descriptive(const char *metric);
+
+/* compare_unlike.c: why two runs' machines differ in what decides the
+ * figures (architecture, CPU model, kernel, governor, emulated), one line
+ * each into c->unlike (a kernel into c->notes when releases are compared). */
+void pg_compare_unlike(const struct pg_cmp_side *base, const struct pg_cmp_side *new, const struct pg_cmp_opts *o,
+		       struct pg_comparison *c);
+
+/* What compare found, for printing (compare_out.c). */
 struct pg_verdicts {
-	const struct pg_rrun *base, *new;
-	double threshold;
-	const struct pg_cmp_row *rows;
-	int n, nreg, nimp;
+	const struct pg_cmp_side *base, *new;
+	const struct pg_comparison *c;
+	int allow_missing;
 };
 
 /* A Markdown table (names escaped for it, no control characters: it goes
- * to a terminal), or JSON (compare_out.c). */
+ * to a terminal), or JSON. */
 void pg_compare_write_md(FILE *out, const struct pg_verdicts *v);
 void pg_compare_write_json(FILE *out, const struct pg_verdicts *v);
-/* Their parts, for compare across a fleet: one row as JSON; the row's name (the seed's label, or bench, parameters and metric) and unit,
- * escaped for Markdown; " | base | new | change | p". */
+/* Their parts, for compare across a fleet: one row as JSON; the row's name
+ * (the seed's label, or bench, parameters and metric) and unit, escaped
+ * for Markdown; " | base | new | change | p". */
 json_t *pg_compare_row_json(const struct pg_cmp_row *r);
+json_t *pg_compare_lost_json(const struct pg_cmp_lost *l);
 void pg_compare_write_name(FILE *out, const struct pg_record *x);
 void pg_compare_write_figures(FILE *out, const struct pg_cmp_row *r);
+/* The verdict cell: "regressed", "inconclusive: why". */
+void pg_compare_write_verdict(FILE *out, const struct pg_cmp_row *r);
+/* The lost benchmarks and the notes, as lines. */
+void pg_compare_write_lost(FILE *out, const struct pg_comparison *c, int allow_missing);
 
 #endif

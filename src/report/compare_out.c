@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "compare.h"
+#include "core/record_json.h"
 #include "core/text.h"
 #include "writer.h"
 
@@ -19,38 +20,100 @@ json_t *pg_compare_row_json(const struct pg_cmp_row *r)
 	json_object_set_new(j, "metric", json_string(r->base->metric));
 	json_object_set_new(j, "unit", json_string(r->base->unit));
 	json_object_set_new(j, "better", json_string(pg_better_name(r->base->higher)));
-	json_object_set_new(j, "base_median", real_or_null(r->base->median));
-	json_object_set_new(j, "new_median", real_or_null(r->new->median));
+	json_object_set_new(j, "base_median", real_or_null(r->base_median));
+	json_object_set_new(j, "new_median", real_or_null(r->new_median));
 	json_object_set_new(j, "change_pct", real_or_null(r->change_pct));
-	json_object_set_new(j, "p", real_or_null(r->p));
+	json_object_set_new(j, "base_runs", json_integer(r->nbase));
+	json_object_set_new(j, "new_runs", json_integer(r->nnew));
+	if (r->left_out)
+		json_object_set_new(j, "disturbed_runs_left_out", json_integer(r->left_out));
+	json_object_set_new(j, "test", json_string(pg_gate_test_name(r->g.test)));
+	json_object_set_new(j, "p", r->g.test == PG_TEST_NONE ? json_null() : real_or_null(r->g.p));
 	json_object_set_new(j, "verdict", json_string(pg_verdict_name(r->verdict)));
+	json_object_set_new(j, "gated", json_boolean(r->gated));
+	if (r->why[0])
+		json_object_set_new(j, "why", json_string(r->why));
 	return j;
+}
+
+static const char *lost_what(const struct pg_cmp_lost *l)
+{
+	if (l->metric_only)
+		return "metric missing";
+	if (!l->new)
+		return "missing";
+	return l->new->status == PG_SKIP ? "newly skipped" : "failed";
+}
+
+json_t *pg_compare_lost_json(const struct pg_cmp_lost *l)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "bench", json_string(l->base->bench));
+	json_object_set_new(j, "params", json_loads(l->base->params, 0, NULL));
+	if (l->metric_only)
+		json_object_set_new(j, "metric", json_string(l->base->metric));
+	json_object_set_new(j, "run", json_string(l->run->id));
+	json_object_set_new(j, "what", json_string(lost_what(l)));
+	if (l->new && l->new->reason)
+		json_object_set_new(j, "reason", json_string(l->new->reason));
+	return j;
+}
+
+static json_t *ids(const struct pg_cmp_side *s)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < s->n; i++)
+		json_array_append_new(a, json_string(s->runs[i].id));
+	return a;
+}
+
+static json_t *texts(const char (*t)[PG_CMP_NOTE_LEN], int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_string(t[i]));
+	return a;
 }
 
 void pg_compare_write_json(FILE *out, const struct pg_verdicts *v)
 {
-	json_t *o = json_object(), *a = json_array();
-	json_object_set_new(o, "base", json_string(v->base->id));
-	json_object_set_new(o, "new", json_string(v->new->id));
-	json_object_set_new(o, "threshold_pct", json_real(v->threshold));
-	json_object_set_new(o, "alpha", json_real(PG_CMP_ALPHA));
-	for (int i = 0; i < v->n; i++)
-		json_array_append_new(a, pg_compare_row_json(&v->rows[i]));
+	const struct pg_comparison *c = v->c;
+	json_t *o = json_object(), *a = json_array(), *lost = json_array();
+	json_object_set_new(o, "base", json_string(v->base->runs[0].id));
+	json_object_set_new(o, "new", json_string(v->new->runs[0].id));
+	json_object_set_new(o, "base_runs", ids(v->base));
+	json_object_set_new(o, "new_runs", ids(v->new));
+	json_object_set_new(o, "threshold_pct", json_real(c->threshold));
+	json_object_set_new(o, "fdr", json_real(PG_GATE_Q));
+	json_object_set_new(o, "unlike", texts((const char (*)[PG_CMP_NOTE_LEN])c->unlike, c->nunlike));
+	json_object_set_new(o, "notes", texts((const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes));
+	for (int i = 0; i < c->n; i++)
+		json_array_append_new(a, pg_compare_row_json(&c->rows[i]));
 	json_object_set_new(o, "results", a);
-	json_object_set_new(o, "regressed", json_integer(v->nreg));
-	json_object_set_new(o, "improved", json_integer(v->nimp));
-	json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	for (int i = 0; i < c->nlost; i++)
+		json_array_append_new(lost, pg_compare_lost_json(&c->lost[i]));
+	json_object_set_new(o, "lost", lost);
+	json_object_set_new(o, "regressed", json_integer(c->nreg));
+	json_object_set_new(o, "improved", json_integer(c->nimp));
+	json_object_set_new(o, "inconclusive", json_integer(c->ninc));
+	json_object_set_new(o, "within_noise", json_integer(c->nsame));
+	json_object_set_new(o, "not_gated", json_integer(c->ninfo));
+	json_object_set_new(o, "exit", json_integer(pg_compare_exit(c, v->allow_missing)));
+	pg_json_dumpf_safe(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', out);
 	json_decref(o);
 }
 
-static void run_name(FILE *out, const char *what, const struct pg_rrun *r)
+static void side_name(FILE *out, const char *what, const struct pg_cmp_side *s)
 {
 	fprintf(out, "%s ", what);
-	pg_md_text(out, r->id, 0);
+	pg_md_text(out, s->runs[0].id, 0);
 	fputs(" (", out);
-	pg_md_text(out, r->board, 0);
-	fputs(")  ", out);
+	pg_md_text(out, s->runs[0].board, 0);
+	fputc(')', out);
+	if (s->n > 1)
+		fprintf(out, " and %d more run%s", s->n - 1, s->n == 2 ? "" : "s");
+	fputs("  ", out);
 }
 
 void pg_compare_write_name(FILE *out, const struct pg_record *x)
@@ -69,25 +132,90 @@ void pg_compare_write_name(FILE *out, const struct pg_record *x)
 
 void pg_compare_write_figures(FILE *out, const struct pg_cmp_row *r)
 {
-	fprintf(out, fabs(r->base->median) < 1e15 ? " | %.2f" : " | %.6g", r->base->median);
-	fprintf(out, fabs(r->new->median) < 1e15 ? " | %.2f" : " | %.6g", r->new->median);
+	fprintf(out, fabs(r->base_median) < 1e15 ? " | %.2f" : " | %.6g", r->base_median);
+	fprintf(out, fabs(r->new_median) < 1e15 ? " | %.2f" : " | %.6g", r->new_median);
 	fprintf(out, fabs(r->change_pct) < 1e15 ? " | %+.1f%%" : " | %+.6g%%", r->change_pct);
-	fprintf(out, " | %.3f", r->p);
+	if (r->g.test == PG_TEST_NONE)
+		fputs(" | -", out);
+	else
+		fprintf(out, r->g.p >= 0.001 ? " | %.3f" : " | %.1e", r->g.p);
+}
+
+void pg_compare_write_verdict(FILE *out, const struct pg_cmp_row *r)
+{
+	fputs(pg_verdict_name(r->verdict), out);
+	if (r->why[0]) {
+		fputs(": ", out);
+		pg_md_text(out, r->why, 0);
+	}
+}
+
+void pg_compare_write_lost(FILE *out, const struct pg_comparison *c, int allow_missing)
+{
+	if (c->nlost)
+		fprintf(out, "\nLost in NEW (%s):\n\n", allow_missing ? "allowed by --allow-missing" :
+			"each fails the comparison; --allow-missing to allow");
+	for (int i = 0; i < c->nlost; i++) {
+		const struct pg_cmp_lost *l = &c->lost[i];
+		char params[200];
+		pg_params_display(l->base->bench, l->base->params, params, sizeof(params));
+		fputs("- ", out);
+		pg_md_text(out, l->base->bench, 0);
+		if (params[0]) {
+			fputc(' ', out);
+			pg_md_text(out, params, 0);
+		}
+		if (l->metric_only) {
+			fputs(" metric ", out);
+			pg_md_text(out, l->base->metric, 0);
+		}
+		fprintf(out, ": %s in run ", lost_what(l));
+		pg_md_text(out, l->run->id, 0);
+		if (l->new && l->new->reason) {
+			fputs(": ", out);
+			pg_md_text(out, l->new->reason, 0);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void write_list(FILE *out, const char *title, const char (*t)[PG_CMP_NOTE_LEN], int n)
+{
+	if (!n)
+		return;
+	fprintf(out, "%s\n\n", title);
+	for (int i = 0; i < n; i++) {
+		fputs("- ", out);
+		pg_md_text(out, t[i], 0);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
 }
 
 void pg_compare_write_md(FILE *out, const struct pg_verdicts *v)
 {
-	run_name(out, "BASE", v->base);
-	run_name(out, "NEW", v->new);
-	fprintf(out, "threshold %g%%, Mann-Whitney p < %g\n\n", v->threshold, PG_CMP_ALPHA);
+	const struct pg_comparison *c = v->c;
+	side_name(out, "BASE", v->base);
+	side_name(out, "NEW", v->new);
+	fprintf(out, "threshold %g%%, false discovery rate %g%% across the rows\n\n", c->threshold, 100 * PG_GATE_Q);
+	write_list(out, c->forced ? "Unlike machines (judged anyway: --force):"
+		   : "Unlike machines (nothing is judged; --force to judge anyway):",
+		   (const char (*)[PG_CMP_NOTE_LEN])c->unlike, c->nunlike);
+	write_list(out, "Notes:", (const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes);
 	fputs("| Benchmark | Base | New | Change | p | Verdict |\n|---|---|---|---|---|---|\n", out);
-	for (int i = 0; i < v->n; i++) {
-		const struct pg_cmp_row *r = &v->rows[i];
+	for (int i = 0; i < c->n; i++) {
+		const struct pg_cmp_row *r = &c->rows[i];
 		fputs("| ", out);
 		pg_compare_write_name(out, r->base);
 		pg_compare_write_figures(out, r);
-		fprintf(out, " | %s |\n", pg_verdict_name(r->verdict));
+		fputs(" | ", out);
+		pg_compare_write_verdict(out, r);
+		fputs(" |\n", out);
 	}
-	fprintf(out, "\n%d compared: %d regressed, %d improved, %d within noise\n", v->n, v->nreg, v->nimp,
-		v->n - v->nreg - v->nimp);
+	pg_compare_write_lost(out, c, v->allow_missing);
+	fprintf(out, "\n%d compared: %d regressed, %d improved, %d within noise, %d inconclusive, %d not gated", c->n,
+		c->nreg, c->nimp, c->nsame, c->ninc, c->ninfo);
+	if (c->nlost)
+		fprintf(out, "; %d lost in NEW", c->nlost);
+	fputc('\n', out);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/text.h"
 #include "select.h"
 
 struct pg_follow {
@@ -39,9 +40,14 @@ struct pg_follow *pg_follow_open(const char *db, const char *path, char *err, si
 
 static void give_up(struct pg_follow *fw, const char *why)
 {
-	if (!fw->failed)
-		fprintf(stderr, "perfguide: results store %s: %s; the results file keeps everything: "
-			"add it later with 'perfguide import %s'\n", fw->store->path, why, fw->path);
+	char msg[2048];
+	snprintf(msg, sizeof(msg), "results store %s: %s; the results file keeps everything: add it later with "
+		 "'perfguide import %s'", fw->store->path, why, fw->path);
+	if (!fw->failed) {
+		fputs("perfguide: ", stderr);
+		pg_term_puts(stderr, msg);	/* the store's words: escaped */
+		fputc('\n', stderr);
+	}
 	fw->failed = 1;
 }
 

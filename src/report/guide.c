@@ -4,8 +4,10 @@
  */
 #include "guide.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
+#include <strings.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,13 +45,11 @@ static const char *section_title(const struct pg_record *x)
 static void copy_section(struct pg_section *to, const struct pg_section *from)
 {
 	*to = *from;
-	to->title = pg_strdup0(from->title);
-	to->intro = pg_strdup0(from->intro);
-	to->rows_by = pg_strdup0(from->rows_by);
-	to->rows_title = pg_strdup0(from->rows_title);
-	to->plot_x = pg_strdup0(from->plot_x);
-	to->plot_series = pg_strdup0(from->plot_series);
-	to->metrics = pg_strdup0(from->metrics);
+	for (const struct pg_field *f = pg_section_fields; f->name; f++)
+		if (f->type == PG_F_TEXT) {
+			char **p = (char **)((char *)to + f->off);
+			*p = pg_strdup0(*p);
+		}
 }
 
 /* How a title is described: by the run that carries it, else by a benchmark
@@ -139,22 +139,6 @@ static int index_rows(struct pg_guide *g, int nrows)
 	memset(g->index, 0xff, sizeof(int) * cap);
 	for (int r = 0; r < g->nrows; r++)
 		index_put(g, r);
-	return 0;
-}
-
-static int add_column(struct pg_guide *g, const struct pg_rrun *run, int nruns)
-{
-	int c = 0;
-	while (c < g->ncols && strcmp(g->cols[c].board, run->board) != 0)
-		c++;
-	if (c == g->ncols) {
-		g->cols[c].board = run->board;
-		g->cols[c].runs = calloc((size_t)nruns, sizeof(*g->cols[c].runs));
-		if (!g->cols[c].runs)
-			return -1;
-		g->ncols++;
-	}
-	g->cols[c].runs[g->cols[c].nruns++] = run;
 	return 0;
 }
 
@@ -257,13 +241,16 @@ struct acc {
 	int nbusy;
 };
 
-static int merge_cell(struct pg_gcell *c, struct acc *a, const struct pg_record *x)
+static int merge_cell(struct pg_gcell *c, struct acc *a, const struct pg_record *x, const struct pg_gcol *col,
+		      int k)
 {
 	if (x->status != PG_OK) {
 		if (!c->present) {
 			c->present = 1;
 			c->status = x->status;
 			c->reason = x->reason;
+			c->run = col->runs[k];
+			c->rec = x;
 		}
 		return 0;
 	}
@@ -276,6 +263,9 @@ static int merge_cell(struct pg_gcell *c, struct acc *a, const struct pg_record 
 		c->samples = NULL;
 		c->nsamples = 0;
 	}
+	c->run = col->runs[k];
+	c->rec = x;
+	pg_doubt_add(c, x, col, k);
 	if (a->n == a->cap) {
 		a->cap = a->cap ? a->cap * 2 : 4;
 		double *m = realloc(a->medians, sizeof(double) * (size_t)a->cap);
@@ -291,18 +281,25 @@ static int merge_cell(struct pg_gcell *c, struct acc *a, const struct pg_record 
 	return 0;
 }
 
+/* The runs' results into the column's cells: every run merged, or (latest)
+ * the newest run first and each key from the first run that has it, so a
+ * run of a few benchmarks hides none of an earlier full run's. */
 static int fill_column(struct pg_guide *g, int c)
 {
+	struct pg_gcol *col = &g->cols[c];
 	struct acc *acc = calloc((size_t)g->nrows + 1, sizeof(*acc));
 	if (!acc)
 		return -1;
-	int rc = 0;
-	for (int k = 0; k < g->cols[c].nruns && rc == 0; k++) {
-		const struct pg_rrun *run = g->cols[c].runs[k];
+	int rc = 0, latest = g->opts.merge == PG_MERGE_LATEST;
+	for (int i = 0; i < col->nruns && rc == 0; i++) {
+		int k = latest ? col->nruns - 1 - i : i;
+		const struct pg_rrun *run = col->runs[k];
 		for (int j = 0; j < run->nres && rc == 0; j++) {
 			int r = find_row(g, &run->res[j]);
-			if (r >= 0)
-				rc = merge_cell(&g->rows[r].cells[c], &acc[r], &run->res[j]);
+			if (r < 0 || (latest && g->rows[r].cells[c].present))
+				continue;
+			rc = merge_cell(&g->rows[r].cells[c], &acc[r], &run->res[j], col, k);
+			col->used[k]++;
 		}
 	}
 	for (int r = 0; r < g->nrows; r++) {
@@ -330,9 +327,20 @@ static int shared_by_all(const struct pg_guide *g, json_t **params, int r, const
 	return 1;
 }
 
+/* Whether another row of r's section carries r's label. */
+static int label_shared(const struct pg_guide *g, int r)
+{
+	for (int o = 0; o < g->nrows; o++)
+		if (o != r && g->rows[o].label && g->rows[o].section == g->rows[r].section &&
+		    strcmp(g->rows[o].label, g->rows[r].label) == 0 && strcmp(g->rows[o].metric, g->rows[r].metric) == 0)
+			return 1;
+	return 0;
+}
+
 /* A row with no label is named by its benchmark's title, the parameters
  * that tell it from the benchmark's other rows ("msg=1k") and its metric,
- * not by every parameter it ran with. */
+ * not by every parameter it ran with; a label that several rows carry
+ * (one per buffer size) is followed by those parameters too. */
 static int name_rows(struct pg_guide *g)
 {
 	json_t **params = calloc((size_t)g->nrows + 1, sizeof(*params));
@@ -341,7 +349,7 @@ static int name_rows(struct pg_guide *g)
 		if (!(params[r] = json_loads(g->rows[r].params, 0, NULL)))
 			params[r] = json_object();
 	for (int r = 0; rc == 0 && r < g->nrows; r++) {
-		if (g->rows[r].label)
+		if (g->rows[r].label && !(g->rows[r].label_shared = label_shared(g, r)))
 			continue;
 		json_t *keep = json_object(), *v;
 		const char *name;
@@ -363,30 +371,48 @@ static int name_rows(struct pg_guide *g)
 
 int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns)
 {
+	struct pg_guide_opts o = { 0 };
+	return pg_guide_build_opts(g, runs, nruns, &o);
+}
+
+static int note_sections(struct pg_guide *g);
+
+int pg_guide_build_opts(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns,
+			const struct pg_guide_opts *o)
+{
 	memset(g, 0, sizeof(*g));
+	g->opts = *o;
 	g->baseline = -1;
 	g->cols = calloc((size_t)nruns + 1, sizeof(*g->cols));
 	if (!g->cols)
 		return -1;
 	int cap = 0, order = 0;
 	for (int i = 0; i < nruns; i++)
-		if (add_column(g, runs[i], nruns) < 0 || add_rows(g, runs[i], &cap, &order) < 0)
+		if (pg_guide_add_column(g, runs[i], nruns) < 0 || add_rows(g, runs[i], &cap, &order) < 0)
 			return -1;
 	if (sort_sections(g) < 0 || index_rows(g, g->nrows) < 0 || name_rows(g) < 0)	/* the rows moved */
 		return -1;
 	for (int r = 0; r < g->nrows; r++)
 		if (!(g->rows[r].cells = calloc((size_t)g->ncols + 1, sizeof(struct pg_gcell))))
 			return -1;
-	for (int c = 0; c < g->ncols; c++)
-		if (fill_column(g, c) < 0)
+	for (int c = 0; c < g->ncols; c++) {
+		pg_column_sort(&g->cols[c]);
+		if (pg_column_emulators(&g->cols[c]) < 0 || fill_column(g, c) < 0)
 			return -1;
-	return 0;
+	}
+	return note_sections(g) < 0 ? -1 : pg_guide_name_columns(g);
 }
 
 void pg_guide_free(struct pg_guide *g)
 {
-	for (int c = 0; c < g->ncols; c++)
+	for (int c = 0; c < g->ncols; c++) {
+		for (int k = 0; g->cols[c].emulator && k < g->cols[c].nruns; k++)
+			free(g->cols[c].emulator[k]);
+		free(g->cols[c].emulator);
 		free(g->cols[c].runs);
+		free(g->cols[c].used);
+		free(g->cols[c].name);
+	}
 	for (int r = 0; r < g->nrows; r++) {
 		free(g->rows[r].cells);
 		free(g->rows[r].dist);
@@ -398,6 +424,7 @@ void pg_guide_free(struct pg_guide *g)
 	free(g->rows);
 	free(g->geomean);
 	free(g->ngeo);
+	free(g->has);
 	free(g->index);
 	memset(g, 0, sizeof(*g));
 	g->baseline = -1;
@@ -421,12 +448,21 @@ static void ratio(struct pg_gcell *c, const struct pg_gcell *b, int higher)
 	c->overlap = c->min <= b->max && b->min <= c->max;
 }
 
+int pg_guide_column(const struct pg_guide *g, const char *name)
+{
+	for (int c = 0; c < g->ncols; c++)
+		if (strcmp(g->cols[c].name, name) == 0)
+			return c;
+	for (int c = 0; c < g->ncols; c++)
+		if (strcmp(g->cols[c].board, name) == 0)
+			return c;
+	return -1;
+}
+
 int pg_guide_baseline(struct pg_guide *g, const char *board)
 {
-	int base = 0;
-	while (base < g->ncols && strcmp(g->cols[base].board, board) != 0)
-		base++;
-	if (base == g->ncols)
+	int base = pg_guide_column(g, board);
+	if (base < 0)
 		return -1;
 	size_t n = (size_t)g->nsections * (size_t)g->ncols + 1;
 	double *sum = calloc(n, sizeof(double));
@@ -442,7 +478,7 @@ int pg_guide_baseline(struct pg_guide *g, const char *board)
 		for (int c = 0; c < g->ncols; c++) {
 			ratio(&row->cells[c], &row->cells[base], row->higher);
 			/* the summary is of the rows the tables show */
-			if (!row->cells[c].have_ratio || !pg_row_shown(g, row))
+			if (!row->cells[c].have_ratio || !pg_row_main(g, row))
 				continue;
 			size_t at = (size_t)row->section * (size_t)g->ncols + (size_t)c;
 			sum[at] += log(row->cells[c].ratio);
@@ -482,21 +518,41 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len)
 		snprintf(buf, len, "%s (min %s, max %s)", med, mn, mx);
 }
 
+/* Whether word w is a word of text t (case aside): "glmark2 score" has
+ * "score", so its rows need not say the metric again. */
+int pg_has_word(const char *t, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = t; n && p && *p; p++)
+		if (strncasecmp(p, w, n) == 0 && (p == t || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]) && p[n] != '_')
+			return 1;
+	return 0;
+}
+
 void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 {
 	char base[256];
-	if (r->label) {
-		pg_text_copy(base, sizeof(base), r->label);
-	} else {
-		const char *d = r->dist ? r->dist : "";
-		if ((size_t)snprintf(base, sizeof(base), "%s%s%s %s", r->title ? r->title : r->bench, d[0] ? " " : "", d,
-				     r->metric) >= sizeof(base))
-			pg_utf8_trim(base);
+	const char *d = r->dist ? r->dist : "";
+	int w;
+	if (r->label && r->label_shared)
+		w = snprintf(base, sizeof(base), "%s%s%s", r->label, d[0] ? " " : "", d);
+	else if (r->label)
+		w = snprintf(base, sizeof(base), "%s", r->label);
+	else {
+		const char *t = r->title ? r->title : r->bench;
+		int said = pg_has_word(t, r->metric);
+		w = snprintf(base, sizeof(base), "%s%s%s%s%s", t, d[0] ? " " : "", d, said ? "" : " ",
+			     said ? "" : r->metric);
 	}
+	if (w < 0 || (size_t)w >= sizeof(base))
+		pg_utf8_trim(base);
 	/* Some of the seed's row names carry their unit already:
-	 * "dhrystone_per_second (DhrystoneP)". */
+	 * "dhrystone_per_second (DhrystoneP)"; a unit that is the metric's
+	 * name ("score") adds nothing. */
 	size_t bl = strlen(base);
-	int has_unit = r->label && bl > 2 && base[bl - 1] == ')' && strstr(base, " (");
+	int has_unit = (r->label && bl > 2 && base[bl - 1] == ')' && strstr(base, " (")) ||
+		       (r->unit && strcmp(r->unit, r->metric) == 0 && pg_has_word(base, r->unit));
 	if (r->unit && r->unit[0] && !has_unit) {
 		if ((size_t)snprintf(buf, len, "%s (%s)", base, r->unit) >= len)
 			pg_utf8_trim(buf);
@@ -505,14 +561,46 @@ void pg_row_name(const struct pg_grow *r, char *buf, size_t len)
 	}
 }
 
-int pg_row_shown(const struct pg_guide *g, const struct pg_grow *row)
+/* Whether metric is in the comma-separated list. */
+static int in_list(const char *list, const char *metric)
 {
-	const char *list = g->sections[row->section].metrics;
-	size_t n = strlen(row->metric);
+	size_t n = strlen(metric);
 	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
-		if (strncmp(p, row->metric, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+		if (strncmp(p, metric, n) == 0 && (p[n] == ',' || p[n] == '\0'))
 			return 1;
-	return !list || !list[0];
+	return 0;
+}
+
+/* The metrics section s shows: what report --metrics says for it, else
+ * what it declares; NULL: every one. */
+static const char *shown_metrics(const struct pg_guide *g, int s)
+{
+	const char *title = g->sections[s].title;
+	size_t n = strlen(title);
+	for (int i = 0; i < g->opts.nmetrics; i++)
+		if (strncmp(g->opts.metrics[i], title, n) == 0 && g->opts.metrics[i][n] == '=')
+			return g->opts.metrics[i] + n + 1;
+	return g->sections[s].metrics;
+}
+
+int pg_row_main(const struct pg_guide *g, const struct pg_grow *row)
+{
+	const char *list = shown_metrics(g, row->section);
+	return !list || !list[0] || in_list(list, row->metric);
+}
+
+const char *pg_metric_title(const struct pg_guide *g, int section, const char *metric, char *buf, size_t len)
+{
+	const char *list = g->sections[section].metric_titles;
+	size_t n = strlen(metric);
+	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, metric, n) == 0 && p[n] == '=') {
+			size_t tl = strcspn(p + n + 1, ",");
+			snprintf(buf, len, "%.*s", (int)tl, p + n + 1);
+			pg_utf8_trim(buf);
+			return buf;
+		}
+	return metric;
 }
 
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last)
@@ -531,10 +619,28 @@ int pg_section_has_cpu(const struct pg_guide *g, int section)
 {
 	if (!g->sections[section].cpu_load)
 		return 0;
+	for (int c = 0; c < g->ncols; c++)
+		if (g->has[(size_t)section * (size_t)g->ncols + (size_t)c] & PG_HAS_BUSY)
+			return 1;
+	return 0;
+}
+
+int pg_column_in_section(const struct pg_guide *g, int s, int c)
+{
+	return (g->has[(size_t)s * (size_t)g->ncols + (size_t)c] & PG_HAS_RESULT) != 0;
+}
+
+/* What each column has in each section, once. */
+static int note_sections(struct pg_guide *g)
+{
+	g->has = calloc((size_t)g->nsections * (size_t)g->ncols + 1, 1);
+	if (!g->has)
+		return -1;
 	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == section)
-			for (int c = 0; c < g->ncols; c++)
-				if (g->rows[r].cells[c].have_busy)
-					return 1;
+		for (int c = 0; c < g->ncols; c++) {
+			const struct pg_gcell *cell = &g->rows[r].cells[c];
+			unsigned char *h = &g->has[(size_t)g->rows[r].section * (size_t)g->ncols + (size_t)c];
+			*h |= (cell->present ? PG_HAS_RESULT : 0) | (cell->have_busy ? PG_HAS_BUSY : 0);
+		}
 	return 0;
 }

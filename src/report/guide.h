@@ -8,8 +8,22 @@
 #ifndef PG_GUIDE_H
 #define PG_GUIDE_H
 
+#include <time.h>
+
 #include "core/bench.h"
 #include "rundata.h"
+
+/* Why a figure is to be doubted (pg_gcell.doubt): the guide marks the cell
+ * and says why in its note, in every format (doubt.c). */
+enum {
+	PG_DOUBT_NOISY = 0x1,		/* the samples' CV is above the runner's threshold */
+	PG_DOUBT_DISTURBED = 0x2,	/* the machine did something else meanwhile (env) */
+	PG_DOUBT_CAPPED = 0x4,		/* sampling stopped at a time cap or the budget */
+	PG_DOUBT_FEW = 0x8,		/* fewer samples than the runner's floor */
+	PG_DOUBT_BIMODAL = 0x10,	/* the samples fall in two groups */
+	PG_DOUBT_EMULATED = 0x20,	/* measured on an emulated CPU (qemu) */
+};
+#define PG_DOUBT_KINDS 6
 
 struct pg_gcell {
 	int present;
@@ -26,12 +40,23 @@ struct pg_gcell {
 	int have_ratio;
 	double ratio;
 	int overlap;
+	/* What makes it doubtful (PG_DOUBT_*), with the figures the note
+	 * gives: the largest CV, the fewest samples, why the machine was
+	 * disturbed, the emulator. Over merged runs, the union. */
+	unsigned doubt;
+	double cv;
+	int fewest;
+	const char *why;		/* disturbed_why */
+	const char *virt;		/* the run's machine.virt when emulated */
+	const struct pg_rrun *run;	/* the run the figure is from (the latest of a merge) */
+	const struct pg_record *rec;	/* and its result */
 };
 
 struct pg_grow {
 	const char *bench, *params, *metric, *unit, *label;
 	const char *title;		/* the benchmark's, as its results say */
 	char *dist;			/* the parameters that tell it from its benchmark's other rows */
+	int label_shared;		/* another row of its section has its label: the name adds dist */
 	int higher;
 	int section;			/* index into pg_guide.sections */
 	int order;			/* first appearance */
@@ -40,14 +65,50 @@ struct pg_grow {
 
 struct pg_gcol {
 	const char *board;
-	const struct pg_rrun **runs;	/* merged into this column, oldest first */
+	char *name;			/* the heading: the board, with its labels or run where one board has several columns */
+	const char *labels;		/* the labels of its runs (JSON text; NULL: none) */
+	const struct pg_rrun **runs;	/* in this column, oldest first */
+	int *used;			/* per run: the cells whose figure is from it */
+	char **emulator;		/* per run: what emulated its CPU ("qemu-user"); NULL: not emulated */
 	int nruns;
 };
+
+/* Which runs make a column: all runs of a board, those of a board with the
+ * same labels (release=09.01 and release=09.02 side by side), or each run. */
+enum pg_columns_by { PG_COLS_BOARD, PG_COLS_LABEL, PG_COLS_RUN };
+/* What a column with several runs shows: the median of their medians (min
+ * of the mins, max of the maxes), or per result key the latest run's. */
+enum pg_merge { PG_MERGE_ALL, PG_MERGE_LATEST };
+
+/* How the guide is made and written; zero is the plain guide of one column
+ * per board. */
+struct pg_guide_opts {
+	enum pg_columns_by columns_by;
+	enum pg_merge merge;
+	const char *title;		/* NULL: "Performance guide" */
+	int all_metrics;		/* every metric in the tables, not only those sections show */
+	/* Characters a table may take before its boards are split over
+	 * several tables; 0: never split. */
+	int width;
+	/* md and rst: each chart is written to <charts>-<section>-<n>.svg
+	 * beside the guide (NULL: no charts); charts_ref is how the guide
+	 * refers to it (the same without the directory). */
+	const char *charts, *charts_ref;
+	/* "Section=metric,metric": the metrics a section shows instead of
+	 * those it declares (Crypto=bandwidth: MB/s instead of KB/s). */
+	const char *const *metrics;
+	int nmetrics;
+	time_t date;			/* when the guide is made (0: not said) */
+};
+
+#define PG_HAS_RESULT 0x1
+#define PG_HAS_BUSY 0x2
 
 /* The section of results with no section, from no benchmark this perfguide knows. */
 #define PG_OTHER_SECTION "Other benchmarks"
 
 struct pg_guide {
+	struct pg_guide_opts opts;
 	struct pg_gcol *cols;
 	int ncols;
 	struct pg_grow *rows;		/* sorted by section, then first appearance */
@@ -60,6 +121,10 @@ struct pg_guide {
 	 * ratios to the baseline and how many rows it is over (0: none). */
 	double *geomean;
 	int *ngeo;
+	/* Per section and column (s * ncols + c): whether the column has a
+	 * result there (PG_HAS_RESULT) and one with a CPU load
+	 * (PG_HAS_BUSY); the tables ask for each row. */
+	unsigned char *has;
 	/* Rows by key (guide.c): a hash table of row indices, -1 empty. */
 	int *index;
 	size_t index_cap;
@@ -67,11 +132,31 @@ struct pg_guide {
 
 /* Runs of one board go into one column, in the order given. */
 int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns);
+/* The same with options (columns, merging, what the writers do). */
+int pg_guide_build_opts(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns,
+			const struct pg_guide_opts *o);
 void pg_guide_free(struct pg_guide *g);
 
-/* Ratios of every column to the column of this board, and their geometric
- * means per section; -1 when no column is that board. */
+/* Ratios of every column to the column of this name (else the first of
+ * this board), and their geometric means per section; -1 when no column
+ * is that. */
 int pg_guide_baseline(struct pg_guide *g, const char *board);
+
+/* Building the columns (columns.c): run into its column (made when new),
+ * a column's runs by when they started, what emulated each run's CPU. */
+int pg_guide_add_column(struct pg_guide *g, const struct pg_rrun *run, int nruns);
+void pg_column_sort(struct pg_gcol *c);
+int pg_column_emulators(struct pg_gcol *c);
+
+/* The column of this heading, else the first of this board; -1: none. */
+int pg_guide_column(const struct pg_guide *g, const char *name);
+/* Each column's heading: its board, and where a board has several
+ * columns, its labels or run (columns.c). */
+int pg_guide_name_columns(struct pg_guide *g);
+/* "release=09.02, lab=x" from a labels object's text ("" for none). */
+void pg_labels_text(const char *labels, char *buf, size_t len);
+/* Whether w is a word of t, case aside. */
+int pg_has_word(const char *t, const char *w);
 
 /* "9024.86 (min 4779.41, max 13270.31)", the bracket dropped when min and
  * max print as the median. */
@@ -80,12 +165,39 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len);
  * unit in brackets. */
 void pg_row_name(const struct pg_grow *r, char *buf, size_t len);
 int pg_section_has_cpu(const struct pg_guide *g, int section);
-/* Whether the section's tables and plots show the row: its metric is one
- * of those the section names (all when it names none). */
-int pg_row_shown(const struct pg_guide *g, const struct pg_grow *row);
+/* Whether column c has a result in section s. */
+int pg_column_in_section(const struct pg_guide *g, int s, int c);
+/* How a metric is named in the section's tables: its title there
+ * ("cpu_load" -> "CPU (process)", from the section's metric_titles), else
+ * its name. */
+const char *pg_metric_title(const struct pg_guide *g, int section, const char *metric, char *buf, size_t len);
+
 /* Rows of section s: [*first, *last]; 0 when it has none. */
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last);
 /* A cell with a result to draw or compare. */
 int pg_cell_ok(const struct pg_gcell *c);
+/* Whether the section's tables, plots and summary show the row: its
+ * metric is one of those the section names (all when it names none;
+ * report --metrics changes them). The others are in csv and json, and
+ * with --all-metrics in a table of their own after the section's. */
+int pg_row_main(const struct pg_guide *g, const struct pg_grow *row);
+
+/* --- doubt.c: how far a figure can be trusted --- */
+
+/* Adds what result x of run k of column col says about its trust to c. */
+void pg_doubt_add(struct pg_gcell *c, const struct pg_record *x, const struct pg_gcol *col, int k);
+/* "noisy: CV 16% over 10 samples; capped: ..." for the cell's note; 0
+ * when there is nothing to doubt. */
+int pg_doubt_text(const struct pg_gcell *c, char *buf, size_t len);
+/* The short word of each kind: "noisy", "disturbed"... */
+const char *pg_doubt_name(unsigned kind);
+
+struct pg_doubts {
+	int figures;			/* cells with a figure in the tables */
+	int doubtful;			/* of which marked */
+	int kind[PG_DOUBT_KINDS];	/* per PG_DOUBT_* bit, in bit order */
+};
+/* Counts over the cells the guide's tables show. */
+void pg_guide_doubts(const struct pg_guide *g, struct pg_doubts *d);
 
 #endif

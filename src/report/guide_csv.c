@@ -1,8 +1,9 @@
 /*
  * The guide as one csv table for spreadsheets and scripts: a section column,
- * a row per result key (sections that pivot are flat here), per board its
- * value and CPU load (and its ratio to a baseline). A skipped or failed cell
- * says why in the cell itself: csv has no footnotes.
+ * a row per result key (sections that pivot are flat here, their rows named
+ * with every parameter that tells them apart), per board its value and CPU
+ * load (and its ratio to a baseline). A skipped or failed cell says why in
+ * the cell itself, and so does a figure to doubt: csv has no footnotes.
  */
 #include "writer.h"
 
@@ -13,12 +14,12 @@ static int csv_begin(struct pg_walk *w)
 	fputs("section,benchmark", w->out);
 	for (int c = 0; c < g->ncols; c++) {
 		fputc(',', w->out);
-		pg_csv_text(w->out, g->cols[c].board);
+		pg_csv_text(w->out, g->cols[c].name);
 		fputc(',', w->out);
-		snprintf(name, sizeof(name), "%s CPU %%", g->cols[c].board);
+		snprintf(name, sizeof(name), "%s CPU %%", g->cols[c].name);
 		pg_csv_text(w->out, name);
 		if (g->baseline >= 0 && c != g->baseline) {
-			snprintf(name, sizeof(name), "%s / %s", g->cols[c].board, g->cols[g->baseline].board);
+			snprintf(name, sizeof(name), "%s / %s", g->cols[c].name, g->cols[g->baseline].name);
 			fputc(',', w->out);
 			pg_csv_text(w->out, name);
 		}
@@ -36,8 +37,8 @@ static void csv_section(struct pg_walk *w, int s, const struct pg_table *t)
 		for (int c = 0; c < t->ncols; c++) {
 			const struct pg_tcell *tc = pg_table_cell(t, r, c);
 			const char *text = tc->text;
-			if (tc->note && tc->cell) {
-				snprintf(buf, sizeof(buf), "%s: %s", tc->text, tc->cell->reason ? tc->cell->reason : "no reason given");
+			if (tc->note) {	/* why it has no figure, or why to doubt it */
+				snprintf(buf, sizeof(buf), "%s: %s", tc->text, t->notes[tc->note - 1]);
 				text = buf;
 			}
 			fputc(',', w->out);

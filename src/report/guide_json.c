@@ -18,9 +18,17 @@ static json_t *num_or_null(int ok, double v)
 static int json_begin(struct pg_walk *w)
 {
 	json_t *root = json_object();
+	struct pg_doubts d;
 	w->priv = root;
+	json_object_set_new(root, "title", json_string(w->title));
+	json_object_set_new(root, "about", json_string(w->about));
 	if (w->g->baseline >= 0)
-		json_object_set_new(root, "baseline", json_string(w->g->cols[w->g->baseline].board));
+		json_object_set_new(root, "baseline", json_string(w->g->cols[w->g->baseline].name));
+	pg_guide_doubts(w->g, &d);
+	json_t *o = json_pack("{s:i,s:i}", "figures", d.figures, "doubtful", d.doubtful);
+	for (int i = 0; i < PG_DOUBT_KINDS; i++)
+		json_object_set_new(o, pg_doubt_name(1u << i), json_integer(d.kind[i]));
+	json_object_set_new(root, "doubts", o);
 	return root ? 0 : -1;
 }
 
@@ -31,7 +39,8 @@ static void json_machines(struct pg_walk *w, const struct pg_table *t)
 		json_t *m = json_object();
 		for (int r = 0; r < t->nrows; r++)
 			json_object_set_new(m, pg_table_cell(t, r, 0)->text, json_string(pg_table_cell(t, r, c)->text));
-		json_object_set_new(m, "board", json_string(t->head[c].text));
+		json_object_set_new(m, "board", json_string(w->g->cols[c - 1].board));
+		json_object_set_new(m, "column", json_string(t->head[c].text));
 		json_array_append_new(machines, m);
 	}
 	json_object_set_new(w->priv, "machines", machines);
@@ -49,7 +58,7 @@ static void json_summary(struct pg_walk *w, const struct pg_table *t)
 			size_t at = (size_t)s * (size_t)g->ncols + (size_t)c;
 			if (c == g->baseline)
 				continue;
-			json_array_append_new(boards, json_pack("{s:s,s:o,s:i}", "board", g->cols[c].board, "geomean",
+			json_array_append_new(boards, json_pack("{s:s,s:o,s:i}", "board", g->cols[c].name, "geomean",
 								num_or_null(g->ngeo[at] > 0, g->geomean[at]), "rows",
 								g->ngeo[at]));
 		}
@@ -61,9 +70,9 @@ static void json_summary(struct pg_walk *w, const struct pg_table *t)
 
 static json_t *cell_json(const struct pg_guide *g, const struct pg_gcell *cell, int c)
 {
-	char v[200];
+	char v[1200];
 	json_t *j = json_object();
-	json_object_set_new(j, "board", json_string(g->cols[c].board));
+	json_object_set_new(j, "board", json_string(g->cols[c].name));
 	if (!cell->present) {
 		json_object_set_new(j, "status", json_null());
 		return j;
@@ -78,6 +87,17 @@ static json_t *cell_json(const struct pg_guide *g, const struct pg_gcell *cell, 
 		json_object_set_new(j, "reason", json_string(cell->reason));
 	pg_cell_text(cell, v, sizeof(v));
 	json_object_set_new(j, "text", json_string(v));
+	if (cell->run)
+		json_object_set_new(j, "run", json_string(cell->run->id));
+	if (ok && cell->doubt) {
+		json_t *kinds = json_array();
+		for (int i = 0; i < PG_DOUBT_KINDS; i++)
+			if (cell->doubt & (1u << i))
+				json_array_append_new(kinds, json_string(pg_doubt_name(1u << i)));
+		json_object_set_new(j, "doubt", kinds);
+		pg_doubt_text(cell, v, sizeof(v));
+		json_object_set_new(j, "doubt_note", json_string(v));
+	}
 	if (g->baseline >= 0) {
 		json_object_set_new(j, "ratio", num_or_null(cell->have_ratio, cell->ratio));
 		json_object_set_new(j, "overlap", json_boolean(cell->have_ratio && cell->overlap));
@@ -113,6 +133,12 @@ static void json_section(struct pg_walk *w, int s, const struct pg_table *t)
 		json_object_set_new(w->priv, "sections", secs);
 	}
 	json_t *so = pg_section_to_json(&g->sections[s]), *rows = json_array();
+	char *intro = pg_section_intro(g, s);	/* as the results made it true */
+	if (intro)
+		json_object_set_new(so, "intro", json_string(intro));
+	else
+		json_object_del(so, "intro");
+	free(intro);
 	for (int r = 0; r < g->nrows; r++)
 		if (g->rows[r].section == s)
 			json_array_append_new(rows, row_json(g, &g->rows[r]));
@@ -124,10 +150,22 @@ static int json_end(struct pg_walk *w)
 {
 	if (!json_object_get(w->priv, "sections"))
 		json_object_set_new(w->priv, "sections", json_array());
-	int rc = json_dumpf(w->priv, w->out, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	int rc = pg_json_dumpf_safe(w->priv, w->out, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
 	fputc('\n', w->out);
 	json_decref(w->priv);
 	return rc;
+}
+
+static void json_notice(struct pg_walk *w, const struct pg_notice *n)
+{
+	json_t *a = json_object_get(w->priv, "notices"), *items = json_array();
+	if (!a) {
+		a = json_array();
+		json_object_set_new(w->priv, "notices", a);
+	}
+	for (int i = 0; i < n->nitems; i++)
+		json_array_append_new(items, json_string(n->items[i]));
+	json_array_append_new(a, json_pack("{s:s,s:s,s:o}", "title", n->title, "intro", n->intro, "items", items));
 }
 
 const struct pg_writer pg_writer_json = {
@@ -137,5 +175,6 @@ const struct pg_writer pg_writer_json = {
 	.machines = json_machines,
 	.summary = json_summary,
 	.section = json_section,
+	.notice = json_notice,
 	.end = json_end,
 };

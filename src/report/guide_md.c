@@ -1,4 +1,5 @@
-/* The guide in Markdown: a pipe table per section, its notes as a list. */
+/* The guide in Markdown: a pipe table per section, its notes as a list, its
+ * charts as SVG files beside the guide. */
 #include "writer.h"
 
 static void md_cell(FILE *out, const struct pg_tcell *tc)
@@ -35,41 +36,87 @@ static void md_notes(FILE *out, const struct pg_table *t)
 		pg_md_text(out, t->notes[i], 0);
 		fputc('\n', out);
 	}
+	if (t->doubts)
+		fputs("- " PG_DOUBT_MARK ": a figure to doubt; its note says why.\n", out);
 	if (t->legend)
 		fprintf(out, "- %s\n", t->legend);
-	if (t->nnotes || t->legend)
+	if (t->nnotes || t->legend || t->doubts)
 		fputc('\n', out);
+}
+
+static void md_heading(FILE *out, const char *hashes, const char *title, const char *intro)
+{
+	fprintf(out, "%s ", hashes);
+	pg_md_text(out, title, 0);
+	fputs("\n\n", out);
+	if (intro) {
+		pg_md_text(out, intro, 1);
+		fputs("\n\n", out);
+	}
 }
 
 static int md_begin(struct pg_walk *w)
 {
-	fputs("# Performance guide\n\n", w->out);
+	md_heading(w->out, "#", w->title, w->about);
+	for (int i = 0; i < w->ntoc; i++) {
+		fputs("- [", w->out);
+		pg_md_text(w->out, w->toc[i].title, 0);
+		fprintf(w->out, "](#%s)\n", w->toc[i].anchor);
+	}
+	fputc('\n', w->out);
 	return 0;
+}
+
+static void md_chart(struct pg_walk *w, const char *file, const char *title)
+{
+	fputs("![", w->out);
+	pg_md_text(w->out, title, 0);
+	/* the file's name is made of safe characters (report.c) */
+	fprintf(w->out, "](%s)\n\n", file);
 }
 
 static void md_section(struct pg_walk *w, int s, const struct pg_table *t)
 {
-	(void)s;
-	fputs("## ", w->out);
-	pg_md_text(w->out, t->title, 0);
-	fputs("\n\n", w->out);
-	if (t->intro) {
-		pg_md_text(w->out, t->intro, 1);
-		fputs("\n\n", w->out);
-	}
+	if (t->heading)
+		md_heading(w->out, t->heading == 1 ? "##" : "###", t->title, t->intro);
 	md_table(w->out, t);
 	md_notes(w->out, t);
+	if (t->last && t->part == 0)
+		pg_charts_to_files(w, s, md_chart);
 }
 
 static void md_machines(struct pg_walk *w, const struct pg_table *t)
 {
-	md_section(w, -1, t);
+	md_heading(w->out, "##", t->title, t->intro);
+	md_table(w->out, t);
+	md_notes(w->out, t);
+}
+
+static void md_summary(struct pg_walk *w, const struct pg_table *t)
+{
+	md_heading(w->out, "##", t->title, t->intro);
+	pg_charts_to_files(w, -1, md_chart);
+	md_table(w->out, t);
+	md_notes(w->out, t);
+}
+
+static void md_notice(struct pg_walk *w, const struct pg_notice *n)
+{
+	md_heading(w->out, "##", n->title, n->intro);
+	for (int i = 0; i < n->nitems; i++) {
+		fputs("- ", w->out);
+		pg_md_text(w->out, n->items[i], 0);
+		fputc('\n', w->out);
+	}
+	fputc('\n', w->out);
 }
 
 const struct pg_writer pg_writer_md = {
 	.name = "md",
+	.table_opts = PG_TABLE_SPLIT,
 	.begin = md_begin,
 	.machines = md_machines,
-	.summary = md_machines,
+	.summary = md_summary,
 	.section = md_section,
+	.notice = md_notice,
 };

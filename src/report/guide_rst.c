@@ -1,4 +1,6 @@
-/* The guide in reStructuredText: the csv-table form the seed guide is written in. */
+/* The guide in reStructuredText: the csv-table form the seed guide is
+ * written in, its charts as SVG files beside it (.. image::), a table of
+ * contents: a document Sphinx builds with -W. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,38 +65,83 @@ static void rst_table(FILE *out, const struct pg_table *t)
 		pg_rst_text(out, t->notes[i], 0);
 		fputc('\n', out);
 	}
+	if (t->doubts)
+		fputs("- " PG_DOUBT_MARK ": a figure to doubt; its note says why.\n", out);
 	if (t->legend)
 		fprintf(out, "- %s\n", t->legend);
-	if (t->nnotes || t->legend)
+	if (t->nnotes || t->legend || t->doubts)
 		fputc('\n', out);
+}
+
+static void rst_text(FILE *out, const char *text)
+{
+	if (text) {
+		pg_rst_text(out, text, 1);
+		fputs("\n\n", out);
+	}
 }
 
 static int rst_begin(struct pg_walk *w)
 {
-	rst_title(w->out, "Performance guide", '#');
+	rst_title(w->out, w->title, '#');
+	rst_text(w->out, w->about);
+	/* the headings' list, as docutils and Sphinx make it */
+	fputs(".. contents::\n    :local:\n    :depth: 1\n\n", w->out);
 	return 0;
+}
+
+static void rst_chart(struct pg_walk *w, const char *file, const char *title)
+{
+	/* the file's name is made of safe characters (report.c) */
+	fprintf(w->out, ".. image:: %s\n    :alt: ", file);
+	pg_rst_text(w->out, title, 0);
+	fputs("\n\n", w->out);
 }
 
 static void rst_section(struct pg_walk *w, int s, const struct pg_table *t)
 {
-	(void)s;
-	rst_title(w->out, t->title, '=');
-	if (t->intro) {
-		pg_rst_text(w->out, t->intro, 1);
-		fputs("\n\n", w->out);
+	if (t->heading) {
+		rst_title(w->out, t->title, t->heading == 1 ? '=' : '-');
+		rst_text(w->out, t->intro);
 	}
 	rst_table(w->out, t);
+	if (t->last && t->part == 0)
+		pg_charts_to_files(w, s, rst_chart);
 }
 
 static void rst_machines(struct pg_walk *w, const struct pg_table *t)
 {
-	rst_section(w, -1, t);
+	rst_title(w->out, t->title, '=');
+	rst_text(w->out, t->intro);
+	rst_table(w->out, t);
+}
+
+static void rst_summary(struct pg_walk *w, const struct pg_table *t)
+{
+	rst_title(w->out, t->title, '=');
+	rst_text(w->out, t->intro);
+	pg_charts_to_files(w, -1, rst_chart);
+	rst_table(w->out, t);
+}
+
+static void rst_notice(struct pg_walk *w, const struct pg_notice *n)
+{
+	rst_title(w->out, n->title, '=');
+	rst_text(w->out, n->intro);
+	for (int i = 0; i < n->nitems; i++) {
+		fputs("- ", w->out);
+		pg_rst_text(w->out, n->items[i], 0);
+		fputc('\n', w->out);
+	}
+	fputc('\n', w->out);
 }
 
 const struct pg_writer pg_writer_rst = {
 	.name = "rst",
+	.table_opts = PG_TABLE_SPLIT,
 	.begin = rst_begin,
 	.machines = rst_machines,
-	.summary = rst_machines,
+	.summary = rst_summary,
 	.section = rst_section,
+	.notice = rst_notice,
 };

@@ -52,12 +52,13 @@ static void groups_free(struct groups *gs)
 /* Charts in one section at most: beyond, its rows are drawn as bars. */
 #define MAX_PLOTS 256
 
-/* The group for (row, x parameter, the rest); created when create is set. */
+/* The group for (row, x parameter, the rest); created when create is set.
+ * across: of every benchmark of the section (a line per benchmark). */
 static struct group *group_of(struct groups *gs, const struct pg_grow *row, const char *param, const char *rest,
-			      int create)
+			      int create, int across)
 {
 	char key[700];
-	snprintf(key, sizeof(key), "%s|%s|%s|%s", row->bench, row->metric, param, rest);
+	snprintf(key, sizeof(key), "%s|%s|%s|%s", across ? "*" : row->bench, row->metric, param, rest);
 	for (int i = 0; i < gs->n; i++)
 		if (strcmp(gs->g[i].key, key) == 0)
 			return &gs->g[i];
@@ -120,7 +121,7 @@ static int find_sweeps(const struct pg_guide *g, int s, char *used, struct group
 				if (!json_is_integer(v))
 					continue;
 				char *rest = rest_of(p, k, NULL);
-				struct group *grp = group_of(gs, row, k, rest ? rest : "", pass == 0);
+				struct group *grp = group_of(gs, row, k, rest ? rest : "", pass == 0, 0);
 				free(rest);
 				if (pass == 0 && grp)
 					grp->count++;
@@ -136,10 +137,51 @@ static int find_sweeps(const struct pg_guide *g, int s, char *used, struct group
 	return 0;
 }
 
-/* The section's declared plot: its x parameter, and the one its lines are for. */
+/* A benchmark's id less its group: "crypto.aes-128-cbc" -> "aes-128-cbc". */
+static const char *short_id(const char *id)
+{
+	const char *dot = strchr(id, '.');
+	return dot && dot[1] ? dot + 1 : id;
+}
+
+/* Drops from p the parameters keep lacks (but x). */
+static void keep_only(json_t *p, json_t *keep, const char *x)
+{
+	const char *k;
+	json_t *v;
+	void *tmp;
+	json_object_foreach_safe(p, tmp, k, v)
+		if (!json_object_get(keep, k) && !(x && strcmp(k, x) == 0))
+			json_object_del(p, k);
+}
+
+/* The parameters every row of section s (not used yet) has. */
+static json_t *common_params(const struct pg_guide *g, int s, const char *used)
+{
+	json_t *common = NULL;
+	for (int r = 0; r < g->nrows; r++) {
+		if (g->rows[r].section != s || used[r])
+			continue;
+		json_t *p = json_loads(g->rows[r].params, 0, NULL);
+		if (!common) {
+			common = p;
+			continue;
+		}
+		keep_only(common, p, NULL);
+		json_decref(p);
+	}
+	return common ? common : json_object();
+}
+
+/* The section's declared plot: its x parameter, and the one its lines are
+ * for. A section whose rows are (benchmark, value) draws one board's
+ * benchmarks on one plot, a line each; several boards, a plot per
+ * benchmark with a line per board. */
 static int find_declared(const struct pg_guide *g, int s, char *used, struct groups *gs)
 {
 	const struct pg_section *sec = &g->sections[s];
+	int across = sec->rows_bench && g->ncols == 1;
+	json_t *common = across ? common_params(g, s, used) : NULL;
 	for (int r = 0; r < g->nrows; r++) {
 		const struct pg_grow *row = &g->rows[r];
 		if (row->section != s || used[r])
@@ -147,20 +189,25 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 		json_t *p = json_loads(row->params, 0, NULL);
 		json_t *x = json_object_get(p, sec->plot_x);
 		json_t *sv = sec->plot_series ? json_object_get(p, sec->plot_series) : NULL;
+		if (common)	/* a cipher's op: a digest has none, it is no other plot */
+			keep_only(p, common, sec->plot_x);
 		char *rest = json_is_number(x) ? rest_of(p, sec->plot_x, sec->plot_series) : NULL;
-		struct group *grp = rest ? group_of(gs, row, sec->plot_x, rest, 1) : NULL;
+		struct group *grp = rest ? group_of(gs, row, sec->plot_x, rest, 1, across) : NULL;
 		char series[64] = "";
-		if (json_is_string(sv))
+		if (across)
+			pg_text_copy(series, sizeof(series), short_id(row->bench));
+		else if (json_is_string(sv))
 			pg_text_copy(series, sizeof(series), json_string_value(sv));
 		else if (json_is_number(sv))
 			snprintf(series, sizeof(series), "%g", json_number_value(sv));
 		if (grp && add_point(grp, r, json_number_value(x), series,
-				     json_is_number(sv) ? json_number_value(sv) : NAN) == 0)
+				     json_is_number(sv) && !across ? json_number_value(sv) : NAN) == 0)
 			used[r] = 1;
 		free(rest);
 		json_decref(p);
 	}
-	return 0;
+	json_decref(common);
+	return across;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -202,7 +249,9 @@ static int plot_line(const struct pg_guide *g, const struct group *grp, const ch
 {
 	ln->x = malloc(sizeof(double) * (size_t)grp->n);
 	ln->y = malloc(sizeof(double) * (size_t)grp->n);
-	if (!ln->x || !ln->y)
+	ln->lo = malloc(sizeof(double) * (size_t)grp->n);
+	ln->hi = malloc(sizeof(double) * (size_t)grp->n);
+	if (!ln->x || !ln->y || !ln->lo || !ln->hi)
 		return -1;
 	for (int i = 0; i < grp->n; i++) {
 		const struct pg_gcell *cell = &g->rows[grp->pts[i].row].cells[c];
@@ -212,9 +261,13 @@ static int plot_line(const struct pg_guide *g, const struct group *grp, const ch
 		for (; k > 0 && ln->x[k - 1] > grp->pts[i].x; k--) {
 			ln->x[k] = ln->x[k - 1];
 			ln->y[k] = ln->y[k - 1];
+			ln->lo[k] = ln->lo[k - 1];
+			ln->hi[k] = ln->hi[k - 1];
 		}
 		ln->x[k] = grp->pts[i].x;
 		ln->y[k] = cell->median;
+		ln->lo[k] = cell->min;
+		ln->hi[k] = cell->max;
 	}
 	return 0;
 }
@@ -237,20 +290,88 @@ static int series_values(const struct group *grp, const struct point **vals)
 	return n;
 }
 
-static int make_plot(const struct pg_guide *g, const struct group *grp, const char *series_param, struct pg_plot *p)
+/* The labels' common start, without a trailing separator ("bw_mem-fcp"
+ * of bw_mem-fcp-1mb ... bw_mem-fcp-16mb); "" when a point has no label or
+ * they share too little to name them. */
+static void labels_prefix(const struct pg_guide *g, const struct group *grp, char *buf, size_t len)
+{
+	const char *a = g->rows[grp->pts[0].row].label;
+	size_t n = a ? strlen(a) : 0;
+	for (int i = 1; i < grp->n && n; i++) {
+		const char *b = g->rows[grp->pts[i].row].label;
+		size_t k = 0;
+		while (b && k < n && a[k] == b[k])
+			k++;
+		n = b ? k : 0;
+	}
+	while (n > 0 && strchr("-_ .,:", a[n - 1]))
+		n--;
+	while (n > 0 && ((unsigned char)a[n] & 0xc0) == 0x80)
+		n--;
+	snprintf(buf, len, "%.*s", n >= 3 ? (int)n : 0, a ? a : "");
+}
+
+/* The parameters of the group's rest that tell it from other rows of its
+ * benchmark (across: of any) in the section, displayed. */
+static void rest_shown(const struct pg_guide *g, int s, const struct group *grp, int across, char *buf, size_t len)
+{
+	json_t *mine = json_loads(grp->rest, 0, NULL), *keep = json_object(), *v;
+	const char *k;
+	json_object_foreach(mine, k, v) {
+		int differs = 0;
+		for (int r = 0; r < g->nrows && !differs; r++) {
+			const struct pg_grow *o = &g->rows[r];
+			if (o->section != s || (!across && strcmp(o->bench, grp->first->bench) != 0))
+				continue;
+			json_t *p = json_loads(o->params, 0, NULL);
+			differs = !json_equal(json_object_get(p, k), v);
+			json_decref(p);
+		}
+		if (differs)
+			json_object_set(keep, k, v);
+	}
+	char *t = pg_json_text(keep);
+	pg_params_display(grp->first->bench, t ? t : "{}", buf, len);
+	free(t);
+	json_decref(keep);
+	json_decref(mine);
+}
+
+/* A title a reader knows the figures by: the labels the rows share, else
+ * the benchmark's title (across benchmarks: the section's), the metric as
+ * the section names it, and the parameters that tell the plot apart. */
+static void plot_title(const struct pg_guide *g, int s, const struct group *grp, int across, struct pg_plot *p)
 {
 	const struct pg_grow *first = grp->first;
-	char rest[200];
-	memset(p, 0, sizeof(*p));
-	pg_params_display(first->bench, grp->rest, rest, sizeof(rest));
-	snprintf(p->title, sizeof(p->title), "%s %s%s%s", first->bench, first->metric, rest[0] ? ", " : "", rest);
+	char name[300], mt[120], rest[200];
+	const char *metric = pg_metric_title(g, s, first->metric, mt, sizeof(mt));
+	labels_prefix(g, grp, name, sizeof(name));
+	int by_label = !across && name[0];
+	if (across)
+		pg_text_copy(name, sizeof(name), g->sections[s].title);
+	else if (!by_label)
+		pg_text_copy(name, sizeof(name), first->title ? first->title : first->bench);
+	if (by_label || pg_has_word(name, metric))
+		metric = "";
+	rest_shown(g, s, grp, across, rest, sizeof(rest));
+	if ((size_t)snprintf(p->title, sizeof(p->title), "%s%s%s%s%s%s", name, metric[0] ? ": " : "", metric,
+			     rest[0] ? " (" : "", rest, rest[0] ? ")" : "") >= sizeof(p->title))
+		pg_utf8_trim(p->title);
 	pg_text_copy(p->xlabel, sizeof(p->xlabel), grp->param);
-	pg_utf8_trim(p->title);
-	snprintf(p->ylabel, sizeof(p->ylabel), "%s%s%s%s", first->metric, first->unit && first->unit[0] ? " (" : "",
-		 first->unit ? first->unit : "", first->unit && first->unit[0] ? ")" : "");
+	if ((size_t)snprintf(p->ylabel, sizeof(p->ylabel), "%s%s%s%s", pg_metric_title(g, s, first->metric, mt, sizeof(mt)),
+			     first->unit && first->unit[0] ? " (" : "", first->unit ? first->unit : "",
+			     first->unit && first->unit[0] ? ")" : "") >= sizeof(p->ylabel))
+		pg_utf8_trim(p->ylabel);
+	p->note = first->higher ? "higher is better" : "lower is better";
+}
+
+static int make_plot(const struct pg_guide *g, int s, const struct group *grp, const char *series_param, int across,
+		     struct pg_plot *p)
+{
+	memset(p, 0, sizeof(*p));
+	plot_title(g, s, grp, across, p);
 	const struct point **vals = malloc(sizeof(*vals) * (size_t)grp->n);
 	int nv = series_param && vals ? series_values(grp, vals) : 1;
-	pg_utf8_trim(p->ylabel);
 	p->s = calloc((size_t)nv * (size_t)g->ncols + 1, sizeof(*p->s));
 	if (!vals || !p->s || plot_xs(p, grp) < 0) {
 		free(vals);
@@ -263,9 +384,11 @@ static int make_plot(const struct pg_guide *g, const struct group *grp, const ch
 			ln->color = series_param ? v : c;
 			ln->dash = series_param ? c : 0;
 			if (!series_param)
-				snprintf(ln->name, sizeof(ln->name), "%s", g->cols[c].board);
+				snprintf(ln->name, sizeof(ln->name), "%s", g->cols[c].name);
+			else if (across)
+				snprintf(ln->name, sizeof(ln->name), "%s", sk);
 			else if (g->ncols > 1)
-				snprintf(ln->name, sizeof(ln->name), "%s, %s=%s", g->cols[c].board, series_param, sk);
+				snprintf(ln->name, sizeof(ln->name), "%s, %s=%s", g->cols[c].name, series_param, sk);
 			else
 				snprintf(ln->name, sizeof(ln->name), "%s=%s", series_param, sk);
 			pg_utf8_trim(ln->name);
@@ -282,19 +405,25 @@ int pg_section_plots(const struct pg_guide *g, int s, char *used, struct pg_plot
 {
 	const struct pg_section *sec = &g->sections[s];
 	struct groups gs = { 0 };
+	int across = 0;
 	*out = NULL;
 	*n = 0;
 	if (sec->plot_x)
-		find_declared(g, s, used, &gs);
+		across = find_declared(g, s, used, &gs);
 	else
 		find_sweeps(g, s, used, &gs);
+	const char *series = across ? "algorithm" : sec->plot_x ? sec->plot_series : NULL;
 	struct pg_plot *p = calloc((size_t)gs.n + 1, sizeof(*p));
 	int rc = p ? 0 : -1;
 	for (int i = 0; rc == 0 && i < gs.n; i++) {
 		if (gs.g[i].n == 0)
 			continue;
-		rc = make_plot(g, &gs.g[i], sec->plot_x ? sec->plot_series : NULL, &p[*n]);
-		(*n)++;
+		rc = make_plot(g, s, &gs.g[i], series, across, &p[*n]);
+		/* a plot of rows that were all skipped: no chart */
+		if (rc == 0 && !pg_plot_has_points(&p[*n]))
+			pg_plot_free(&p[*n]);
+		else
+			(*n)++;
 	}
 	groups_free(&gs);
 	*out = p;

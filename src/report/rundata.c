@@ -36,6 +36,41 @@ void pg_rrun_free(struct pg_rrun *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static int same_text(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static int same_result(const struct pg_record *a, const struct pg_record *b)
+{
+	if (!same_text(a->bench, b->bench) || !same_text(a->params, b->params) || !same_text(a->metric, b->metric) ||
+	    a->status != b->status)
+		return 0;
+	return a->status != PG_OK || (a->median == b->median && a->min == b->min && a->max == b->max);
+}
+
+int pg_rrun_same(const struct pg_rrun *held, const struct pg_rrun *r, char *what, size_t len)
+{
+	if (!same_text(held->board, r->board)) {
+		snprintf(what, len, "its board is '%s' there", held->board ? held->board : "");
+		return 0;
+	}
+	if (!same_text(held->started, r->started)) {
+		snprintf(what, len, "it started at '%s' there", held->started ? held->started : "");
+		return 0;
+	}
+	if (held->finished && r->finished && held->nres != r->nres) {
+		snprintf(what, len, "it has %d results there, %d here", held->nres, r->nres);
+		return 0;
+	}
+	for (int i = 0; i < held->nres && i < r->nres; i++)
+		if (!same_result(&held->res[i], &r->res[i])) {
+			snprintf(what, len, "its result %d (%s %s) differs", i + 1, r->res[i].bench, r->res[i].metric);
+			return 0;
+		}
+	return 1;
+}
+
 static const char *str(json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
@@ -349,4 +384,42 @@ void pg_params_display(const char *bench, const char *params, char *buf, size_t 
 		at += (size_t)w;
 	}
 	json_decref(o);
+}
+
+static json_t *labels_json(const char *labels)
+{
+	json_t *o = labels && labels[0] ? json_loads(labels, 0, NULL) : NULL;
+	if (!json_is_object(o)) {
+		json_decref(o);
+		o = json_object();
+	}
+	return o;
+}
+
+int pg_labels_equal(const char *a, const char *b)
+{
+	json_t *x = labels_json(a), *y = labels_json(b);
+	int eq = json_equal(x, y);
+	json_decref(x);
+	json_decref(y);
+	return eq;
+}
+
+int pg_labels_have(const char *labels, const char *key, const char *value)
+{
+	json_t *o = labels_json(labels);
+	const char *v = json_string_value(json_object_get(o, key));
+	int have = v && strcmp(v, value) == 0;
+	json_decref(o);
+	return have;
+}
+
+int pg_labels_get(const char *labels, const char *key, char *buf, size_t len)
+{
+	json_t *o = labels_json(labels);
+	const char *v = json_string_value(json_object_get(o, key));
+	if (v)
+		pg_text_copy(buf, len, v);
+	json_decref(o);
+	return v != NULL;
 }

@@ -66,6 +66,20 @@ int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t len
  * "end" are refused. */
 int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t len);
 
+/* Whether two runs' labels (JSON object text; NULL or "" for none) are
+ * the same set of keys and values. */
+int pg_labels_equal(const char *a, const char *b);
+/* The value of key in labels into buf; 0: none. */
+int pg_labels_get(const char *labels, const char *key, char *buf, size_t len);
+/* Whether labels has key with value. */
+int pg_labels_have(const char *labels, const char *key, const char *value);
+/* Whether r can be the run held (the same id) in another copy: the same
+ * board and start, and every result of the shorter one alike (key, status,
+ * median, min, max) to the first results of the other; two complete copies
+ * have as many. 1 the same run; 0 another one, with what says how it
+ * differs. */
+int pg_rrun_same(const struct pg_rrun *held, const struct pg_rrun *r, char *what, size_t len);
+
 /* Canonical parameters text -> "size=8m threads=1" (sizes by the registry's
  * parameter type where the benchmark is known). */
 void pg_params_display(const char *bench, const char *params, char *buf, size_t len);

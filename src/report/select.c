@@ -20,38 +20,61 @@ struct pg_store *pg_select_store(const char *db, int create, char *err, size_t l
 	return pg_store_open(db, create, err, len);
 }
 
+/* Anything that is not a file by its form is looked up in the store, so
+ * that a file that happens to lie in the current directory never stands
+ * in for a run. */
+int pg_select_names_file(const char *spec)
+{
+	size_t n = strlen(spec);
+	return strchr(spec, '/') || (n >= 6 && strcmp(spec + n - 6, ".jsonl") == 0);
+}
+
+/* The run spec names in the store (an id, "latest", a board's latest)
+ * into r; 1 found, 0 not, -1 error. */
+static int store_lookup(struct pg_store *s, const char *spec, struct pg_rrun *r, char *err, size_t len)
+{
+	int found = s->ops->load_run(s, spec, r, err, len);
+	if (found != 0)
+		return found;
+	struct pg_run_summary *runs;
+	int n;
+	if (s->ops->list_runs(s, &runs, &n, err, len) < 0)
+		return -1;
+	char id[PG_RUN_ID_MAX + 1] = "";
+	for (int i = 0; i < n; i++)	/* oldest first: the last match is the latest */
+		if (strcmp(spec, "latest") == 0 || strcmp(runs[i].board, spec) == 0)
+			snprintf(id, sizeof(id), "%s", runs[i].id);
+	pg_run_summaries_free(runs, n);
+	if (!id[0])
+		return 0;
+	found = s->ops->load_run(s, id, r, err, len);
+	if (found == 0)
+		snprintf(err, len, "run '%s' vanished from the store", id);
+	return found == 1 ? 1 : -1;
+}
+
 int pg_select_run(const char *spec, const char *db, struct pg_store **store, struct pg_rrun *r,
 		  char *err, size_t len)
 {
-	struct stat sb;
-	if (stat(spec, &sb) == 0 && S_ISREG(sb.st_mode))
+	if (pg_select_names_file(spec))
 		return pg_rrun_read_file(spec, r, err, len);
-	if (!*store && !(*store = pg_select_store(db, 0, err, len)))
-		return -1;
-	int found = (*store)->ops->load_run(*store, spec, r, err, len);
-	if (found != 0)
-		return found < 0 ? -1 : 0;
-
-	struct pg_run_summary *runs;
-	int n;
-	if ((*store)->ops->list_runs(*store, &runs, &n, err, len) < 0)
-		return -1;
-	const char *id = NULL;
-	for (int i = 0; i < n; i++)	/* oldest first: the last match is the latest */
-		if (strcmp(spec, "latest") == 0 || strcmp(runs[i].board, spec) == 0)
-			id = runs[i].id;
-	char idbuf[160];
-	if (id)
-		snprintf(idbuf, sizeof(idbuf), "%s", id);
-	free(runs);
-	if (!id) {
-		if (strchr(spec, '/') || strstr(spec, ".jsonl"))
-			snprintf(err, len, "%s: no such results file", spec);
-		else
-			snprintf(err, len, "'%s' is neither a run id nor a board in the store %s (see 'perfguide runs')",
-				 spec, (*store)->path);
+	struct stat sb;
+	const char *hint = stat(spec, &sb) == 0 && S_ISREG(sb.st_mode) ? "; for the file of that name, give ./" : NULL;
+	int found = -1;
+	if (*store || (*store = pg_select_store(db, 0, err, len)))
+		found = store_lookup(*store, spec, r, err, len);
+	if (found == 1 && hint) {
+		pg_rrun_free(r);
+		snprintf(err, len, "'%s' is both a run in the store %s and a file here: give ./%s for the file",
+			 spec, (*store)->path, spec);
 		return -1;
 	}
-	found = (*store)->ops->load_run(*store, idbuf, r, err, len);
+	if (found == 0)
+		snprintf(err, len, "'%s' is neither a run id nor a board in the store %s (see 'perfguide runs')",
+			 spec, (*store)->path);
+	if (found <= 0 && hint) {
+		size_t at = strlen(err);
+		snprintf(err + at, len - at, "%s%s", hint, spec);
+	}
 	return found == 1 ? 0 : -1;
 }

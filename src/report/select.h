@@ -10,8 +10,14 @@
 /* The store at db, or the default one when db is NULL. */
 struct pg_store *pg_select_store(const char *db, int create, char *err, size_t len);
 
-/* spec is a results file (when such a file exists), a run id, "latest", or
- * a board name (its latest run). *store is opened from db on first need.
+/* 1 when spec names a results file by its form: a path with a '/' or a
+ * name ending .jsonl. */
+int pg_select_names_file(const char *spec);
+
+/* spec is a results file when its form says so (a path with a '/', or a
+ * name ending .jsonl), else a run id, "latest", or a board name (its
+ * latest run) in the store; a name that is both a store's run and a file
+ * here is refused, naming both. *store is opened from db on first need.
  * Returns 0, or -1 with err set. */
 int pg_select_run(const char *spec, const char *db, struct pg_store **store, struct pg_rrun *r,
 		  char *err, size_t len);

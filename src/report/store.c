@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/text.h"
 #include "store.h"
 
 int pg_store_is_url(const char *where)
@@ -42,10 +43,71 @@ struct pg_store *pg_store_open(const char *where, int create, char *err, size_t 
 	return NULL;
 }
 
+int pg_store_listable(const char *id, const char *board)
+{
+	return id && board && pg_utf8_valid(id, strlen(id)) && pg_utf8_valid(board, strlen(board));
+}
+
+void pg_run_summaries_free(struct pg_run_summary *runs, int n)
+{
+	for (int i = 0; runs && i < n; i++)
+		free(runs[i].labels);
+	free(runs);
+}
+
 void pg_store_close(struct pg_store *s)
 {
 	if (s)
 		s->ops->close(s);
+}
+
+enum pg_schema_state pg_store_schema_state(int64_t version, int known, char *err, size_t len)
+{
+	if (version < 1) {
+		snprintf(err, len, "store schema version %lld is not one perfguide writes (1 to %d): the store is damaged",
+			 (long long)version, known);
+		return PG_SCHEMA_BAD;
+	}
+	return version == known ? PG_SCHEMA_CURRENT : version < known ? PG_SCHEMA_OLDER : PG_SCHEMA_NEWER;
+}
+
+int pg_store_schema_newer(int64_t version, int known, int readable, int create, char *err, size_t len)
+{
+	if (!readable) {
+		snprintf(err, len, "store schema %lld is newer than this perfguide reads (1 to %d): use a perfguide "
+			 "that knows schema %lld", (long long)version, known, (long long)version);
+		return -1;
+	}
+	if (create) {
+		snprintf(err, len, "store schema %lld is newer than this perfguide writes (%d): it can read the store "
+			 "(runs, report, compare) but not add to it; add with a perfguide that knows schema %lld",
+			 (long long)version, known, (long long)version);
+		return -1;
+	}
+	return 0;
+}
+
+int pg_store_read_only(char *err, size_t len)
+{
+	snprintf(err, len, "the store's schema is newer than this perfguide writes: not adding to it");
+	return -1;
+}
+
+int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t len)
+{
+	int found = s->ops->load_run(s, r->id, held, err, len);
+	if (found <= 0) {
+		if (found == 0)
+			snprintf(err, len, "run %s vanished from the store", r->id);
+		return -1;
+	}
+	char what[300];
+	int same = pg_rrun_same(held, r, what, sizeof(what));
+	if (!same)
+		snprintf(err, len, "run %s is already in the store with other content (%s): a run id names one run",
+			 r->id, what);
+	pg_rrun_free(held);
+	return same;
 }
 
 int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len)
@@ -60,7 +122,7 @@ int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, i
 	for (int i = 0; *ids && i < nall; i++)
 		if (strcmp(all[i].board, board) == 0)
 			(*ids)[(*n)++] = strdup(all[i].id);
-	free(all);
+	pg_run_summaries_free(all, nall);
 	return 0;
 }
 

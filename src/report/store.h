@@ -11,6 +11,7 @@
 #define PG_STORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rundata.h"
 
@@ -24,8 +25,16 @@ struct pg_run_summary {
 	char version[64];
 	char status[16];	/* complete, interrupted, incomplete */
 	int nresults;
-	char labels[512];	/* JSON object ({"release":"09.02"}); "": none */
+	char *labels;		/* JSON object ({"release":"09.02"}), whole; NULL: none */
 };
+
+/* Whether list_runs lists a run of this id and board: only text a results
+ * file may give (valid UTF-8; the length is the backends' query's), so
+ * that the run listed is the run its id loads, and the guide is UTF-8. */
+int pg_store_listable(const char *id, const char *board);
+
+/* What list_runs gave: the labels of each, then the array. */
+void pg_run_summaries_free(struct pg_run_summary *runs, int n);
 
 enum pg_add_result { PG_ADD_NEW, PG_ADD_PRESENT, PG_ADD_REPLACED };
 
@@ -35,7 +44,10 @@ struct pg_store_ops {
 	 * file reader checks it: rundata.h has the limits).
 	 * Adds a whole run in one transaction. A run already held complete is
 	 * left as it is (PG_ADD_PRESENT); one held without its end record (the
-	 * board crashed, or `run` stopped writing to the store) is replaced. */
+	 * board crashed, or `run` stopped writing to the store) is replaced.
+	 * Either only when it is the same run (pg_rrun_same): another run of
+	 * an id the store holds is refused with -2 (bad input), err saying so;
+	 * -1 is the store's failure. */
 	int (*add_run)(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len);
 	/* Several runs (one file) in one transaction; how[i] says what
 	 * happened to each. */
@@ -82,6 +94,10 @@ struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, s
 /* The schema version this build writes; tests build older stores with it. */
 int pg_store_sqlite_version(void);
 int pg_store_sqlite_create_at(const char *path, int version, char *err, size_t len);
+/* What one operation on an SQLite store opened from now on may take before
+ * it is stopped (default 300 s: nothing in a store runs forever); tests and
+ * fuzz targets lower it. <= 0: the default. */
+void pg_store_sqlite_time_limit(double seconds);
 
 /* PostgreSQL backend (libpq): a postgresql:// or postgres:// URL. Built
  * without libpq, opening one says so. */
@@ -101,6 +117,25 @@ static inline struct pg_store *pg_store_pgsql_open(const char *url, int create, 
 	return NULL;
 }
 #endif
+
+/* For the backends' add_run: loads the run the store holds of r's id into
+ * held (freed again) and compares. 1 the same run, 0 another (err says
+ * how), -1 the store failed. */
+int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t len);
+
+/* The schema version a store holds (read as 64 bits), judged by the rules
+ * every backend shares (docs/security.md): below 1 no perfguide wrote it
+ * (damaged: refused, err set); this build's version (known); older (to be
+ * migrated); newer (a newer perfguide's store). */
+enum pg_schema_state { PG_SCHEMA_BAD = -1, PG_SCHEMA_CURRENT, PG_SCHEMA_OLDER, PG_SCHEMA_NEWER };
+enum pg_schema_state pg_store_schema_state(int64_t version, int known, char *err, size_t len);
+/* A newer store is read where this build finds the tables and columns it
+ * reads (readable), and never written (create: a writer opens it): 0 to be
+ * read only, -1 refused with err set. */
+int pg_store_schema_newer(int64_t version, int known, int readable, int create, char *err, size_t len);
+
+/* -1 with err saying a newer perfguide's store is not written to. */
+int pg_store_read_only(char *err, size_t len);
 
 /* Runs of one board, oldest first (ids into *ids, caller frees). */
 int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len);

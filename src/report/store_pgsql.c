@@ -12,12 +12,14 @@
  * - Text is compared with COLLATE "C" where order matters, so the report
  *   from PostgreSQL lists what the one from SQLite does, in the same order.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/record_json.h"
+#include "core/text.h"
 #include "pq_dl.h"
 #include "store.h"
 
@@ -57,6 +59,7 @@ struct pq_store {
 	struct pg_store base;
 	PGconn *c;
 	int prepared;		/* the result insert is prepared */
+	int newer;		/* a newer perfguide's store: read, never written */
 };
 
 static PGconn *conn_of(struct pg_store *s)
@@ -139,9 +142,65 @@ static int migrate(PGconn *c, int from, int to, char *err, size_t len)
 	return command(c, sql, 0, NULL, "setting the schema version", err, len);
 }
 
+static int result_columns(char *buf, size_t len);
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+/* What reading asks of the store. As SQLite's: a run whose id or board is
+ * longer than a results file may give (only a store written by something
+ * else has one) is not listed. */
+static const char list_sql[] =
+	"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
+	" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r"
+	" WHERE octet_length(r.id) <= " XSTR(PG_RUN_ID_MAX) " AND octet_length(r.board) <= " XSTR(PG_BOARD_MAX)
+	" ORDER BY r.started COLLATE \"C\" NULLS FIRST, r.id COLLATE \"C\"";
+static const char run_row_sql[] =
+	"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
+	" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = $1";
+
+/* Every result of a run ($1) with its samples, in one query. */
+static int results_sql(char *sql, size_t len)
+{
+	char cols[1024];
+	if (result_columns(cols, sizeof(cols)) < 0)
+		return -1;
+	snprintf(sql, len, "SELECT (SELECT array_agg(value ORDER BY seq) FROM samples WHERE result_id = results.id),"
+		 " %s FROM results WHERE run_id = $1 ORDER BY seq", cols);
+	return 0;
+}
+
+/* 1 when every query that reads runs finds its tables and columns (a
+ * newer perfguide's store: read where it can be). */
+static int readable(PGconn *c)
+{
+	char sql[1400];
+	if (results_sql(sql, sizeof(sql)) < 0)
+		return 0;
+	const char *const all[] = { list_sql, run_row_sql, sql };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		PGresult *res = pq.PQprepare(c, "", all[i], 0, NULL);
+		int ok = pq.PQresultStatus(res) == PGRES_COMMAND_OK;
+		pq.PQclear(res);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* A version as the server gave its text: 64 bits, all of it a number (a
+ * column another program made TEXT may hold anything); 0 (none perfguide
+ * writes) when it is not one. */
+static long long version_of(const char *t)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(t, &end, 10);
+	return errno || end == t || *end ? 0 : v;
+}
+
 /* What the database holds: 0 ours at *version, 1 empty, -1 not ours or
  * unreadable (err set). */
-static int inspect(PGconn *c, int *version, char *err, size_t len)
+static int inspect(PGconn *c, long long *version, char *err, size_t len)
 {
 	static const char sql[] =
 		"SELECT count(*), count(*) FILTER (WHERE c.relname = 'perfguide_schema') FROM pg_class c"
@@ -165,42 +224,46 @@ static int inspect(PGconn *c, int *version, char *err, size_t len)
 		pq.PQclear(res);
 		return -1;
 	}
-	*version = atoi(pq.PQgetvalue(res, 0, 0));
+	*version = pq.PQgetisnull(res, 0, 0) ? 0 : version_of(pq.PQgetvalue(res, 0, 0));
 	pq.PQclear(res);
 	return 0;
 }
 
-/* Under the migration lock: refuses what is not ours or newer, creates or
- * brings up to date the rest. to < 0: to this build's version. */
-static int check_schema(PGconn *c, int create, int to, char *err, size_t len)
+/* Under the migration lock: refuses what is not ours, creates or brings
+ * up to date an older store, leaves a newer one as it is (the version
+ * rules of store.h, as SQLite's). to < 0: to this build's version.
+ * Returns 0, 1 for a newer store (the caller checks it is readable), -1. */
+static int check_schema(PGconn *c, int create, int to, long long *version, char *err, size_t len)
 {
 	char sql[80];
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d)", LOCK_KEY);
-	int version = 0, what;
+	int what, newer = 0;
 	PGresult *res;
+	*version = 0;
 	if (command(c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
 		return -1;
 	if (!(res = query(c, sql, 0, NULL, PGRES_TUPLES_OK, "locking the schema", err, len)))
 		goto bad;
 	pq.PQclear(res);
-	if ((what = inspect(c, &version, err, len)) < 0)
+	if ((what = inspect(c, version, err, len)) < 0)
 		goto bad;
-	if (what == 0 && version > SCHEMA_VERSION) {
-		snprintf(err, len, "store schema %d is newer than this perfguide knows (%d): use a newer perfguide",
-			 version, SCHEMA_VERSION);
-		goto bad;
-	}
 	if (what == 1 && !create) {
 		snprintf(err, len, "not a perfguide store (empty)");
 		goto bad;
 	}
+	if (what == 0) {
+		enum pg_schema_state st = pg_store_schema_state(*version, SCHEMA_VERSION, err, len);
+		if (st == PG_SCHEMA_BAD)
+			goto bad;
+		newer = st == PG_SCHEMA_NEWER;
+	}
 	if (to < 0)
 		to = SCHEMA_VERSION;
-	if (version < to && migrate(c, version, to, err, len) < 0)
+	if (!newer && *version < to && migrate(c, (int)*version, to, err, len) < 0)
 		goto bad;
 	if (command(c, "COMMIT", 0, NULL, "committing the schema", err, len) < 0)
 		goto bad;
-	return 0;
+	return newer;
 bad:
 	rollback(c);
 	return -1;
@@ -251,9 +314,10 @@ int pg_store_pgsql_create_at(const char *url, int version, char *err, size_t len
 	PGconn *c = connect_to(url, err, len);
 	if (!c)
 		return -1;
-	int rc = check_schema(c, 1, version, err, len);
+	long long had;
+	int rc = check_schema(c, 1, version, &had, err, len);
 	pq.PQfinish(c);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 static const struct pg_store_ops pgsql_ops;
@@ -265,7 +329,11 @@ struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, siz
 	if (!c)
 		return NULL;
 	describe(c, where, sizeof(where));
-	if (check_schema(c, create, -1, msg, sizeof(msg)) < 0) {
+	long long version;
+	int newer = check_schema(c, create, -1, &version, msg, sizeof(msg));
+	if (newer == 1)
+		newer = pg_store_schema_newer(version, SCHEMA_VERSION, readable(c), create, msg, sizeof(msg)) < 0 ? -1 : 1;
+	if (newer < 0) {
 		snprintf(err, len, "%s: %s", where, msg);
 		pq.PQfinish(c);
 		return NULL;
@@ -279,6 +347,7 @@ struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, siz
 	s->base.ops = &pgsql_ops;
 	snprintf(s->base.path, sizeof(s->base.path), "%s", where);
 	s->c = c;
+	s->newer = newer;
 	return &s->base;
 }
 
@@ -290,10 +359,7 @@ static const char *field_text(const struct pg_field *f, const struct pg_record *
 			      char **owned)
 {
 	const void *p = (const char *)x + f->off;
-	int there = !(f->flags & PG_F_OK) || x->status == PG_OK;
-	if (f->flags & PG_F_HAVE)
-		there = *(const int *)((const char *)x + f->count_off);
-	if (!there)
+	if (!pg_field_there(f, x))
 		return NULL;
 	switch (f->type) {
 	case PG_F_TEXT:
@@ -533,7 +599,8 @@ static int run_state(PGconn *c, const char *id, char *err, size_t len)
 	return state;
 }
 
-/* One run inside the caller's transaction. */
+/* One run inside the caller's transaction; -2 when the store holds another
+ * run of that id. */
 static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
 	int ret = PG_ADD_NEW;
@@ -542,8 +609,14 @@ static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_
 	int state = run_state(s->c, r->id, err, len);
 	if (state == -2)
 		return -1;
-	if (state == 1)
-		return PG_ADD_PRESENT;
+	if (state >= 0) {
+		struct pg_rrun held;
+		int same = pg_store_same_run(&s->base, &held, r, err, len);
+		if (same <= 0)
+			return same < 0 ? -1 : -2;
+		if (state == 1)
+			return PG_ADD_PRESENT;
+	}
 	if (state == 0) {
 		const char *id = r->id;
 		if (command(s->c, "DELETE FROM runs WHERE id = $1", 1, &id, "replacing the run", err, len) < 0)
@@ -555,6 +628,14 @@ static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_
 	return ret;
 }
 
+/* -1 with err set for a newer perfguide's store, which is only read. */
+static int writable(struct pg_store *s, char *err, size_t len)
+{
+	if (!((struct pq_store *)s)->newer)
+		return 0;
+	return pg_store_read_only(err, len);
+}
+
 static int by_id(const void *a, const void *b)
 {
 	return strcmp((*(const struct pg_rrun *const *)a)->id, (*(const struct pg_rrun *const *)b)->id);
@@ -563,6 +644,8 @@ static int by_id(const void *a, const void *b)
 static int pq_add_runs(struct pg_store *st, const struct pg_rrun *r, int n, int *how, char *err, size_t len)
 {
 	struct pq_store *s = (struct pq_store *)st;
+	if (writable(st, err, len) < 0)
+		return -1;
 	/* Runs in the order of their ids, so two files sharing runs take the
 	 * run locks in the same order. */
 	const struct pg_rrun **order = malloc(sizeof(*order) * (size_t)(n ? n : 1));
@@ -577,25 +660,25 @@ static int pq_add_runs(struct pg_store *st, const struct pg_rrun *r, int n, int 
 	for (int i = 0; rc == 0 && i < n; i++) {
 		int k = (int)(order[i] - r);
 		how[k] = add_one(s, order[i], err, len);
-		rc = how[k] < 0 ? -1 : 0;
+		rc = how[k] < 0 ? how[k] : 0;
 	}
 	free(order);
 	if (rc == 0 && command(s->c, "COMMIT", 0, NULL, "committing", err, len) == 0)
 		return 0;
 	rollback(s->c);
-	return -1;
+	return rc < 0 ? rc : -1;
 }
 
 static int pq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
-	int how;
-	return pq_add_runs(s, r, 1, &how, err, len) < 0 ? -1 : how;
+	int how, rc = pq_add_runs(s, r, 1, &how, err, len);
+	return rc < 0 ? rc : how;
 }
 
 static int pq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
 	PGconn *c = conn_of(s);
-	if (command(c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+	if (writable(s, err, len) < 0 || command(c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
 		return -1;
 	if (insert_run(c, r, err, len) < 0 || command(c, "COMMIT", 0, NULL, "committing", err, len) < 0) {
 		rollback(c);
@@ -607,7 +690,7 @@ static int pq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, 
 static int pq_add_result(struct pg_store *st, const char *run_id, const struct pg_record *x, char *err, size_t len)
 {
 	struct pq_store *s = (struct pq_store *)st;
-	if (command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+	if (writable(st, err, len) < 0 || command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
 		return -1;
 	PGresult *res = query(s->c, "SELECT count(*) FROM results WHERE run_id = $1", 1, &run_id, PGRES_TUPLES_OK,
 			      "reading the store", err, len);
@@ -625,6 +708,8 @@ static int pq_end_run(struct pg_store *s, const char *run_id, const char *finish
 		      char *err, size_t len)
 {
 	const char *v[] = { finished, status, run_id };
+	if (writable(s, err, len) < 0)
+		return -1;
 	return command(conn_of(s), "UPDATE runs SET finished = $1, status = $2 WHERE id = $3", 3, v, "ending the run",
 		       err, len);
 }
@@ -636,20 +721,18 @@ static void copy_col(PGresult *res, int row, int col, char *buf, size_t len)
 	snprintf(buf, len, "%s", pq.PQgetisnull(res, row, col) ? "" : pq.PQgetvalue(res, row, col));
 }
 
-#define STR(x) #x
-#define XSTR(x) STR(x)
-/* As SQLite's: a run whose id or board is longer than a results file may
- * give (only a store written by something else has one) is not listed. */
+/* The column's text; what is not UTF-8 in it (a server whose encoding is
+ * SQL_ASCII keeps any bytes) as U+FFFD. */
+static char *col_dup(PGresult *res, int row, int col)
+{
+	return pq.PQgetisnull(res, row, col) ? NULL : pg_utf8_dup(pq.PQgetvalue(res, row, col));
+}
+
 static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
 {
-	static const char sql[] =
-		"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
-		" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r"
-		" WHERE octet_length(r.id) <= " XSTR(PG_RUN_ID_MAX) " AND octet_length(r.board) <= " XSTR(PG_BOARD_MAX)
-		" ORDER BY r.started COLLATE \"C\" NULLS FIRST, r.id COLLATE \"C\"";
 	*out = NULL;
 	*n = 0;
-	PGresult *res = query(conn_of(s), sql, 0, NULL, PGRES_TUPLES_OK, "listing runs", err, len);
+	PGresult *res = query(conn_of(s), list_sql, 0, NULL, PGRES_TUPLES_OK, "listing runs", err, len);
 	if (!res)
 		return -1;
 	int rows = pq.PQntuples(res);
@@ -659,24 +742,21 @@ static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
+	*n = 0;
 	for (int i = 0; i < rows; i++) {
-		struct pg_run_summary *p = &(*out)[i];
+		if (!pg_store_listable(pq.PQgetvalue(res, i, 0), pq.PQgetvalue(res, i, 1)))
+			continue;
+		struct pg_run_summary *p = &(*out)[(*n)++];
 		copy_col(res, i, 0, p->id, sizeof(p->id));
 		copy_col(res, i, 1, p->board, sizeof(p->board));
 		copy_col(res, i, 2, p->started, sizeof(p->started));
 		copy_col(res, i, 3, p->version, sizeof(p->version));
 		copy_col(res, i, 4, p->status, sizeof(p->status));
 		p->nresults = atoi(pq.PQgetvalue(res, i, 5));
-		copy_col(res, i, 6, p->labels, sizeof(p->labels));
+		p->labels = col_dup(res, i, 6);
 	}
-	*n = rows;
 	pq.PQclear(res);
 	return 0;
-}
-
-static char *col_dup(PGresult *res, int row, int col)
-{
-	return pq.PQgetisnull(res, row, col) ? NULL : strdup(pq.PQgetvalue(res, row, col));
 }
 
 /* A column's text into the field (NULL leaves it unset). */
@@ -732,10 +812,7 @@ static void parse_samples(const char *t, struct pg_record *x)
 
 static int load_run_row(PGconn *c, const char *id, struct pg_rrun *r, char *err, size_t len)
 {
-	static const char sql[] =
-		"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
-		" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = $1";
-	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading a run", err, len);
+	PGresult *res = query(c, run_row_sql, 1, &id, PGRES_TUPLES_OK, "reading a run", err, len);
 	if (!res)
 		return -1;
 	int found = pq.PQntuples(res) == 1;
@@ -752,11 +829,9 @@ static int load_run_row(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 /* Every result of the run with its samples, in one query. */
 static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err, size_t len)
 {
-	char cols[1024], sql[1400];
-	if (result_columns(cols, sizeof(cols)) < 0)
+	char sql[1400];
+	if (results_sql(sql, sizeof(sql)) < 0)
 		return -1;
-	snprintf(sql, sizeof(sql), "SELECT (SELECT array_agg(value ORDER BY seq) FROM samples WHERE result_id = results.id),"
-		 " %s FROM results WHERE run_id = $1 ORDER BY seq", cols);
 	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading results", err, len);
 	if (!res)
 		return -1;
@@ -776,8 +851,7 @@ static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 		for (const struct pg_field *f = pg_record_fields; f->name; f++)
 			if (!(f->flags & PG_F_SAMPLES))
 				column_field(res, i, col++, f, x);
-		if (!x->unit)
-			x->unit = strdup("");
+		pg_record_text_defaults(x);
 	}
 	pq.PQclear(res);
 	return 0;

@@ -15,6 +15,7 @@
 #include "core/record_json.h"
 #include "core/text.h"
 #include "store.h"
+#include "store_sqlite_guard.h"
 
 /* "pgrs" in the header, so `file` and other tools can tell what it is. */
 #define APPLICATION_ID 0x70677273
@@ -56,6 +57,7 @@ struct sq_store {
 	struct pg_store base;
 	sqlite3 *db;
 	int newer;		/* a newer perfguide's store: read, never written */
+	struct sq_guard guard;	/* what the store may make perfguide do */
 };
 
 static sqlite3 *db_of(struct pg_store *s)
@@ -65,15 +67,25 @@ static sqlite3 *db_of(struct pg_store *s)
 
 static int fail(sqlite3 *db, char *err, size_t len, const char *what)
 {
-	snprintf(err, len, "%s: %s", what, sqlite3_errmsg(db));
+	char msg[256];
+	if (!sq_guard_timed_out(db, msg, sizeof(msg)))
+		snprintf(msg, sizeof(msg), "%s", sqlite3_errmsg(db));
+	snprintf(err, len, "%s: %s", what, msg);
 	return -1;
+}
+
+/* A new operation on the store: its time bound starts. */
+static void begin(struct pg_store *s)
+{
+	sq_guard_begin(&((struct sq_store *)s)->guard);
 }
 
 static int exec(sqlite3 *db, const char *sql, char *err, size_t len)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(err, len, "%s", msg ? msg : sqlite3_errmsg(db));
+		if (!sq_guard_timed_out(db, err, len))
+			snprintf(err, len, "%s", msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -139,9 +151,28 @@ static int migrate(sqlite3 *db, int from, int to, char *err, size_t len)
 	return 0;
 }
 
-/* Opens the database and tells what it holds: 0 ours at *version, 1 empty,
- * -1 not ours or unreadable (err set). */
-static int inspect(sqlite3 *db, int *version, char *err, size_t len)
+/* The database's schema version (64 bits: 4294967300 is not 4); -1 with err
+ * set when there is none. */
+static int read_version(sqlite3 *db, long long *version, char *err, size_t len)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+	if (sqlite3_prepare_v2(db, "SELECT version FROM perfguide_schema", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		/* a version that is no integer is none perfguide writes */
+		*version = sqlite3_column_type(st, 0) == SQLITE_INTEGER ? sqlite3_column_int64(st, 0) : 0;
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	}
+	if (rc < 0 && !sq_guard_timed_out(db, err, len))
+		snprintf(err, len, "not a perfguide store (no schema version, or more than one)");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Opens the database and tells what it holds: 0 ours at *version (its
+ * schema objects all perfguide's), 1 empty, -1 not ours or unreadable (err
+ * set). */
+static int inspect(sqlite3 *db, long long *version, char *err, size_t len)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(db, "SELECT count(*), sum(name = 'perfguide_schema') FROM sqlite_master",
@@ -164,20 +195,21 @@ static int inspect(sqlite3 *db, int *version, char *err, size_t len)
 		snprintf(err, len, "not a perfguide store (an SQLite database with other tables)");
 		return -1;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT version FROM perfguide_schema", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
-		snprintf(err, len, "not a perfguide store (no schema version)");
-		sqlite3_finalize(st);
+	if (read_version(db, version, err, len) < 0)
+		return -1;
+	if (*version < 1)
+		return 0;	/* judged damaged by its version */
+	char msg[400];
+	if (sq_guard_schema(db, *version, SCHEMA_VERSION, migrate_steps, msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "not a store as perfguide makes them: %s; it is not read", msg);
 		return -1;
 	}
-	*version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
 	return 0;
 }
 
 static const struct pg_store_ops sqlite_ops;
 
-static sqlite3 *open_db(const char *path, int create, char *err, size_t len)
+static sqlite3 *open_db(const char *path, int create, struct sq_guard *g, char *err, size_t len)
 {
 	struct stat sb;
 	if (!create && stat(path, &sb) < 0) {
@@ -195,12 +227,14 @@ static sqlite3 *open_db(const char *path, int create, char *err, size_t len)
 	 * waits for the others' transactions. */
 	sqlite3_busy_timeout(db, 60000);
 	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	sq_guard_open(db, g);
 	return db;
 }
 
 int pg_store_sqlite_create_at(const char *path, int version, char *err, size_t len)
 {
-	sqlite3 *db = open_db(path, 1, err, len);
+	struct sq_guard g;
+	sqlite3 *db = open_db(path, 1, &g, err, len);
 	if (!db)
 		return -1;
 	int rc = migrate(db, 0, version, err, len);
@@ -215,27 +249,10 @@ int pg_store_sqlite_version(void)
 
 static int readable(sqlite3 *db);
 
-/* A store from a newer perfguide: read where this one finds what it reads,
- * never written. */
-static int newer(sqlite3 *db, int version, int create, char *err, size_t len)
-{
-	if (!readable(db)) {
-		snprintf(err, len, "store schema %d is newer than this perfguide reads (1 to %d): use a perfguide "
-			 "that knows schema %d", version, SCHEMA_VERSION, version);
-		return -1;
-	}
-	if (create) {
-		snprintf(err, len, "store schema %d is newer than this perfguide writes (%d): it can read the store "
-			 "(runs, report, compare) but not add to it; add with a perfguide that knows schema %d",
-			 version, SCHEMA_VERSION, version);
-		return -1;
-	}
-	return 1;
-}
-
-/* What inspect found, judged: 0 ours at this build's schema, 1 ours and
- * newer (to be read only), 2 to be created or migrated, -1 refused. */
-static int judge(sqlite3 *db, int what, int version, int create, char *err, size_t len)
+/* What inspect found, judged by the rules both stores share (store.h): 0
+ * ours at this build's schema, 1 ours and newer (to be read only), 2 to be
+ * created or migrated, -1 refused. */
+static int judge(sqlite3 *db, int what, long long version, int create, char *err, size_t len)
 {
 	if (what < 0)
 		return -1;
@@ -245,14 +262,12 @@ static int judge(sqlite3 *db, int what, int version, int create, char *err, size
 		snprintf(err, len, "not a perfguide store (empty)");
 		return -1;
 	}
-	if (version < 1) {
-		snprintf(err, len, "store schema version %d is not one perfguide writes (1 to %d): the store is damaged",
-			 version, SCHEMA_VERSION);
-		return -1;
+	switch (pg_store_schema_state(version, SCHEMA_VERSION, err, len)) {
+	case PG_SCHEMA_CURRENT: return 0;
+	case PG_SCHEMA_OLDER: return 2;
+	case PG_SCHEMA_NEWER: return pg_store_schema_newer(version, SCHEMA_VERSION, readable(db), create, err, len) < 0 ? -1 : 1;
+	default: return -1;
 	}
-	if (version > SCHEMA_VERSION)
-		return newer(db, version, create, err, len);
-	return version == SCHEMA_VERSION ? 0 : 2;
 }
 
 /* Brings the store to this build's schema, creating it when create is set.
@@ -261,7 +276,7 @@ static int judge(sqlite3 *db, int what, int version, int create, char *err, size
  * Returns what judge returns. */
 static int prepare(sqlite3 *db, int create, char *err, size_t len)
 {
-	int version = 0;
+	long long version = 0;
 	int what = inspect(db, &version, err, len);
 	what = judge(db, what, version, create, err, len);
 	if (what != 2)
@@ -274,7 +289,7 @@ static int prepare(sqlite3 *db, int create, char *err, size_t len)
 	what = inspect(db, &version, err, len);
 	what = judge(db, what, version, create, err, len);
 	if (what == 2) {
-		if (migrate_steps(db, version, SCHEMA_VERSION, msg, sizeof(msg)) < 0) {
+		if (migrate_steps(db, (int)version, SCHEMA_VERSION, msg, sizeof(msg)) < 0) {
 			snprintf(err, len, "cannot bring the store to schema %d: %s", SCHEMA_VERSION, msg);
 			what = -1;
 		} else {
@@ -293,27 +308,27 @@ static int prepare(sqlite3 *db, int create, char *err, size_t len)
 struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, size_t len)
 {
 	char msg[512];
-	sqlite3 *db = open_db(path, create, err, len);
-	if (!db)
-		return NULL;
-	int what = prepare(db, create, msg, sizeof(msg));
-	if (what < 0) {
-		snprintf(err, len, "%s: %s", path, msg);
-		goto bad;
-	}
+	/* first, so that the guard the connection's progress handler reads lives as long */
 	struct sq_store *s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, len, "out of memory");
-		goto bad;
+		return NULL;
+	}
+	if (!(s->db = open_db(path, create, &s->guard, err, len))) {
+		free(s);
+		return NULL;
+	}
+	int what = prepare(s->db, create, msg, sizeof(msg));
+	if (what < 0) {
+		snprintf(err, len, "%s: %s", path, msg);
+		sqlite3_close(s->db);
+		free(s);
+		return NULL;
 	}
 	s->base.ops = &sqlite_ops;
 	snprintf(s->base.path, sizeof(s->base.path), "%s", path);
-	s->db = db;
 	s->newer = what == 1;
 	return &s->base;
-bad:
-	sqlite3_close(db);
-	return NULL;
 }
 
 static void bind_text(sqlite3_stmt *st, int i, const char *v)
@@ -342,11 +357,7 @@ static void result_columns(char *buf, size_t len, int placeholders)
 static void bind_field(sqlite3_stmt *st, int i, const struct pg_field *f, const struct pg_record *x)
 {
 	const void *p = (const char *)x + f->off;
-	int there = !(f->flags & PG_F_OK) || x->status == PG_OK;
-	if (f->flags & PG_F_HAVE)
-		there = *(const int *)((const char *)x + f->count_off);
-	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
-		there = 0;
+	int there = pg_field_there(f, x);
 	if (!there) {
 		sqlite3_bind_null(st, i);
 		return;
@@ -464,14 +475,24 @@ static int run_state(sqlite3 *db, const char *id)
 	return state;
 }
 
-/* One run inside the caller's transaction. */
-static int add_one(sqlite3 *db, const struct pg_rrun *r, char *err, size_t len)
+static int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t len);
+
+/* One run inside the caller's transaction; -2 when the store holds another
+ * run of that id. */
+static int add_one(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
+	sqlite3 *db = db_of(s);
 	int state = run_state(db, r->id), ret = PG_ADD_NEW;
 	if (state == -2)
 		return fail(db, err, len, "reading the store");
-	if (state == 1)
-		return PG_ADD_PRESENT;
+	if (state >= 0) {
+		struct pg_rrun held;
+		int same = pg_store_same_run(s, &held, r, err, len);
+		if (same <= 0)
+			return same < 0 ? -1 : -2;
+		if (state == 1)
+			return PG_ADD_PRESENT;
+	}
 	if (state == 0) {
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
@@ -496,22 +517,22 @@ static int writable(struct pg_store *s, char *err, size_t len)
 {
 	if (!((struct sq_store *)s)->newer)
 		return 0;
-	snprintf(err, len, "the store's schema is newer than this perfguide writes: not adding to it");
-	return -1;
+	return pg_store_read_only(err, len);
 }
 
 static int sq_add_runs(struct pg_store *s, const struct pg_rrun *r, int n, int *how, char *err, size_t len)
 {
+	begin(s);
 	sqlite3 *db = db_of(s);
 	if (writable(s, err, len) < 0)
 		return -1;
 	if (exec(db, "BEGIN IMMEDIATE", err, len) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		how[i] = add_one(db, &r[i], err, len);
+		how[i] = add_one(s, &r[i], err, len);
 		if (how[i] < 0) {
 			rollback(db);
-			return -1;
+			return how[i];
 		}
 	}
 	if (exec(db, "COMMIT", err, len) < 0) {
@@ -523,12 +544,13 @@ static int sq_add_runs(struct pg_store *s, const struct pg_rrun *r, int n, int *
 
 static int sq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
-	int how;
-	return sq_add_runs(s, r, 1, &how, err, len) < 0 ? -1 : how;
+	int how, rc = sq_add_runs(s, r, 1, &how, err, len);
+	return rc < 0 ? rc : how;
 }
 
 static int sq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
 {
+	begin(s);
 	sqlite3 *db = db_of(s);
 	if (writable(s, err, len) < 0)
 		return -1;
@@ -543,6 +565,7 @@ static int sq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, 
 
 static int sq_add_result(struct pg_store *s, const char *run_id, const struct pg_record *x, char *err, size_t len)
 {
+	begin(s);
 	sqlite3 *db = db_of(s);
 	if (writable(s, err, len) < 0)
 		return -1;
@@ -566,6 +589,7 @@ static int sq_add_result(struct pg_store *s, const char *run_id, const struct pg
 static int sq_end_run(struct pg_store *s, const char *run_id, const char *finished, const char *status,
 		      char *err, size_t len)
 {
+	begin(s);
 	sqlite3 *db = db_of(s);
 	sqlite3_stmt *st;
 	if (writable(s, err, len) < 0)
@@ -622,8 +646,16 @@ static int readable(sqlite3 *db)
 	return 1;
 }
 
+/* The column's text; what is not UTF-8 in it (only a store written by
+ * something else has any) as U+FFFD. */
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	return pg_utf8_dup((const char *)sqlite3_column_text(st, i));
+}
+
 static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
 {
+	begin(s);
 	sqlite3 *db = db_of(s);
 	sqlite3_stmt *st;
 	*out = NULL;
@@ -632,6 +664,8 @@ static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		return fail(db, err, len, "listing runs");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!pg_store_listable((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1)))
+			continue;
 		struct pg_run_summary *p = realloc(*out, sizeof(*p) * (size_t)(*n + 1));
 		if (!p)
 			break;
@@ -643,23 +677,17 @@ static int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n,
 		copy_col(st, 3, p->version, sizeof(p->version));
 		copy_col(st, 4, p->status, sizeof(p->status));
 		p->nresults = sqlite3_column_int(st, 5);
-		copy_col(st, 6, p->labels, sizeof(p->labels));
+		p->labels = col_dup(st, 6);
 		(*n)++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		free(*out);
+		pg_run_summaries_free(*out, *n);
 		*out = NULL;
 		*n = 0;
 		return fail(db, err, len, "listing runs");
 	}
 	return 0;
-}
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? strdup((const char *)t) : NULL;
 }
 
 static void column_field(sqlite3_stmt *st, int i, const struct pg_field *f, struct pg_record *x)
@@ -765,8 +793,7 @@ static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_
 		for (const struct pg_field *f = pg_record_fields; f->name; f++)
 			if (!(f->flags & PG_F_SAMPLES))
 				column_field(st, i++, f, x);
-		if (!x->unit)
-			x->unit = strdup("");
+		pg_record_text_defaults(x);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -774,6 +801,7 @@ static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_
 
 static int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t len)
 {
+	begin(s);
 	sqlite3 *db = db_of(s);
 	memset(r, 0, sizeof(*r));
 	int found = load_run_row(db, id, r);

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -40,6 +41,8 @@ void pg_plot_free(struct pg_plot *p)
 	for (int i = 0; i < p->ns; i++) {
 		free(p->s[i].x);
 		free(p->s[i].y);
+		free(p->s[i].lo);
+		free(p->s[i].hi);
 	}
 	free(p->s);
 	free(p->xs);
@@ -74,24 +77,29 @@ static void fmt_num(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
+/* The chart's font and background are its own: a file of it beside an md
+ * or rst guide has no page's style around it. */
 static void svg_open(FILE *out, int w, int h, const char *title)
 {
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		w, h, w, h);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n",
+		w, h, w, h, w, h);
 	fputs("<title>", out);
 	pg_html_esc(out, title);
 }
 
-#define W 560
-#define H 330
+/* A line plot: the plot area's size, the margins around it; the top grows
+ * with the title's lines, the right with the legend's names. */
+#define PW 340
+#define PH 250
 #define ML 70
-#define MR 150
-#define MT 30
 #define MB 50
+#define CHAR_W 6.2	/* px of an 11px sans-serif character, about */
+#define LINE_H 14
 
 struct frame {
 	double x0, x1, ymax, step;
-	int nsteps, logx, pw, ph;
+	int nsteps, logx, pw, ph, top;
 };
 
 static double px(const struct frame *f, double v)
@@ -101,13 +109,48 @@ static double px(const struct frame *f, double v)
 
 static double py(const struct frame *f, double v)
 {
-	return MT + f->ph - v / f->ymax * f->ph;
+	return f->top + f->ph - v / f->ymax * f->ph;
+}
+
+/* The title in lines of at most width px, broken at spaces (a word longer
+ * than a line is a line of its own): never cut. Returns the lines. */
+static int title_lines(FILE *out, const char *t, int x, int y, int width, int draw)
+{
+	int per = (int)(width / (CHAR_W * 1.1)), lines = 0;
+	if (per < 10)
+		per = 10;
+	while (t && *t) {
+		int n = (int)strlen(t), cut = n;
+		if (n > per) {
+			cut = per;
+			while (cut > 0 && t[cut] != ' ')
+				cut--;
+			if (cut == 0)	/* one long word */
+				cut = (int)strcspn(t, " ");
+		}
+		/* never between the bytes of one character */
+		while (cut < n && ((unsigned char)t[cut] & 0xc0) == 0x80)
+			cut++;
+		if (draw) {
+			fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">", x, y + lines * LINE_H);
+			char *line = strndup(t, (size_t)cut);
+			pg_html_esc(out, line ? line : "");
+			free(line);
+			fputs("</text>\n", out);
+		}
+		lines++;
+		t += cut;
+		while (*t == ' ')
+			t++;
+	}
+	return lines;
 }
 
 static void axes(FILE *out, const struct pg_plot *p, const struct frame *f)
 {
 	char t[64];
-	fprintf(out, "<path d=\"M%d %d V%d H%d\" stroke=\"#333\" fill=\"none\"/>\n", ML, MT, MT + f->ph, ML + f->pw);
+	int bottom = f->top + f->ph;
+	fprintf(out, "<path d=\"M%d %d V%d H%d\" stroke=\"#333\" fill=\"none\"/>\n", ML, f->top, bottom, ML + f->pw);
 	for (int i = 0; i <= f->nsteps; i++) {
 		double y = i * f->step;
 		fmt_num(y, t, sizeof(t));
@@ -116,16 +159,30 @@ static void axes(FILE *out, const struct pg_plot *p, const struct frame *f)
 	}
 	for (int i = 0; i < p->nx; i++) {
 		fprintf(out, "<path d=\"M%.1f %d v5\" stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
-			px(f, p->xs[i]), MT + f->ph, px(f, p->xs[i]), MT + f->ph + 17);
+			px(f, p->xs[i]), bottom, px(f, p->xs[i]), bottom + 17);
 		pg_html_esc(out, p->xticks[i]);
 		fputs("</text>\n", out);
 	}
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ML + f->pw / 2, H - 8);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ML + f->pw / 2, bottom + 34);
 	pg_html_esc(out, p->xlabel);
-	fputs(f->logx ? " (log scale)</text>\n" : "</text>\n", out);
-	fprintf(out, "<text transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">", MT + f->ph / 2);
+	fputs(f->logx ? " (log scale)" : "", out);
+	if (p->note) {
+		fputs("; ", out);
+		pg_html_esc(out, p->note);
+	}
+	fputs("</text>\n", out);
+	fprintf(out, "<text transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">", f->top + f->ph / 2);
 	pg_html_esc(out, p->ylabel);
 	fputs("</text>\n", out);
+}
+
+/* A vertical bar from lo to hi at x, with caps: the figure's min..max. */
+static void error_bar(FILE *out, double x, double ylo, double yhi, const char *col)
+{
+	if (fabs(ylo - yhi) < 0.5)
+		return;
+	fprintf(out, "<path d=\"M%.1f %.1f V%.1f M%.1f %.1f h6 M%.1f %.1f h6\" stroke=\"%s\" stroke-width=\"1\" "
+		"fill=\"none\"/>", x, ylo, yhi, x - 3, ylo, x - 3, yhi, col);
 }
 
 static void series(FILE *out, const struct frame *f, const struct pg_series *s, int i)
@@ -139,12 +196,15 @@ static void series(FILE *out, const struct frame *f, const struct pg_series *s, 
 		if (isfinite(s->y[k]))
 			fprintf(out, "%s%.1f %.1f", drawn++ ? " L" : "M", px(f, s->x[k]), py(f, s->y[k]));
 	fputs("\"/>\n", out);
-	for (int k = 0; k < s->n; k++)
-		if (isfinite(s->y[k]))
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px(f, s->x[k]),
-				py(f, s->y[k]), col);
+	for (int k = 0; k < s->n; k++) {
+		if (!isfinite(s->y[k]))
+			continue;
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px(f, s->x[k]), py(f, s->y[k]), col);
+		if (s->lo && s->hi && isfinite(s->lo[k]) && isfinite(s->hi[k]))
+			error_bar(out, px(f, s->x[k]), py(f, s->lo[k]), py(f, s->hi[k]), col);
+	}
 	fputc('\n', out);
-	int ly = MT + 14 * i;
+	int ly = f->top + LINE_H * i;
 	fprintf(out, "<path d=\"M%d %d h18\" stroke=\"%s\" stroke-width=\"3\"", ML + f->pw + 10, ly + 4, col);
 	if (s->dash)
 		fprintf(out, " stroke-dasharray=\"%s\"", dashes[s->dash % NDASH]);
@@ -153,61 +213,96 @@ static void series(FILE *out, const struct frame *f, const struct pg_series *s, 
 	fputs("</text>\n", out);
 }
 
-void pg_svg_lines(FILE *out, const struct pg_plot *p)
+int pg_plot_has_points(const struct pg_plot *p)
 {
-	struct frame f = { .logx = p->logx, .pw = W - ML - MR, .ph = H - MT - MB };
 	for (int i = 0; i < p->ns; i++)
 		for (int k = 0; k < p->s[i].n; k++)
-			if (p->s[i].y[k] > f.ymax && isfinite(p->s[i].y[k]))
-				f.ymax = p->s[i].y[k];
-	if (!(f.ymax > 0))
-		f.ymax = 1;
-	f.step = nice_step(f.ymax, 5, &f.nsteps);
+			if (isfinite(p->s[i].y[k]))
+				return 1;
+	return 0;
+}
+
+/* The highest value to show: of the points and, where drawn, their maxima. */
+static double plot_top(const struct pg_plot *p)
+{
+	double top = 0;
+	for (int i = 0; i < p->ns; i++)
+		for (int k = 0; k < p->s[i].n; k++) {
+			double v = p->s[i].hi && isfinite(p->s[i].hi[k]) ? fmax(p->s[i].hi[k], p->s[i].y[k]) : p->s[i].y[k];
+			if (isfinite(v) && v > top)
+				top = v;
+		}
+	return top > 0 ? top : 1;
+}
+
+void pg_svg_lines(FILE *out, const struct pg_plot *p)
+{
+	struct frame f = { .logx = p->logx, .pw = PW, .ph = PH };
+	int legend = 0, namew = 0;
+	for (int i = 0; i < p->ns; i++)
+		if (p->s[i].n) {
+			legend++;
+			namew = (int)fmax(namew, strlen(p->s[i].name) * CHAR_W);
+		}
+	int mr = 50 + (namew > 100 ? namew : 100), w = ML + PW + mr;
+	f.top = 14 + LINE_H * title_lines(out, p->title, 8, 18, w - 16, 0) + 8;
+	int h = f.top + PH + MB;
+	if (f.top + LINE_H * legend + 10 > h)
+		h = f.top + LINE_H * legend + 10;
+	f.step = nice_step(plot_top(p), 5, &f.nsteps);
 	f.ymax = f.nsteps * f.step;
 	f.x0 = p->logx ? log2(p->xs[0]) : p->xs[0];
 	f.x1 = p->logx ? log2(p->xs[p->nx - 1]) : p->xs[p->nx - 1];
 	if (f.x1 == f.x0)
 		f.x1 = f.x0 + 1;
-	svg_open(out, W, H, p->title);
-	fprintf(out, "</title>\n<text x=\"%d\" y=\"18\" font-weight=\"bold\">", ML);
-	pg_html_esc(out, p->title);
-	fputs("</text>\n", out);
+	svg_open(out, w, h, p->title);
+	fputs("</title>\n", out);
+	title_lines(out, p->title, 8, 18, w - 16, 1);
 	axes(out, p, &f);
-	for (int i = 0; i < p->ns; i++)
-		series(out, &f, &p->s[i], i);
+	for (int i = 0, k = 0; i < p->ns; i++)
+		if (p->s[i].n)
+			series(out, &f, &p->s[i], k++);
 	fputs("</svg>\n", out);
 }
 
 void pg_svg_bars(FILE *out, const struct pg_bars *b)
 {
 	double max = 0;
-	for (int i = 0; i < b->n; i++)
-		if (b->v[i] > max && isfinite(b->v[i]))
-			max = b->v[i];
+	for (int i = 0; i < b->n; i++) {
+		double v = b->hi && isfinite(b->hi[i]) ? fmax(b->hi[i], b->v[i]) : b->v[i];
+		if (v > max && isfinite(v))
+			max = v;
+	}
 	if (!isnan(b->ref) && b->ref > max)
 		max = b->ref;
 	if (!(max > 0))
 		return;
-	int bh = 16, lw = b->label_width ? b->label_width : 120, vw = 80, w = lw + 300, h = 34 + b->n * (bh + 4) + 18;
+	int bh = 16, lw = b->label_width ? b->label_width : 120, vw = 80, w = lw + 300;
+	int top = 10 + LINE_H * title_lines(out, b->title, 4, 16, w - 8, 0);
+	int h = top + b->n * (bh + 4) + 22;
 	int pw = w - lw - vw;
 	char v[64];
 	svg_open(out, w, h, b->title);
-	fputs("</title><text x=\"4\" y=\"16\" font-weight=\"bold\">", out);
-	pg_html_esc(out, b->title);
-	fputs("</text>\n", out);
+	fputs("</title>\n", out);
+	title_lines(out, b->title, 4, 16, w - 8, 1);
 	for (int i = 0; i < b->n; i++) {
-		int y = 26 + i * (bh + 4);
+		int y = top + i * (bh + 4);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", lw - 4, y + 12);
 		pg_html_esc(out, b->labels[i]);
 		fputs("</text>", out);
 		if (isfinite(b->v[i])) {
 			double bw = fmax(b->v[i], 0) / max * pw;
-			fprintf(out, "<path d=\"M%d %d h%.1f v%d h%.1f Z\" fill=\"%s\"/>", lw, y, bw, bh, -bw,
-				palette[(b->color ? b->color[i] : i) % NPAL]);
+			const char *col = palette[(b->color ? b->color[i] : i) % NPAL];
+			fprintf(out, "<path d=\"M%d %d h%.1f v%d h%.1f Z\" fill=\"%s\"/>", lw, y, bw, bh, -bw, col);
+			double hi = b->hi && isfinite(b->hi[i]) ? b->hi[i] : b->v[i];
+			if (b->lo && b->hi && isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->hi[i] > b->lo[i])
+				fprintf(out, "<path d=\"M%.1f %d H%.1f M%.1f %d v6 M%.1f %d v6\" stroke=\"#333\" fill=\"none\"/>",
+					lw + fmax(b->lo[i], 0) / max * pw, y + bh / 2, lw + hi / max * pw,
+					lw + fmax(b->lo[i], 0) / max * pw, y + bh / 2 - 3, lw + hi / max * pw, y + bh / 2 - 3);
 			fmt_num(b->v[i], v, sizeof(v));
 			if (!isnan(b->ref))
 				snprintf(v, sizeof(v), "%.2f", b->v[i]);
-			fprintf(out, "<text x=\"%.1f\" y=\"%d\">%s</text>", lw + bw + 4, y + 12, v);
+			fprintf(out, "<text x=\"%.1f\" y=\"%d\">%s</text>", lw + fmax(bw, hi / max * pw) + 4, y + 12, v);
 		} else {
 			fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#888\">", lw + 4, y + 12);
 			pg_html_esc(out, b->missing ? b->missing[i] : "no result");
@@ -216,11 +311,16 @@ void pg_svg_bars(FILE *out, const struct pg_bars *b)
 		fputc('\n', out);
 	}
 	if (!isnan(b->ref))
-		fprintf(out, "<path d=\"M%.1f 24 V%d\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", lw + b->ref / max * pw,
-			h - 16);
-	/* the value axis: what the values are */
-	fprintf(out, "<path d=\"M%d 24 V%d\" stroke=\"#333\"/><text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-		lw, h - 16, lw + pw / 2, h - 4);
+		fprintf(out, "<path d=\"M%.1f %d V%d\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n", lw + b->ref / max * pw,
+			top - 2, h - 16);
+	/* the value axis: what the values are, and which way is better */
+	fprintf(out, "<path d=\"M%d %d V%d\" stroke=\"#333\"/><text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+		lw, top - 2, h - 16, lw + pw / 2, h - 4);
 	pg_html_esc(out, b->axis);
-	fputs(", from 0</text>\n</svg>\n", out);
+	fputs(", from 0", out);
+	if (b->note) {
+		fputs("; ", out);
+		pg_html_esc(out, b->note);
+	}
+	fputs("</text>\n</svg>\n", out);
 }

@@ -11,14 +11,16 @@
 struct pg_series {
 	char name[160];		/* the legend's text */
 	int color, dash;	/* palette index; 0: solid, else a dash pattern */
-	int n;
+	int n;			/* 0: no point: neither drawn nor in the legend */
 	double *x, *y;		/* n points, x ascending */
+	double *lo, *hi;	/* each point's min and max (an error bar); NULL: none */
 };
 
 struct pg_plot {
 	char title[400];
 	char xlabel[64];	/* the parameter */
 	char ylabel[200];	/* "metric (unit)" */
+	const char *note;	/* "higher is better"; NULL: none */
 	int logx;		/* every x a power of two (sizes) */
 	int nx;
 	double *xs;		/* the distinct x values, ascending */
@@ -28,6 +30,9 @@ struct pg_plot {
 };
 
 void pg_plot_free(struct pg_plot *p);
+
+/* Whether the plot has a point to draw. */
+int pg_plot_has_points(const struct pg_plot *p);
 
 void pg_svg_lines(FILE *out, const struct pg_plot *p);
 
@@ -41,6 +46,8 @@ struct pg_bars {
 	const double *v;
 	const char *const *missing;
 	const int *color;		/* palette index per bar */
+	const double *lo, *hi;		/* each bar's min and max (an error bar); NULL: none */
+	const char *note;		/* "higher is better"; NULL: none */
 	double ref;
 	int label_width;		/* pixels for the labels */
 };

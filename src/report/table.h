@@ -21,6 +21,7 @@ struct pg_tcell {
 	enum pg_tkind kind;
 	int col;			/* the guide's column (board); -1: none */
 	int note;			/* its footnote's number; 0: none */
+	int doubt;			/* a figure to doubt (marked, its note says why) */
 	const struct pg_gcell *cell;	/* value and ratio cells: the model's cell */
 	const struct pg_grow *row;	/* the model's row, where there is one */
 };
@@ -29,6 +30,7 @@ struct pg_table {
 	const char *title;		/* "Machines", a section's title */
 	const char *caption;		/* what rst's csv-table calls it */
 	const char *intro;
+	char *intro_text;		/* the intro, where the table owns it */
 	int ncols, nrows;
 	struct pg_tcell *head;		/* ncols */
 	struct pg_tcell *cells;		/* nrows * ncols, row by row */
@@ -36,12 +38,25 @@ struct pg_table {
 	int nnotes;
 	/* A line under the table explaining a mark it uses; NULL: none. */
 	const char *legend;
+	int doubts;			/* some cell has PG_DOUBT_MARK */
+	int part;			/* 0: a section's table; 1: its table of other metrics */
+	int heading;			/* 1: starts its section; 2: a sub-heading; 0: goes on the table before */
+	int last;			/* the last part of its table (the charts go after it) */
 	char caption_buf[200];
+	char title_buf[200];
 };
+
+/* The mark of a figure to doubt, its note saying why. */
+#define PG_DOUBT_MARK "\xe2\x80\xa0"
+/* The heading of the system-wide CPU load beside a figure, as against a
+ * metric that is the process's own CPU share. */
+#define PG_CPU_SYSTEM "CPU load (system) %"
 
 /* Table options a writer asks for. */
 #define PG_TABLE_FLAT 0x1	/* a row per result key even where the section pivots */
 #define PG_TABLE_ALL_CPU 0x2	/* a CPU-load column per board in every section */
+#define PG_TABLE_OTHER 0x4	/* the section's other metrics (--all-metrics): a row per result key */
+#define PG_TABLE_SPLIT 0x8	/* tables wider than the guide's width split by boards */
 
 static inline struct pg_tcell *pg_table_cell(const struct pg_table *t, int r, int c)
 {
@@ -55,9 +70,37 @@ int pg_table_machines(const struct pg_guide *g, struct pg_table *t);
 /* With a baseline: a row per section, per board the geometric mean of its
  * ratios to the baseline. */
 int pg_table_summary(const struct pg_guide *g, struct pg_table *t);
+/* Whether section s has rows its table leaves out (--all-metrics shows
+ * them in a table of their own, PG_TABLE_OTHER). */
+int pg_section_has_other(const struct pg_guide *g, int s);
+/* Section s's intro as the results made it true (intro.c): its
+ * placeholders filled, with how the runs were made; malloc'd, NULL: none. */
+char *pg_section_intro(const struct pg_guide *g, int s);
 void pg_table_free(struct pg_table *t);
+/* A table too wide for width characters as several, each with the naming
+ * columns, board keep's (the baseline; -1: none) and as many other boards
+ * as fit, its notes numbered anew (split.c); *n is 1 (and *parts t itself,
+ * moved) when it fits. t is left empty either way. */
+int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **parts, int *n);
 
-/* Building blocks for the table builders (table.c, machine.c). */
+/* Building blocks for the table builders (table.c, pivot.c, machine.c). */
+/* The number of a note, added unless the table has its text already. */
+int pg_table_note(struct pg_table *t, const char *text);
+/* A board's value, its CPU load, its ratio to the baseline, into tc. */
+int pg_table_value(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow *row, int c);
+int pg_table_cpu(struct pg_tcell *tc, const struct pg_grow *row, int c);
+int pg_table_ratio(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow *row, int c);
+/* The columns a board has in section s: its value, maybe its CPU load,
+ * maybe its ratio to the baseline; returns how many. */
+struct pg_percol {
+	int none;	/* no result of the board in the section: no column */
+	int cpu, ratio;
+};
+int pg_table_board_width(const struct pg_guide *g, int s, unsigned opts, int c, struct pg_percol *pc);
+/* Section s with a row per result key; pivoted on its rows_by (pivot.c),
+ * which falls back to the first where a pivot makes no table to read. */
+int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t);
+int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t);
 int pg_table_alloc(struct pg_table *t, int nrows, int ncols);
 int pg_table_set(struct pg_tcell *c, enum pg_tkind kind, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -11,10 +11,32 @@
 #include "guide.h"
 #include "table.h"
 
+/* A heading of the guide, for its table of contents. */
+struct pg_toc_entry {
+	char title[200];
+	char anchor[200];		/* what md, rst and html link it by */
+};
+
 struct pg_walk {
 	const struct pg_guide *g;
 	FILE *out;
 	void *priv;			/* the writer's own state */
+	/* The guide's head: its title, a line saying when it was made, by
+	 * which perfguide and of which releases, and its table of contents. */
+	const char *title;
+	char about[800];
+	struct pg_toc_entry *toc;
+	int ntoc;
+	int failed;			/* something beside the guide (a chart's file) could not be written */
+};
+
+/* Text under a heading of its own: the figures to doubt, the sections
+ * nothing was measured in. */
+struct pg_notice {
+	const char *title;
+	const char *intro;
+	char **items;			/* a list, one line each */
+	int nitems;
 };
 
 struct pg_writer {
@@ -24,7 +46,11 @@ struct pg_writer {
 	void (*machines)(struct pg_walk *w, const struct pg_table *t);
 	/* With a baseline: the summary, before the sections. */
 	void (*summary)(struct pg_walk *w, const struct pg_table *t);
+	/* A table of section s: t->heading says whether it starts the
+	 * section (1), is its table of other metrics (2), or goes on the one
+	 * before (0: the boards that did not fit beside it). */
 	void (*section)(struct pg_walk *w, int s, const struct pg_table *t);
+	void (*notice)(struct pg_walk *w, const struct pg_notice *n);
 	/* Returns 0, or -1 when writing failed. */
 	int (*end)(struct pg_walk *w);
 };
@@ -48,6 +74,16 @@ void pg_csv_quote(FILE *out, const char *s);
 /* The same for text a spreadsheet must not take for a formula (=, +, -, @
  * first get a quote mark before them). */
 void pg_csv_text(FILE *out, const char *s);
+
+/* The anchor a heading is linked by: lower case, words joined by '-' (as
+ * GitHub, mkdocs and docutils make them). */
+void pg_anchor(const char *title, char *buf, size_t len);
+
+/* md and rst: section s's charts (s < 0: the summary's) as SVG files
+ * beside the guide, each referred to by ref(w, file, title) (charts.c). */
+void pg_charts_to_files(struct pg_walk *w, int s, void (*ref)(struct pg_walk *w, const char *file, const char *title));
+/* html: the same inline. */
+void pg_charts_inline(struct pg_walk *w, int s);
 
 /* Every table of the guide through writer wr; -1 when out of memory or
  * writing failed. */

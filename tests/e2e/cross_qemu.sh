@@ -36,6 +36,8 @@ for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
 	if [ -n "$out" ]; then
 		grep -q '"bench":"mem.bw.rd".*"status":"ok"' "$T/$triple.jsonl" || fail "$triple: no result record"
 		grep -q "\"arch\":\"${t##*:}" "$T/$triple.jsonl" || fail "$triple: machine is not ${t##*:}"
+		grep -q '"virt":"qemu-user","emulated":true' "$T/$triple.jsonl" ||
+			fail "$triple: the run under $q is not marked emulated: $(head -c 3000 "$T/$triple.jsonl")"
 	fi
 	"$q" "$b/perfguide" run audio.playback -p time=1 --runs 1 >"$T/audio" 2>&1 \
 		|| fail "$triple: audio run failed under $q: $(cat "$T/audio")"

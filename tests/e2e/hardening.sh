@@ -67,8 +67,16 @@ wait
 
 # 8: results to a device or a FIFO: one line, exit 2; a full disk: never
 # "wrote results", the file said incomplete, exit 1.
-expect_usage_error "8: --out /dev/full" run mem.bw.rd -p size=4k $FAST --out /dev/full --db "$T/r.db"
-grep -q 'not a regular file' "$T/err" || fail "8: $(cat "$T/err")"
+# a character device of the test's own where it may make one, else the
+# machine's /dev/full only when it is one (issue 26, defect 13)
+dev=/dev/full
+[ "$(id -u)" -ne 0 ] || ! mknod "$T/full" c 1 7 2>/dev/null || dev="$T/full"
+if [ -c "$dev" ]; then
+	expect_usage_error "8: --out $dev" run mem.bw.rd -p size=4k $FAST --out "$dev" --db "$T/r.db"
+	grep -q 'not a regular file' "$T/err" || fail "8: $(cat "$T/err")"
+else
+	echo "note: 8: no character device to write to here; the FIFO below is checked" >&2
+fi
 mkfifo "$T/fifo"
 set +e
 timeout 60 "$PG" run mem.bw.rd -p size=4k $FAST --out "$T/fifo" --db "$T/r.db" >"$T/out" 2>"$T/err"

@@ -4,6 +4,9 @@ set -eu
 PG=$PERFGUIDE
 T=$(mktemp -d "${TMPDIR:-/tmp}/pg-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# Tests run beside each other: a run does not wait for the machine to be
+# quiet (--wait-quiet), unless a test says so.
+export PERFGUIDE_WAIT_QUIET=0
 # `perfguide run` adds to the default results store: keep it in the test's dir.
 export XDG_DATA_HOME="$T/xdg"
 # python3 helpers run from the source tree: leave no __pycache__ in it.

@@ -13,27 +13,68 @@ for fmt in md rst csv json; do
 done
 # Straight from the files, without the store, the same guide.
 "$PG" report "$F"/seed-*.jsonl >"$T/files.md" || fail "report from files failed"
-cmp -s "$T/files.md" "$T/guide.md" || fail "report from files differs from report from the store"
+"$PG" report --db "$DB" >"$T/store.md" 2>/dev/null || fail "report from the store failed"
+cmp -s "$T/files.md" "$T/store.md" || fail "report from files differs from report from the store"
+# -o FILE.md: the same guide, and its charts in files beside it
+[ "$(grep -v '^!\[' "$T/guide.md" | uniq)" = "$(uniq "$T/store.md")" ] || fail "report -o guide.md is another guide"
+grep -q '^!\[bw_mem-fcp\](guide-lmbench-[0-9]*.svg)$' "$T/guide.md" || fail "no chart beside the md guide"
+for f in $(sed -n 's/^!\[.*\](\(.*\))$/\1/p' "$T/guide.md"); do
+	[ -s "$T/$f" ] || fail "the md guide's chart $f was not written"
+done
 # Without --format, the -o file's extension names the format (md otherwise).
 for ext in rst csv json; do
 	"$PG" report --db "$DB" -o "$T/byext.$ext" 2>/dev/null || fail "report -o byext.$ext failed"
-	cmp -s "$T/byext.$ext" "$T/guide.$ext" || fail "report -o FILE.$ext did not write $ext"
+	sed 's/byext-/guide-/' "$T/byext.$ext" | cmp -s - "$T/guide.$ext" || fail "report -o FILE.$ext did not write $ext"
 done
 "$PG" report --db "$DB" -o "$T/byext.txt" 2>/dev/null || fail "report -o byext.txt failed"
-cmp -s "$T/byext.txt" "$T/guide.md" || fail "report -o FILE.txt did not write md"
+sed 's/byext-/guide-/' "$T/byext.txt" | cmp -s - "$T/guide.md" || fail "report -o FILE.txt did not write md"
 
 python3 - "$T" "$F" <<'PY' || fail "the rendered tables do not reproduce the seed"
-import csv, json, sys
+import csv, json, re, sys
 t, f = sys.argv[1], sys.argv[2]
 seed = list(csv.reader(open(f + "/seed-lmbench.csv")))
 boards = seed[0][1:]
 want = {r[0]: r[1:] for r in seed[1:]}
 
-def md_section(text, title):
-    lines = text.split("\n## " + title + "\n", 1)[1].split("\n## ", 1)[0].splitlines()
-    rows = [l for l in lines if l.startswith("|")]
-    cells = [[c.strip() for c in l.strip().strip("|").split(" | ")] for l in rows]
-    return cells[0], cells[2:]
+def join(tables, lead):
+    """A table written in parts (too wide for one: its boards split, the
+    first lead columns in each) as one: head, rows in order."""
+    head, rows, order = tables[0][0][:lead], {}, []
+    for h, body in tables:
+        head += h[lead:]
+        for r in body:
+            key = tuple(r[:lead])
+            if key not in rows:
+                order.append(key)
+                rows[key] = list(key)
+            rows[key] += r[lead:]
+    return head, [rows[k] for k in order]
+
+def md_section(text, title, lead=1):
+    body = text.split("\n## " + title + "\n", 1)[1].split("\n## ", 1)[0]
+    tables, cur = [], None
+    for l in body.splitlines():
+        if not l.startswith("|"):
+            cur = None
+            continue
+        cells = [c.strip() for c in l.strip().strip("|").split(" | ")]
+        if cur is None:
+            cur = [cells, []]
+            tables.append(cur)
+        elif not l.startswith("|---"):
+            cur[1].append(cells)
+    return join(tables, lead)
+
+def rst_section(text, title, lead=1):
+    body = text.split("\n" + title + "\n" + "=" * len(title) + "\n", 1)[1]
+    body = re.split(r"\n[^\n]+\n=+\n", body)[0]	# up to the next section
+    tables = []
+    for part in body.split("\n.. csv-table:: ")[1:]:
+        blocks = part.split("\n\n")
+        hdr = next(csv.reader([blocks[0].split(":header: ", 1)[1]]))
+        rows = [next(csv.reader([l.strip()])) for l in blocks[1].splitlines() if l.strip()]
+        tables.append([hdr, rows])
+    return join(tables, lead)
 
 def check(head, rows, what):
     assert head[1:] == boards, (what, "columns", head)
@@ -46,11 +87,8 @@ md = open(t + "/guide.md").read()
 check(*md_section(md, "LMBench"), "md")
 
 rst = open(t + "/guide.rst").read()
-sec = rst.split("\nLMBench\n=======\n", 1)[1].split("\n.. csv-table:: ", 1)[1]
-body = sec.split("\n\n", 2)
-hdr = next(csv.reader([body[0].split(":header: ", 1)[1]]))
-rows = [next(csv.reader([l.strip()])) for l in body[1].splitlines() if l.strip()]
-check(hdr, rows, "rst")
+check(*rst_section(rst, "LMBench"), "rst")
+assert ".. image:: guide-lmbench-1.svg" in rst, "no chart in the rst guide"
 try:
     import docutils.core
 except ImportError:
@@ -65,25 +103,27 @@ rows = list(csv.reader(open(t + "/guide.csv")))
 lm = [r for r in rows[1:] if r[0] == "LMBench"]
 check(["benchmark"] + rows[0][2::2], [[r[1]] + r[2::2] for r in lm], "csv")
 
-# OpenSSL: six boards, values and the CPU load beside the largest buffer.
+# OpenSSL as the seed prints it: a row per algorithm and buffer size, per
+# board the throughput (KBytes/Sec), the seed's CPU load beside the largest.
 ossl = list(csv.reader(open(f + "/seed-openssl.csv")))
 ob = [h.split(" (")[0] for h in ossl[0][2:]]
-head, rows = md_section(md, "Crypto")
-assert head[1:] == sum([[b, b + " CPU Load %"] for b in boards], []), head
-got = {r[0]: r for r in rows}
-for r in ossl[1:]:
-    name = "%s %s (KBytes/Sec)" % (r[0], r[1])
-    for b, v in zip(ob, r[2:]):
-        assert got[name][1 + 2 * boards.index(b)] == v, (name, b)
-    assert got[name][1 + 2 * boards.index("j7200-evm")] == "", "j7200-evm has no OpenSSL figures"
 cpu = {r[0]: r[1:] for r in csv.reader(open(f + "/seed-openssl-cpu.csv"))}
-for b, v in zip(ob, cpu["sha256"]):
-    assert got["sha256 16384 (KBytes/Sec)"][2 + 2 * boards.index(b)] == ("%.1f" % float(v) if v else ""), b
+for fmt, (head, rows) in (("md", md_section(md, "Crypto", 2)), ("rst", rst_section(rst, "Crypto", 2))):
+    assert head[:2] == ["Algorithm", "Buffer Size (in bytes)"], (fmt, head)
+    # the six boards the seed's table has: j7200-evm has no OpenSSL figures
+    names = [h.split(": ", 1) for h in head[2:]]
+    assert [n[0] for n in names] == sum([[b, b] for b in ob], []), (fmt, head)
+    assert [n[1] for n in names[:2]] == ["throughput (KBytes/Sec)", "CPU load (system) %"], (fmt, head)
+    got = {(r[0], r[1]): r for r in rows}
+    size = lambda v: {1024: "1k", 8192: "8k", 16384: "16k"}.get(int(v), v)
+    for r in ossl[1:]:
+        row = got[(r[0], size(r[1]))]
+        for b, v in zip(ob, r[2:]):
+            assert row[2 + 2 * ob.index(b)] == v, (fmt, r[0], r[1], b)
+    for b, v in zip(ob, cpu["sha256"]):
+        assert got[("sha256", "16k")][3 + 2 * ob.index(b)] == ("%.1f" % float(v) if v else ""), b
+    assert [k for k in got][:6] == [("aes-128-cbc", s) for s in ("16", "64", "256", "1k", "8k", "16k")], (fmt, list(got)[:6])
 
-# Every row has a cell for every column.
-for l in md.splitlines():
-    if l.startswith("| ") and "---" not in l:
-        pass
 g = json.load(open(t + "/guide.json"))
 assert [s["title"] for s in g["sections"]] == ["LMBench", "Crypto"], g["sections"]
 for s in g["sections"]:

@@ -14,7 +14,8 @@ truncate -s 1M "$T/theirs"
 
 # --- bad input, without root ---
 expect_usage_error "no such directory" run storage.read -p path="$T/nodir/x"
-expect_usage_error "a character device" run storage.read -p path=/dev/null
+mkfifo "$T/fifo"
+expect_usage_error "neither a file nor a block device (a FIFO)" run storage.read -p path="$T/fifo"
 expect_usage_error "someone's file written" run storage.write -p path="$T/theirs"
 expect_usage_error "--destroy-data naming another file" run storage.write -p path="$T/theirs" --destroy-data="$T/d"
 expect_usage_error "--destroy-data on a directory" run storage.write -p path="$T/d" --destroy-data="$T/d"

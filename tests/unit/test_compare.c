@@ -1,93 +1,317 @@
-/* Mann-Whitney U and the compare verdicts on synthetic samples. */
+/* The gate's statistics and compare's rows, verdicts and exit statuses on
+ * small hand-made runs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "report/compare.h"
 
-static void mw_exact_small_samples(void **state)
+static void student_t(void **state)
 {
 	(void)state;
-	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
-	/* Complete separation of 5 and 5: 2 of C(10,5) = 252 orderings. */
-	assert_float_equal(pg_mann_whitney(a, 5, b, 5), 2.0 / 252, 1e-12);
-	assert_float_equal(pg_mann_whitney(b, 5, a, 5), 2.0 / 252, 1e-12);
-	/* 2 and 2 can never be significant: 2 of 6. */
-	assert_float_equal(pg_mann_whitney(a, 2, b, 2), 2.0 / 6, 1e-12);
-	/* Interleaved samples: U = 12 of 25, p near 1. */
-	double c[] = { 1, 3, 5, 7, 9 }, d[] = { 2, 4, 6, 8, 10 };
-	assert_true(pg_mann_whitney(c, 5, d, 5) > 0.5);
-	/* U = 1 (one pair out of order): P(U <= 1) = 2/252, two-sided 4/252. */
-	double e[] = { 1, 2, 3, 4, 6 }, f[] = { 5, 7, 8, 9, 10 };
-	assert_float_equal(pg_mann_whitney(e, 5, f, 5), 4.0 / 252, 1e-12);
+	/* tables: t = 2.228 is the 97.5% point for 10 degrees of freedom,
+	 * 12.706 for 1, 1.96 for infinity */
+	assert_float_equal(pg_student_p(2.228, 10), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(12.706, 1), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(1.96, 1e7), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(0, 5), 1.0, 1e-12);
+	assert_float_equal(pg_student_p(-2.228, 10), 0.05, 2e-4);
+	assert_true(pg_student_p(50, 3) < 1e-4);
 }
 
-static void mw_ties_and_large(void **state)
+static void benjamini_hochberg(void **state)
 {
 	(void)state;
-	double same[8] = { 3, 3, 3, 3, 3, 3, 3, 3 };
-	assert_float_equal(pg_mann_whitney(same, 4, same + 4, 4), 1.0, 0);
-	double a[30], b[30];
-	for (int i = 0; i < 30; i++) {
-		a[i] = i;
-		b[i] = i + 100;
-	}
-	assert_true(pg_mann_whitney(a, 30, b, 30) < 1e-9);
-	assert_true(pg_mann_whitney(a, 30, a, 30) > 0.9);
-	assert_float_equal(pg_mann_whitney(a, 0, b, 3), 1.0, 0);
+	/* sorted: 0.001 <= 0.05*1/5, 0.008 <= 0.05*2/5, 0.039 > 0.03, 0.041 > 0.04, 0.6 */
+	double p[] = { 0.041, 0.001, 0.6, 0.008, 0.039 };
+	int rej[5];
+	pg_gate_bh(p, 5, 0.05, rej);
+	int want[] = { 0, 1, 0, 1, 0 };
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(rej[i], want[i]);
+	/* the largest k counts: 0.04 <= 0.05*4/5 rejects all four below it */
+	double q[] = { 0.04, 0.035, 0.03, 0.01, 0.9 };
+	pg_gate_bh(q, 5, 0.05, rej);
+	assert_int_equal(rej[0] + rej[1] + rej[2] + rej[3], 4);
+	assert_int_equal(rej[4], 0);
 }
 
-static struct pg_record res(const char *bench, double *s, int n, double median, int higher)
+static void median_se(void **state)
 {
-	struct pg_record x = { 0 };
-	x.bench = (char *)bench;
-	x.params = (char *)"{\"size\":1}";
-	x.metric = (char *)"m";
-	x.unit = (char *)"MB/s";
-	x.higher = higher;
-	x.samples = s;
-	x.nsamples = n;
-	x.median = median;
-	return x;
+	(void)state;
+	double same[] = { 5, 5, 5 }, one[] = { 5 }, zero[] = { 1, 0 };
+	assert_float_equal(pg_gate_log_median_se(same, 3), 0, 1e-12);
+	assert_float_equal(pg_gate_log_median_se(one, 1), -1, 0);
+	assert_float_equal(pg_gate_log_median_se(zero, 2), -1, 0);
+	double v[] = { 100, 110 };
+	/* sd of logs: |log 1.1| / sqrt 2; se = 1.2533 sd / sqrt 2 */
+	assert_float_equal(pg_gate_log_median_se(v, 2), 1.2533 * log(1.1) / 2, 1e-9);
 }
 
+/* --- runs made by hand --- */
+
+#define MAXR 8
+
+struct run {
+	struct pg_rrun r;
+	struct pg_record rec[MAXR];
+	double s[MAXR][12];
+};
+
+/* Result k of run x: bench, metric, samples around centre (+/- spread). */
+static void put(struct run *x, int k, const char *bench, const char *metric, double centre, double spread, int n,
+		int higher)
+{
+	double *s = x->s[k];
+	for (int i = 0; i < n; i++)
+		s[i] = centre * (1 + spread * ((i % 3) - 1));
+	x->rec[k] = (struct pg_record){ .bench = (char *)bench, .params = (char *)"{}", .metric = (char *)metric,
+					.unit = (char *)"MB/s", .higher = higher, .samples = s, .nsamples = n,
+					.median = centre, .status = PG_OK };
+	if (x->r.nres <= k)
+		x->r.nres = k + 1;
+}
+
+static void init(struct run *x, const char *id, const char *machine)
+{
+	memset(x, 0, sizeof(*x));
+	x->r = (struct pg_rrun){ .id = (char *)id, .board = (char *)"b", .finished = (char *)"t",
+				 .machine = (char *)machine, .res = x->rec };
+}
+
+static struct pg_rrun rb[4], rn[4];
+
+/* Compares BASE runs b[0..nb) with NEW runs n[0..nn). */
+static int cmp(struct run *b, int nb, struct run *n, int nn, double threshold, struct pg_comparison *c)
+{
+	for (int i = 0; i < nb; i++)
+		rb[i] = b[i].r;
+	for (int i = 0; i < nn; i++)
+		rn[i] = n[i].r;
+	struct pg_cmp_side sb = { rb, nb }, sn = { rn, nn };
+	struct pg_cmp_opts o = { .threshold_pct = threshold };
+	assert_int_equal(pg_compare_sides(&sb, &sn, &o, c), 0);
+	return pg_compare_exit(c, 0);
+}
+
+static struct run B[4], N[4];
+
+/* Three runs a side: 10% slower with runs that agree is regressed; the
+ * same with one run a side is inconclusive (processes differ that much);
+ * 5x with one run a side is regressed; lower is better turns it round. */
 static void verdicts(void **state)
 {
 	(void)state;
-	double base[] = { 100, 101, 99, 100.5, 99.5, 100.2, 99.8 };
-	double slow[] = { 90, 91, 89, 90.5, 89.5, 90.2, 89.8 };
-	double wide1[] = { 60, 140, 70, 130, 100, 90, 110 };
-	double wide2[] = { 65, 135, 75, 125, 100, 95, 105 };
-	struct pg_record b[3] = { res("x", base, 7, 100, 1), res("w", wide1, 7, 100, 1), res("l", base, 7, 100, 0) };
-	struct pg_record n[3] = { res("x", slow, 7, 90, 1), res("w", wide2, 7, 100, 1), res("l", slow, 7, 90, 0) };
-	struct pg_rrun rb = { .id = (char *)"b", .res = b, .nres = 3 };
-	struct pg_rrun rn = { .id = (char *)"n", .res = n, .nres = 3 };
-	struct pg_cmp_row *rows;
-	int cnt;
-	assert_int_equal(pg_compare(&rb, &rn, 5, &rows, &cnt), 0);
-	assert_int_equal(cnt, 3);
-	assert_int_equal(rows[0].verdict, PG_REGRESSED);
-	assert_float_equal(rows[0].change_pct, -10, 1e-9);
-	assert_int_equal(rows[1].verdict, PG_SAME);
-	assert_int_equal(rows[2].verdict, PG_IMPROVED);	/* lower is better */
-	free(rows);
-	/* Above the significance but under a 15% threshold: within noise. */
-	assert_int_equal(pg_compare(&rb, &rn, 15, &rows, &cnt), 0);
-	assert_int_equal(rows[0].verdict, PG_SAME);
-	free(rows);
+	struct pg_comparison c;
+	const double lvl[3] = { 100, 101, 99.5 };
+	for (int i = 0; i < 3; i++) {
+		char *id = malloc(8), *idn = malloc(8);
+		snprintf(id, 8, "b%d", i);
+		snprintf(idn, 8, "n%d", i);
+		init(&B[i], id, NULL);
+		init(&N[i], idn, NULL);
+		put(&B[i], 0, "x", "bw", lvl[i], 0.01, 6, 1);
+		put(&N[i], 0, "x", "bw", lvl[i] * 0.9, 0.01, 6, 1);
+		put(&B[i], 1, "l", "lat", lvl[i], 0.01, 6, 0);
+		put(&N[i], 1, "l", "lat", lvl[i] * 0.9, 0.01, 6, 0);
+		put(&B[i], 2, "s", "bw", lvl[i], 0.01, 6, 1);
+		put(&N[i], 2, "s", "bw", lvl[i] * 1.01, 0.01, 6, 1);
+	}
+	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 1);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_RUNS);
+	assert_float_equal(c.rows[0].change_pct, -10, 1e-6);
+	assert_int_equal(c.rows[1].verdict, PG_IMPROVED);	/* lower is better */
+	assert_int_equal(c.rows[2].verdict, PG_SAME);
+	pg_comparison_free(&c);
+	/* above the significance but under a 15% threshold: within noise */
+	assert_int_equal(cmp(B, 3, N, 3, 15, &c), 0);
+	assert_int_equal(c.rows[0].verdict, PG_SAME);
+	pg_comparison_free(&c);
+	/* one run a side */
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 3);
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	assert_non_null(strstr(c.rows[0].why, "one run a side"));
+	assert_int_equal(c.rows[2].verdict, PG_SAME);
+	pg_comparison_free(&c);
+	put(&N[0], 0, "x", "bw", 20, 0.01, 3, 1);
+	put(&B[0], 0, "x", "bw", 100, 0.01, 3, 1);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	pg_comparison_free(&c);
+	/* one run against three (--history): the one run is judged against
+	 * the three's spread */
+	put(&N[0], 0, "x", "bw", 80, 0.01, 6, 1);
+	put(&B[0], 0, "x", "bw", 100, 0.01, 6, 1);
+	assert_int_equal(cmp(B, 3, N, 1, 5, &c), 1);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_VS_RUNS);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	pg_comparison_free(&c);
+	for (int i = 0; i < 3; i++) {
+		free(B[i].r.id);
+		free(N[i].r.id);
+	}
+}
+
+/* Too few samples to test; huge noise cannot call a 5x change within noise. */
+static void too_few(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b", NULL);
+	init(&N[0], "n", NULL);
+	put(&B[0], 0, "x", "bw", 100, 0, 1, 1);
+	put(&N[0], 0, "x", "bw", 101, 0, 1, 1);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 3);
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	assert_non_null(strstr(c.rows[0].why, "too few samples"));
+	pg_comparison_free(&c);
+	/* a fact of the machine (one sample) that did not change is judged */
+	put(&N[0], 0, "x", "bw", 100, 0, 1, 1);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 0);
+	assert_int_equal(c.rows[0].verdict, PG_SAME);
+	pg_comparison_free(&c);
+	put(&B[0], 0, "x", "bw", 100, 0.9, 3, 1);
+	put(&N[0], 0, "x", "bw", 20, 0.9, 3, 1);
+	cmp(B, 1, N, 1, 5, &c);
+	assert_int_not_equal(c.rows[0].verdict, PG_SAME);
+	pg_comparison_free(&c);
+}
+
+/* DMIPS restates Dhrystones/s: one verdict; cpu_load describes: not gated. */
+static void same_figure_and_descriptive(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	for (int i = 0; i < 2; i++) {
+		init(&B[i], i ? "b1" : "b0", NULL);
+		init(&N[i], i ? "n1" : "n0", NULL);
+		put(&B[i], 0, "d", "dhrystones", 1757e3 * (1 + 0.001 * i), 0.01, 6, 1);
+		put(&B[i], 1, "d", "dmips", 1000 * (1 + 0.001 * i), 0.01, 6, 1);
+		put(&B[i], 2, "d", "cpu_load", 50, 0.01, 6, 0);
+		put(&N[i], 0, "d", "dhrystones", 1757e3 * 0.8 * (1 + 0.001 * i), 0.01, 6, 1);
+		put(&N[i], 1, "d", "dmips", 800 * (1 + 0.001 * i), 0.01, 6, 1);
+		put(&N[i], 2, "d", "cpu_load", 90, 0.01, 6, 0);
+	}
+	assert_int_equal(cmp(B, 2, N, 2, 5, &c), 1);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	assert_int_equal(c.rows[1].verdict, PG_NOT_GATED);
+	assert_int_equal(c.rows[1].alias, 0);
+	assert_non_null(strstr(c.rows[1].why, "derived from dhrystones, judged there (regressed)"));
+	assert_int_equal(c.rows[2].verdict, PG_NOT_GATED);
+	assert_non_null(strstr(c.rows[2].why, "descriptive"));
+	assert_int_equal(c.nreg, 1);
+	pg_comparison_free(&c);
+}
+
+/* A benchmark missing, failed or newly skipped in NEW is listed: exit 1,
+ * or 0 with --allow-missing. */
+static void lost(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b", NULL);
+	init(&N[0], "n", NULL);
+	put(&B[0], 0, "a", "bw", 100, 0.01, 6, 1);
+	put(&B[0], 1, "m", "bw", 100, 0.01, 6, 1);
+	put(&B[0], 2, "e", "bw", 100, 0.01, 6, 1);
+	put(&B[0], 3, "e", "lat", 100, 0.01, 6, 0);
+	put(&B[0], 4, "k", "bw", 100, 0.01, 6, 1);
+	put(&N[0], 0, "a", "bw", 100, 0.01, 6, 1);
+	N[0].rec[1] = (struct pg_record){ .bench = (char *)"e", .params = (char *)"{}", .metric = (char *)"bw",
+					  .status = PG_ERROR, .reason = (char *)"it broke" };
+	N[0].rec[2] = (struct pg_record){ .bench = (char *)"k", .params = (char *)"{}", .metric = (char *)"bw",
+					  .status = PG_SKIP, .reason = (char *)"no device" };
+	N[0].r.nres = 3;
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.nlost, 3);	/* m missing, e failed (once, not per metric), k newly skipped */
+	assert_string_equal(c.lost[0].base->bench, "m");
+	assert_null(c.lost[0].new);
+	assert_string_equal(c.lost[1].base->bench, "e");
+	assert_int_equal(c.lost[1].new->status, PG_ERROR);
+	assert_int_equal(c.lost[2].new->status, PG_SKIP);
+	assert_int_equal(pg_compare_exit(&c, 1), 0);
+	pg_comparison_free(&c);
+}
+
+/* A run against itself, and machines that differ: listed, exit 3. */
+static void unlike(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "same", "{\"arch\":\"x86_64\",\"emulated\":false,\"virt\":\"none\"}");
+	init(&N[0], "same", "{\"arch\":\"x86_64\"}");
+	put(&B[0], 0, "a", "bw", 100, 0.01, 6, 1);
+	put(&N[0], 0, "a", "bw", 10, 0.01, 6, 1);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 3);
+	assert_int_equal(c.nunlike, 1);
+	assert_non_null(strstr(c.unlike[0], "compared with itself"));
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	pg_comparison_free(&c);
+	init(&N[0], "other", "{\"arch\":\"aarch64\",\"binary_arch\":\"aarch64\",\"emulated\":true,\"virt\":\"qemu-user\"}");
+	put(&N[0], 0, "a", "bw", 100, 0.01, 6, 1);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 3);
+	assert_int_equal(c.nunlike, 2);
+	assert_non_null(strstr(c.unlike[0], "architectures differ: x86_64 (BASE) and aarch64 (NEW)"));
+	assert_non_null(strstr(c.unlike[1], "emulated against native: NEW"));
+	pg_comparison_free(&c);
+}
+
+/* A disturbed run is left out where undisturbed ones remain; a row with
+ * only disturbed runs on a side is inconclusive; so is one whose CPU ran
+ * at another frequency. */
+static void disturbed_and_env(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	for (int i = 0; i < 3; i++) {
+		init(&B[i], i == 0 ? "b0" : i == 1 ? "b1" : "b2", NULL);
+		init(&N[i], i == 0 ? "n0" : i == 1 ? "n1" : "n2", NULL);
+		put(&B[i], 0, "a", "bw", 100 + i, 0.01, 6, 1);
+		put(&N[i], 0, "a", "bw", 100 + i, 0.01, 6, 1);
+	}
+	put(&N[2], 0, "a", "bw", 10, 0.01, 6, 1);
+	N[2].rec[0].disturbed = 1;
+	N[2].rec[0].disturbed_why = (char *)"other processes used 90% of the CPUs";
+	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 0);
+	assert_int_equal(c.rows[0].verdict, PG_SAME);
+	assert_int_equal(c.rows[0].left_out, 1);
+	pg_comparison_free(&c);
+	N[0].rec[0].disturbed = N[1].rec[0].disturbed = 1;
+	N[0].rec[0].disturbed_why = N[1].rec[0].disturbed_why = N[2].rec[0].disturbed_why;
+	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 3);
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	assert_non_null(strstr(c.rows[0].why, "disturbed in NEW: other processes used 90%"));
+	pg_comparison_free(&c);
+	N[0].rec[0].disturbed = N[1].rec[0].disturbed = N[2].rec[0].disturbed = 0;
+	put(&N[2], 0, "a", "bw", 102, 0.01, 6, 1);
+	B[0].rec[0].env = (char *)"{\"freq_min_khz\":1800000,\"freq_max_khz\":1800000}";
+	N[0].rec[0].env = (char *)"{\"freq_min_khz\":1200000,\"freq_max_khz\":1200000}";
+	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 3);
+	assert_non_null(strstr(c.rows[0].why, "1800-1800 MHz in BASE and 1200-1200 MHz in NEW"));
+	pg_comparison_free(&c);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(mw_exact_small_samples),
-		cmocka_unit_test(mw_ties_and_large),
+		cmocka_unit_test(student_t),
+		cmocka_unit_test(benjamini_hochberg),
+		cmocka_unit_test(median_se),
 		cmocka_unit_test(verdicts),
+		cmocka_unit_test(too_few),
+		cmocka_unit_test(same_figure_and_descriptive),
+		cmocka_unit_test(lost),
+		cmocka_unit_test(unlike),
+		cmocka_unit_test(disturbed_and_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -207,8 +207,8 @@ static void pivot_table(void **state)
 	struct pg_table t;
 	assert_int_equal(pg_guide_build(&g, &p, 1), 0);
 	assert_int_equal(pg_table_section(&g, 0, 0, &t), 0);
-	const char *head[] = { "Buffer size (bytes)", "A: Write EXT4 (MB/s)", "A: Write EXT4 CPU Load (%)",
-			       "A: Read EXT4 (MB/s)", "A: Read EXT4 CPU Load (%)" };
+	const char *head[] = { "Buffer size (bytes)", "A: Write EXT4 (MB/s)", "A: Write EXT4 CPU load (system) %",
+			       "A: Read EXT4 (MB/s)", "A: Read EXT4 CPU load (system) %" };
 	assert_int_equal(t.ncols, 5);
 	for (int c = 0; c < 5; c++)
 		assert_string_equal(t.head[c].text, head[c]);
@@ -221,7 +221,7 @@ static void pivot_table(void **state)
 	/* flat for csv and json: a row per key */
 	assert_int_equal(pg_table_section(&g, 0, PG_TABLE_FLAT, &t), 0);
 	assert_int_equal(t.nrows, 3);
-	assert_string_equal(t.head[2].text, "A CPU Load %");
+	assert_string_equal(t.head[2].text, "A CPU load (system) %");
 	pg_table_free(&t);
 	pg_guide_free(&g);
 }

@@ -14,6 +14,7 @@
 #include "core/runner.h"
 #include "core/timer.h"
 #include "bench_args.h"
+#include "fake_root.h"
 
 /* A known workload on a virtual clock: each iteration takes exactly 20
  * microseconds and counts 1000 "bytes" and 1 "op", so every figure the
@@ -81,9 +82,24 @@ static int fake_setup(struct pg_ctx *ctx)
 	return PG_OK;
 }
 
+/* Other processes' CPU time in a fake /proc/stat: a step in mode
+ * "disturbed" (every step) or "half-disturbed" (every other) adds 10 s of
+ * it, which the runner's look at the machine after the sample sees. */
+static unsigned long long others_ticks;
+static void disturb(const char *mode)
+{
+	if (strcmp(mode, "disturbed") != 0 && (strcmp(mode, "half-disturbed") != 0 || steps_taken % 2))
+		return;
+	others_ticks += 1000;
+	char line[128];
+	snprintf(line, sizeof(line), "cpu  %llu 0 0 %llu 0 0 0 0 0 0\n", others_ticks, 100000 + others_ticks);
+	PUTS("/proc/stat", line);
+}
+
 static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct fake_priv *p = ctx->priv;
+	disturb(pg_arg_str(ctx->args, "mode"));
 	if (strcmp(pg_arg_str(ctx->args, "mode"), "step-error") == 0 && p->iters_done > 0)
 		return pg_error(ctx, "the device stopped answering");
 	/* Copies run side by side: only the first one moves the clock. */
@@ -651,6 +667,51 @@ static void busy_setup_is_measured_again(void **state)
 	pg_result_free(&r);
 }
 
+/* With time to spare, disturbed samples are dropped and taken again; --runs
+ * N keeps its N and says they were disturbed; with no time left the
+ * floor of samples is kept, disturbed. */
+static void disturbed_samples_are_taken_again(void **state)
+{
+	(void)state;
+	fake_root_make("runner");
+	others_ticks = 0;
+	PUTS("/proc/stat", "cpu  0 0 0 100000 0 0 0 0 0 0\n");
+	struct pg_env env;
+	struct pg_env_mark base;
+	pg_env_open(&env);
+	pg_env_mark(&env, &base);
+	struct pg_result r;
+	struct pg_args half = args_for("1", "half-disturbed"), all = args_for("1", "disturbed");
+	struct pg_run_opts o = { .min_runs = 3, .max_runs = 1000, .ci_target = 0.02, .min_time = 0.01,
+				 .max_time = 100, .clock = virtual_clock, .env = &env, .env_base = &base };
+	assert_int_equal(pg_run_bench(&fake, &half, &o, &r), PG_OK);
+	assert_true(r.have_env);
+	assert_false(r.disturbed);
+	assert_true(r.env.dropped > 0);
+	assert_int_equal(r.env.disturbed, 0);
+	assert_int_equal(r.env.n, r.nsamples);
+	assert_true(r.nsamples >= 3);
+	pg_result_free(&r);
+
+	struct pg_run_opts fixed = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .env = &env,
+				     .env_base = &base };
+	assert_int_equal(pg_run_bench(&fake, &all, &fixed, &r), PG_OK);
+	assert_int_equal(r.nsamples, 4);
+	assert_true(r.disturbed);
+	assert_int_equal(r.env.why, PG_ENV_OTHERS);
+	assert_int_equal(r.env.disturbed, 4);
+	assert_int_equal(r.env.dropped, 0);
+	pg_result_free(&r);
+
+	o.max_time = 0.1;
+	assert_int_equal(pg_run_bench(&fake, &all, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, PG_FLOOR_RUNS);
+	assert_true(r.disturbed);
+	assert_true(r.env.dropped >= 1 && r.env.dropped <= PG_MAX_RETAKES * 3);
+	pg_result_free(&r);
+	fake_root_remove();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -672,6 +733,7 @@ int main(void)
 		cmocka_unit_test_setup(trials_divide_by_the_counted_window, reset),
 		cmocka_unit_test(metric_arithmetic),
 		cmocka_unit_test_setup(busy_setup_is_measured_again, reset),
+		cmocka_unit_test_setup(disturbed_samples_are_taken_again, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

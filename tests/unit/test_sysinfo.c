@@ -12,26 +12,8 @@
 
 #include "core/cpuload.h"
 #include "core/sysinfo.h"
+#include "fake_root.h"
 
-static char root[256];
-
-static void put(const char *path, const char *data, size_t len)
-{
-	char full[512], dir[512];
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	snprintf(dir, sizeof(dir), "%s", full);
-	for (char *p = dir + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0755);
-			*p = '/';
-		}
-	FILE *f = fopen(full, "w");
-	assert_non_null(f);
-	fwrite(data, 1, len, f);
-	fclose(f);
-}
-#define PUT(path, lit) put(path, lit, sizeof(lit) - 1)
 
 static const char cpuinfo[] =
 	"processor\t: 0\nBogoMIPS\t: 400.00\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
@@ -42,8 +24,7 @@ static const char cpuinfo[] =
 static int make_board(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/pg-sysinfo-XXXXXX");
-	assert_non_null(mkdtemp(root));
+	fake_root_make("sysinfo");
 	PUT("/proc/cpuinfo", cpuinfo);
 	/* device-tree strings keep their NULs */
 	PUT("/proc/device-tree/model", "Texas Instruments AM625 SK\0");
@@ -82,10 +63,7 @@ static int make_board(void **state)
 static int remove_board(void **state)
 {
 	(void)state;
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
-	pg_sysinfo_set_root(NULL);
+	fake_root_remove();
 	return 0;
 }
 

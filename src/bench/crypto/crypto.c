@@ -297,9 +297,18 @@ BENCH(aes128ctr, 12, "aes-128-ctr", "AES-128-CTR (openssl speed -evp aes-128-ctr
 BENCH(chacha, 13, "chacha20-poly1305", "ChaCha20-Poly1305 (openssl speed -evp chacha20-poly1305)", cipher_params, crypto_check, PG_IN_STANDARD);
 BENCH(hmacsha256, 14, "hmac-sha256", "HMAC-SHA-256 (openssl speed -hmac sha256)", hash_params, crypto_check, PG_IN_STANDARD);
 
+/* The seed's OpenSSL table: algorithm x buffer size, the throughput in
+ * KBytes/Sec and the CPU load; per-operation times and the MB/s figure
+ * stay in the csv and json (report --all-metrics shows them). */
 const struct pg_section pg_crypto_sec_crypto = {
 	.title = "Crypto", .order = 120, .cpu_load = 1,
-	.intro = "Cipher and digest throughput (openssl speed counts input bytes).",
+	.intro = "Cipher and digest throughput as openssl speed -evp counts it: input bytes, "
+		 "KBytes/Sec in units of 1000 bytes. Through {backend}, {threads} thread(s) at once. "
+		 "CPU (process) is perfguide's own CPU time over the time measured (what time -v "
+		 "prints as Percent of CPU); CPU load (system) is the whole system's busy share.",
+	.rows_by = "size", .rows_title = "Buffer Size (in bytes)", .rows_bench = "Algorithm",
+	.metrics = "throughput,cpu_load", .metric_titles = "cpu_load=CPU (process)",
+	.plot_x = "size",
 };
 
 const struct pg_bench *const pg_group_crypto[] = {

@@ -36,6 +36,7 @@ const struct ext_mith_suite ext_coremark_pro = {
 	.name = "CoreMark-PRO",
 	.how_to_get = "build EEMBC's coremark-pro sources with `make TARGET=linux64 build` "
 		      "(or your cross target) and give -p path=DIR",
+	.install = "coremark-pro",
 	.workloads = workloads,
 	.nworkloads = sizeof(workloads) / sizeof(workloads[0]),
 	/* The seed's figures are the same on boards of 2 and 8 cores. */

@@ -140,6 +140,11 @@ struct ext_mith_workload {
 struct ext_mith_suite {
 	const char *name;		/* "CoreMark-PRO" */
 	const char *how_to_get;		/* said when it is not found */
+	/* path=auto: /usr/local/lib/<install> or /opt/<install>, where it is
+	 * installed for everyone, taken only when no one but root can write
+	 * there (never the current directory: what happens to lie there
+	 * would run, as root too). */
+	const char *install;		/* "coremark-pro" */
 	const struct ext_mith_workload *workloads;
 	int nworkloads;
 	/* The metric whose figure the seed guide prints under the workload's
@@ -155,7 +160,9 @@ struct ext_mith_suite {
 #define EXT_MITH_PARAMS \
 	{ .name = "path", .type = PG_P_STR, .def = "auto", \
 	  .help = "the suite's build: a directory with the workloads' .exe files, or a built " \
-		  "tree (builds/TARGET/TOOLCHAIN/bin); auto: the current directory" }, \
+		  "tree (builds/TARGET/TOOLCHAIN/bin); auto: /usr/local/lib/SUITE or /opt/SUITE " \
+		  "(coremark-pro, multibench) when only root can write there, never the current " \
+		  "directory" }, \
 	{ .name = "contexts", .type = PG_P_INT, .def = "0", .min = 0, .max = 1024, \
 	  .help = "contexts (MultiBench's workers workloads: workers) of the multi-core run; " \
 		  "0: one per CPU (--cpu's, else online)" }, \

@@ -433,9 +433,11 @@ static void glmark2_label(const struct pg_bench *b, const struct pg_args *args,
 static const struct pg_section section = {
 	.title = "Graphics",
 	.intro = "glmark2's score, the mean of its scenes' frames per second, for each window "
-		 "system its flavours draw on (DRM/KMS, Wayland, X11).",
+		 "system its flavours draw on (DRM/KMS, Wayland, X11). Scenes: {scenes} (default: "
+		 "glmark2's own list, its published score's). A {size} surface, drawn "
+		 "{offscreen?off-screen|on screen}.",
 	.order = 140,
-	.rows_by = "bin",
+	.rows_by = "bin", .rows_title = "glmark2 flavour",
 };
 
 static const struct pg_param params[] = {

@@ -312,17 +312,50 @@ static int has_exe(const char *dir, const char *name)
 	return access(p, X_OK) == 0;
 }
 
+/* 1 when only root can change what is at path: it and every directory
+ * above it owned by root, and writable by no group or other user. */
+static int root_only(const char *path)
+{
+	char p[PATH_MAX];
+	if (!realpath(path, p))
+		return 0;
+	for (;;) {
+		struct stat st;
+		if (lstat(p, &st) < 0 || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return 0;
+		char *slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			break;
+		*slash = '\0';
+	}
+	struct stat st;
+	return lstat("/", &st) == 0 && st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* path=auto: the suite where it is installed for everyone, or NULL. */
+static const char *installed(const struct ext_mith_suite *su, char *buf, size_t len)
+{
+	static const char *const places[] = { "/usr/local/lib/%s", "/opt/%s" };
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		struct stat st;
+		snprintf(buf, len, places[i], su->install);
+		if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode) && root_only(buf))
+			return buf;
+	}
+	return NULL;
+}
+
 /* The directory holding <workload>.exe: path itself, path/bin, or the one
  * build of a built tree, path/builds/<target>/<toolchain>/bin. */
 static int find_dir(struct pg_ctx *ctx, struct mith_state *s, const char *path, const char *probe)
 {
 	const struct ext_mith_suite *su = s->suite;
-	char here[4096];
-	if (strcmp(path, "auto") == 0) {
-		if (!getcwd(here, sizeof(here)))
-			return pg_skip(ctx, "%s not found (%s)", su->name, su->how_to_get);
-		path = here;
-	}
+	char here[PATH_MAX];
+	int automatic = strcmp(path, "auto") == 0;
+	if (automatic && !(path = installed(su, here, sizeof(here))))
+		return pg_skip(ctx, "%s not found in /usr/local/lib/%s or /opt/%s, where path=auto looks (only when "
+			       "no one but root can write there; never the current directory) (%s)", su->name,
+			       su->install, su->install, su->how_to_get);
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return pg_skip(ctx, "%s not found: no directory %s (%s)", su->name, path,
@@ -359,6 +392,14 @@ found:
 	 * makefiles run them. */
 	if (!realpath(cand, s->dir))
 		return pg_error(ctx, "%s: %s", cand, strerror(errno));
+	for (int i = -1; automatic && i < su->nworkloads; i++) {
+		char exe[PATH_MAX + 80];
+		snprintf(exe, sizeof(exe), "%s%s%s%s", s->dir, i < 0 ? "" : "/", i < 0 ? "" : su->workloads[i].name,
+			 i < 0 ? "" : ".exe");
+		if ((i < 0 || access(exe, F_OK) == 0) && !root_only(exe))
+			return pg_skip(ctx, "%s: %s can be changed by others than root: path=auto does not run it; "
+				       "give -p path=%s to", su->name, exe, s->dir);
+	}
 	return PG_OK;
 }
 

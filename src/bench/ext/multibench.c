@@ -49,6 +49,7 @@ static const struct ext_mith_suite multibench = {
 	.name = "MultiBench",
 	.how_to_get = "MultiBench is licensed from EEMBC: build it with `make TARGET=linux64 "
 		      "build` (or your cross target) and give -p path=DIR",
+	.install = "multibench",
 	.workloads = workloads,
 	.nworkloads = sizeof(workloads) / sizeof(workloads[0]),
 	.label_metric = "multi",

@@ -297,7 +297,9 @@ static int lat_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 
 /* lat_mem_rd prints sizes in MB (2^20 bytes); the seed's rows are that
  * number times 1000, truncated: 32k -> sz31k, 512k -> sz500k, 1m -> sz1000k.
- * Its smallest row, sz50, is lat_mem_rd's first size, 512 bytes. */
+ * Below 1k the name says the same to a tenth: 512 bytes is sz0.5k. (The
+ * seed's smallest row, "sz50", is lat_mem_rd's first size, 512 bytes: a
+ * name that says 50 of a size of 512 is not this row's.) */
 static void lat_rd_label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
 			 char *buf, size_t len)
 {
@@ -307,12 +309,11 @@ static void lat_rd_label(const struct pg_bench *b, const struct pg_args *a, cons
 	long k = (long)((double)size / 1048576.0 * 1000.0);
 	if (pg_arg_int(a, "unroll") != LMBENCH_UNROLL)
 		buf[0] = '\0';	/* not lat_mem_rd's loop: not its row */
-	else if (size == 512)
-		snprintf(buf, len, "lat_mem_rd-stride%lld-sz50", (long long)stride);
 	else if (k >= 1)
 		snprintf(buf, len, "lat_mem_rd-stride%lld-sz%ldk", (long long)stride, k);
 	else
-		buf[0] = '\0';
+		snprintf(buf, len, "lat_mem_rd-stride%lld-sz%.1fk", (long long)stride,
+			 (double)size / 1048576.0 * 1000.0);
 }
 
 static const struct pg_param rd_params[] = {

@@ -1,9 +1,14 @@
 /* The network group's table: one line per benchmark, in the guide's order. */
 #include "net.h"
 
+/* The seed's network tables give throughput (and packets per second) with
+ * the CPU load; service demand, what was offered and the datagram counts
+ * stay in the csv and json (report --all-metrics shows them). */
 const struct pg_section pg_net_sec_ethernet = {
 	.title = "Ethernet", .order = 100, .cpu_load = 1,
-	.intro = "Network throughput, with the CPU load it costs.",
+	.metrics = "throughput,tx,rx,kpps,loss,transactions,p50,p99",
+	.intro = "Network throughput, with the CPU load it costs. Against the peer {peer} (local: a "
+		 "perfguide serve of its own on loopback), {time} s per sample.",
 };
 
 const struct pg_bench *const pg_group_net[] = {

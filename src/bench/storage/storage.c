@@ -39,6 +39,7 @@
 struct st_state {
 	const struct st_kind *kind;
 	enum st_target_type type;
+	struct st_target target;	/* what the check saw: what is opened must be it */
 	char file[PATH_MAX];	/* for messages: the file or device */
 	int fd;
 	int excl_fd;		/* a device written: held exclusively meanwhile */
@@ -159,52 +160,60 @@ static int own_size(struct pg_ctx *ctx, struct st_state *s, const char *dir, uin
 	return err ? PG_ERROR : PG_OK;
 }
 
+/* Our own file, made in the directory the check saw (opened and compared
+ * first: a link swapped in for it is refused) and unlinked at once. */
+static int make_own(struct pg_ctx *ctx, struct st_state *s, const char *path)
+{
+	char dir[PATH_MAX], err[PG_MSG_LEN];
+	int e;
+	files_dir(s->type, path, dir, sizeof(dir));
+	int dfd = st_target_open(dir, &s->target, O_RDONLY | O_DIRECTORY, err, sizeof(err));
+	if (dfd < 0)
+		return pg_error(ctx, "%s", err);
+	const char *name = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
+	s->fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (s->fd < 0) {
+		e = errno;
+		close(dfd);
+		/* The default directory (wherever perfguide was started) may be
+		 * read-only on a board: not a failure of the medium, which the
+		 * user has not named yet. */
+		if (strcmp(path, ".") == 0 && (e == EROFS || e == EACCES || e == EPERM))
+			return pg_skip(ctx, "%s: cannot create: %s (%s): give -p path=DIR on the medium "
+				       "to measure", s->file, strerror(e), st_errno_name(e));
+		return pg_error(ctx, "%s: cannot create: %s (%s)", s->file, strerror(e), st_errno_name(e));
+	}
+	/* Gone from the directory at once: nothing can be left behind,
+	 * however the run ends. The space is freed at close. */
+	int rc = unlinkat(dfd, name, 0);
+	e = errno;
+	close(dfd);
+	if (rc < 0)
+		return pg_error(ctx, "%s: cannot remove the file just made: %s (%s)", s->file, strerror(e),
+				st_errno_name(e));
+	return PG_OK;
+}
+
 static int open_target(struct pg_ctx *ctx, struct st_state *s, const char *path)
 {
 	const struct st_kind *k = s->kind;
-	int e;
+	char err[PG_MSG_LEN];
 	switch (s->type) {
 	case ST_DIR:
-	case ST_NEWFILE: {
-		s->fd = open(s->file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (s->fd < 0) {
-			e = errno;
-			/* The default directory (wherever perfguide was started)
-			 * may be read-only on a board: not a failure of the
-			 * medium, which the user has not named yet. */
-			if (strcmp(path, ".") == 0 && (e == EROFS || e == EACCES || e == EPERM))
-				return pg_skip(ctx, "%s: cannot create: %s (%s): give -p path=DIR on the medium "
-					       "to measure", s->file, strerror(e), st_errno_name(e));
-			return pg_error(ctx, "%s: cannot create: %s (%s)", s->file, strerror(e),
-					st_errno_name(e));
-		}
-		/* Gone from the directory at once: nothing can be left behind,
-		 * however the run ends. The space is freed at close. */
-		if (unlink(s->file) < 0) {
-			e = errno;
-			return pg_error(ctx, "%s: cannot remove the file just made: %s (%s)", s->file,
-					strerror(e), st_errno_name(e));
-		}
-		return PG_OK;
-	}
+	case ST_NEWFILE:
+		return make_own(ctx, s, path);
 	case ST_FILE:
 	case ST_BLOCK:
 		snprintf(s->file, sizeof(s->file), "%s", path);
 		/* A device written to is held exclusively by copy 0 for the
-		 * run: the kernel then refuses to mount it meanwhile. */
-		if (s->type == ST_BLOCK && k->writes && ctx->copy == 0) {
-			s->excl_fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
-			if (s->excl_fd < 0) {
-				e = errno;
-				return pg_error(ctx, "%s: cannot hold the device exclusively: %s (%s)", path,
-						strerror(e), st_errno_name(e));
-			}
-		}
-		s->fd = open(path, (k->writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-		if (s->fd < 0) {
-			e = errno;
-			return pg_error(ctx, "%s: cannot open: %s (%s)", path, strerror(e), st_errno_name(e));
-		}
+		 * run: the kernel then refuses to mount it meanwhile. Both
+		 * opens are of the node the check saw, or refused. */
+		if (s->type == ST_BLOCK && k->writes && ctx->copy == 0 &&
+		    (s->excl_fd = st_target_open(path, &s->target, O_RDONLY | O_EXCL, err, sizeof(err))) < 0)
+			return pg_error(ctx, "cannot hold the device exclusively: %s", err);
+		s->fd = st_target_open(path, &s->target, k->writes ? O_RDWR : O_RDONLY, err, sizeof(err));
+		if (s->fd < 0)
+			return pg_error(ctx, "%s", err);
 		return PG_OK;
 	}
 	return pg_error(ctx, "%s: unknown target", path);
@@ -312,9 +321,10 @@ static int st_setup(struct pg_ctx *ctx)
 	/* Checked at planning already; again now, as things may have moved:
 	 * fully by copy 0, which then holds a device it writes exclusively
 	 * (the others' check of it would find it busy). */
-	if (st_target_check(path, ctx->copy == 0 && s->kind->writes, destroy, &s->type, err,
-			    sizeof(err)) < 0)
+	if (st_target_examine(path, ctx->copy == 0 && s->kind->writes, destroy, &s->target, err,
+			      sizeof(err)) < 0)
 		return pg_error(ctx, "%s", err);
+	s->type = s->target.type;
 	int own = s->type == ST_DIR || s->type == ST_NEWFILE;
 	int rc, kept = own && s->kind->reads && take_prepared(ctx, s, path, want, bs);
 	if (own && !kept) {
@@ -501,11 +511,12 @@ static void st_label(const struct pg_bench *b, const struct pg_args *a, const ch
  * the write and read throughput, each with its CPU load. */
 static const struct pg_section storage_section = {
 	.title = "Storage",
-	.intro = "fio-style time-based jobs on a file of the file system (or the raw device): "
-		 "throughput in MB/s (10^6 bytes) per buffer size, queue depth 4, O_DIRECT, as "
-		 "fio --ioengine=libaio --iodepth=4 --direct=1 --time_based; CPU load is "
-		 "system-wide (100 - idle - iowait, as mpstat). IOPS and latency percentiles "
-		 "are in the results, the csv and the json.",
+	.intro = "Time-based jobs as fio runs them, on a file of the file system (or the raw "
+		 "device): throughput in MB/s (10^6 bytes) per buffer size. The {engine} engine, "
+		 "queue depth {depth}, {direct?O_DIRECT, past the page cache|buffered, through the "
+		 "page cache}, a {size} file, {jobs} job(s) at once, {time} s per sample. CPU load is "
+		 "system-wide (100 - idle - iowait, as mpstat). IOPS and latency percentiles are in "
+		 "the csv and the json.",
 	.order = 110,
 	.cpu_load = 1,
 	.rows_by = "bs",

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 
@@ -153,6 +154,15 @@ struct st_medium {
 	int sync;		/* mounted sync: every write waits for the medium */
 };
 
+/* What the check saw at a path: its type, and the node (the directory a
+ * file to make goes in), so that what is opened afterwards can be compared
+ * with it. */
+struct st_target {
+	enum st_target_type type;
+	struct stat st;		/* of path; of its directory for ST_NEWFILE */
+	int link;		/* path (its directory) is a symbolic link: the user gave one */
+};
+
 /*
  * What path names, and whether the job may run there: a directory (a file
  * of our own goes in it), an existing file, a file to create, or a block
@@ -160,8 +170,18 @@ struct st_medium {
  * path; a device that is mounted, or has a mounted partition or holders, is
  * never written. Returns 0, or -1 with err set: bad input, nothing touched.
  */
+int st_target_examine(const char *path, int writes, const char *destroy, struct st_target *t,
+		      char *err, size_t len);
+/* The same, for the type alone. */
 int st_target_check(const char *path, int writes, const char *destroy,
 		    enum st_target_type *type, char *err, size_t len);
+
+/* Opens what the check saw at path (open(2) flags; O_NOFOLLOW unless the
+ * user gave a link), and makes sure it is that node: the same type and
+ * device and inode (a block device: the same device number). A symbolic
+ * link or another file or device swapped in between is refused. Returns
+ * the descriptor, or -1 with err set. */
+int st_target_open(const char *path, const struct st_target *t, int flags, char *err, size_t len);
 
 /* The directory a path names its last component in: "/" for "/f", "." for "f". */
 void st_parent_dir(const char *path, char *dir, size_t len);

@@ -325,6 +325,9 @@ void st_medium_from(const char *mountinfo, const char *path, unsigned dev_major,
 				minor = minor(st.st_rdev);
 			}
 		} else {
+			/* no mount holds path: nothing of best was set */
+			free(best);
+			best = NULL;
 			major = minor = 0;
 		}
 	}
@@ -490,7 +493,50 @@ static int same_target(const char *a, const char *b)
 int st_target_check(const char *path, int writes, const char *destroy, enum st_target_type *type,
 		    char *err, size_t len)
 {
+	struct st_target t;
+	int rc = st_target_examine(path, writes, destroy, &t, err, len);
+	*type = t.type;
+	return rc;
+}
+
+/* Whether path (lstat) is a symbolic link. */
+static int is_link(const char *path)
+{
 	struct stat st;
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+int st_target_open(const char *path, const struct st_target *t, int flags, char *err, size_t len)
+{
+	int fd = open(path, flags | O_CLOEXEC | (t->link ? 0 : O_NOFOLLOW));
+	if (fd < 0) {
+		int e = errno;
+		if (e == ELOOP && !t->link)
+			snprintf(err, len, "%s became a symbolic link after it was checked: refused", path);
+		else
+			snprintf(err, len, "%s: cannot open: %s (%s)", path, strerror(e), st_errno_name(e));
+		return -1;
+	}
+	struct stat now;
+	const struct stat *was = &t->st;
+	int same = fstat(fd, &now) == 0 && (now.st_mode & S_IFMT) == (was->st_mode & S_IFMT) &&
+		   (S_ISBLK(was->st_mode) ? now.st_rdev == was->st_rdev
+					  : now.st_dev == was->st_dev && now.st_ino == was->st_ino);
+	if (!same) {
+		close(fd);
+		snprintf(err, len, "%s is not what was checked (it was replaced meanwhile): refused", path);
+		return -1;
+	}
+	return fd;
+}
+
+int st_target_examine(const char *path, int writes, const char *destroy, struct st_target *tg,
+		      char *err, size_t len)
+{
+	struct stat st;
+	enum st_target_type *type = &tg->type;
+	memset(tg, 0, sizeof(*tg));
+	tg->link = is_link(path);
 	if (!path[0]) {
 		snprintf(err, len, "path: give a directory, a file or a block device");
 		return -1;
@@ -508,6 +554,7 @@ int st_target_check(const char *path, int writes, const char *destroy, enum st_t
 			return -1;
 		}
 		*type = ST_NEWFILE;
+		tg->link = is_link(dir);
 	} else if (S_ISDIR(st.st_mode)) {
 		*type = ST_DIR;
 	} else if (S_ISREG(st.st_mode)) {
@@ -519,6 +566,7 @@ int st_target_check(const char *path, int writes, const char *destroy, enum st_t
 		return -1;
 	}
 
+	tg->st = st;
 	int own = *type == ST_DIR || *type == ST_NEWFILE;
 	if (destroy && destroy[0] && (own || !same_target(path, destroy))) {
 		if (own)

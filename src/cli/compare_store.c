@@ -1,0 +1,119 @@
+/*
+ * The runs a store gives compare: all runs with a label (release=09.02),
+ * and a board's earlier runs for --history.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "report/select.h"
+
+int compare_board_wanted(const struct compare_opts *o, const char *board)
+{
+	for (int i = 0; i < o->nboards; i++)
+		if (strcmp(o->boards[i], board) == 0)
+			return 1;
+	return o->nboards == 0;
+}
+
+static int open_store(const struct compare_opts *o, struct pg_store **store, char *err, size_t len)
+{
+	if (!*store)
+		*store = pg_select_store(o->db, 0, err, len);
+	return *store ? 0 : -1;
+}
+
+/* Loads the runs ids[0..n) into s. */
+static int load_runs(struct pg_store *store, char (*ids)[PG_RUN_ID_MAX + 1], int n, struct compare_side *s, char *err,
+		     size_t len)
+{
+	struct pg_rrun *all = realloc(s->runs, sizeof(*all) * (size_t)(s->n + n + 1));
+	if (!all) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	s->runs = all;
+	for (int i = 0; i < n; i++) {
+		if (store->ops->load_run(store, ids[i], &s->runs[s->n], err, len) != 1)
+			return -1;
+		s->n++;
+	}
+	return 0;
+}
+
+int compare_label_runs(const char *spec, const struct compare_opts *o, struct pg_store **store,
+		       struct compare_side *s, char *err, size_t len)
+{
+	char key[128];
+	const char *eq = strchr(spec, '=');
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - spec), spec);
+	if (open_store(o, store, err, len) < 0)
+		return -1;
+	struct pg_run_summary *runs;
+	int n, found = 0, several = 0, rc = -1;
+	if ((*store)->ops->list_runs(*store, &runs, &n, err, len) < 0)
+		return -1;
+	char (*ids)[PG_RUN_ID_MAX + 1] = malloc(sizeof(*ids) * (size_t)(n + 1));
+	const char *first_board = NULL;
+	for (int i = 0; ids && i < n; i++) {
+		if (!pg_labels_have(runs[i].labels, key, eq + 1) || !compare_board_wanted(o, runs[i].board))
+			continue;
+		if (!first_board)
+			first_board = runs[i].board;
+		several |= strcmp(first_board, runs[i].board) != 0;
+		snprintf(ids[found++], PG_RUN_ID_MAX + 1, "%s", runs[i].id);
+	}
+	if (!ids)
+		snprintf(err, len, "out of memory");
+	else if (!found)
+		snprintf(err, len, "no run in the store %s is labelled %s%s", (*store)->path, spec,
+			 o->nboards ? " on the --board given" : "");
+	else if (several)
+		snprintf(err, len, "the runs labelled %s are of several boards (%s and others): give --board, "
+			 "or compare a fleet with --baseline-release and --release", spec, first_board);
+	else
+		rc = load_runs(*store, ids, found, s, err, len);
+	free(ids);
+	pg_run_summaries_free(runs, n);
+	return rc;
+}
+
+static int is_new(const struct compare_side *new, const char *id)
+{
+	for (int i = 0; i < new->n; i++)
+		if (strcmp(new->runs[i].id, id) == 0)
+			return 1;
+	return 0;
+}
+
+int compare_history(const struct compare_opts *o, struct pg_store **store, const struct compare_side *new,
+		    struct compare_side *base, char *err, size_t len)
+{
+	const struct pg_rrun *x = &new->runs[0];
+	if (open_store(o, store, err, len) < 0)
+		return -1;
+	struct pg_run_summary *runs;
+	int n, found = 0, rc = -1;
+	if ((*store)->ops->list_runs(*store, &runs, &n, err, len) < 0)
+		return -1;
+	char (*ids)[PG_RUN_ID_MAX + 1] = malloc(sizeof(*ids) * (size_t)(n + 1));
+	/* oldest first: the K latest before NEW are the last K taken */
+	for (int i = 0; ids && i < n; i++) {
+		if (strcmp(runs[i].board, x->board) != 0 || is_new(new, runs[i].id) ||
+		    strcmp(runs[i].status, "complete") != 0 || (x->started && strcmp(runs[i].started, x->started) >= 0))
+			continue;
+		snprintf(ids[found++], PG_RUN_ID_MAX + 1, "%s", runs[i].id);
+	}
+	int from = found > o->history ? found - o->history : 0;
+	if (!ids)
+		snprintf(err, len, "out of memory");
+	else if (found - from < 2)
+		snprintf(err, len, "the store %s has %d complete run%s of board %s before %s: the history needs 2 or more",
+			 (*store)->path, found - from, found - from == 1 ? "" : "s", x->board, x->id);
+	else
+		rc = load_runs(*store, ids + from, found - from, base, err, len);
+	free(ids);
+	pg_run_summaries_free(runs, n);
+	return rc;
+}

@@ -1,0 +1,127 @@
+/*
+ * What the machine did while a result was measured: the CPU time other
+ * processes took, time the hypervisor stole, the CPU frequencies seen,
+ * thermal throttling, and the cgroup's CPU quota throttling. Read at both
+ * ends of every sample from /proc and /sys (under the sysinfo root, so tests
+ * give a fake tree); what the machine does not expose is absent, never 0.
+ *
+ * A sample is disturbed when, beyond what the clock's resolution can tell
+ * (PG_ENV_SLACK_TICKS), other processes or steal took more than
+ * PG_ENV_SHARE of the CPUs (at most PG_ENV_MAX_CPUS CPUs' worth), when a
+ * thermal cooling device throttled or the cpufreq cap fell below the run's
+ * start, or when the cgroup's quota throttled. The runner takes a disturbed
+ * sample again while the result has time (runner.c); a result is disturbed
+ * when a sample it kept was, or when its kept samples together were.
+ * docs/methodology.md has the thresholds and why.
+ */
+#ifndef PG_ENV_H
+#define PG_ENV_H
+
+#include <stddef.h>
+
+/* Other processes' (or steal's) share of all CPUs above which a sample is
+ * disturbed, and the most CPUs' worth that may take. */
+#define PG_ENV_SHARE 0.10
+#define PG_ENV_MAX_CPUS 1.0
+/* /proc/stat counts in clock ticks and prints each field truncated: a
+ * difference of two readings is uncertain by about this many ticks. */
+#define PG_ENV_SLACK_TICKS 3
+
+#define PG_ENV_MAX_POLICIES 16
+#define PG_ENV_MAX_COOLING 16
+#define PG_ENV_MAX_ZONES 16
+#define PG_ENV_PATH 160
+#define PG_ENV_MAX_DESC 64
+
+/* Why a sample or a result was disturbed (bits). */
+enum {
+	PG_ENV_OTHERS = 1,	/* other processes took the CPUs */
+	PG_ENV_STEAL = 2,	/* the hypervisor did */
+	PG_ENV_THERMAL = 4,	/* thermal throttling */
+	PG_ENV_CGROUP = 8,	/* the cgroup's CPU quota throttled it */
+};
+
+/* Where this machine exposes each thing, found once per run. */
+struct pg_env {
+	int npolicy;
+	char policy[PG_ENV_MAX_POLICIES][24];	/* policy0 */
+	int ncool;
+	int cool[PG_ENV_MAX_COOLING];		/* cooling_deviceN that throttle (not fans) */
+	int cool_stats[PG_ENV_MAX_COOLING];	/* it has stats/time_in_state_ms */
+	int nzone;
+	int zone[PG_ENV_MAX_ZONES];		/* thermal_zoneN */
+	int ncg;
+	char cg[4][PG_ENV_PATH];		/* cpu.stat of the cgroup and its ancestors */
+	long hz;				/* clock ticks per second */
+	/* This process's descendants as last found (-1: not known), and the
+	 * kernel's last pid then: they are read again only when it moved. */
+	int ndesc;
+	long desc[PG_ENV_MAX_DESC];
+	long last_pid;
+};
+
+/* The machine at one instant. */
+struct pg_env_mark {
+	double t;		/* CLOCK_MONOTONIC seconds */
+	int have_stat;
+	double busy_s;		/* user + nice + system of all CPUs */
+	double steal_s, total_s;	/* steal; every field (all CPUs' time) */
+	double self_s;		/* this process, its reaped children and live descendants */
+	int ndesc;		/* live descendants counted */
+	int have_freq;
+	long freq_lo, freq_hi;	/* lowest and highest scaling_cur_freq of the policies */
+	long cap[PG_ENV_MAX_POLICIES];	/* each policy's scaling_max_freq; 0 unknown */
+	int have_cool;
+	int cool_active;	/* throttling cooling devices in a state above 0 */
+	double cool_ms;		/* their time in states above 0, where they keep it */
+	int have_temp;
+	long temp_mc;		/* the hottest thermal zone */
+	int have_cg;
+	long long cg_throttled;	/* nr_throttled, summed up the cgroup tree */
+};
+
+/* What one sample, or a result's kept samples together, saw. */
+struct pg_env_seen {
+	int n;			/* samples */
+	double wall_s;
+	int have_cpu;
+	double others_s, steal_s, total_s;	/* summed over the samples */
+	double others_max, steal_max;		/* the largest share of one sample, 0..1 */
+	double slack_s;		/* what tick resolution leaves uncertain (summed in quadrature) */
+	int have_freq;
+	long freq_lo, freq_hi;
+	int have_temp;
+	long temp_mc;		/* hottest */
+	int have_cool;
+	int throttled;		/* thermal: samples that throttled */
+	long cap_lo, cap_base;	/* the lowest cap seen, the run's at start (when it fell) */
+	int have_cg;
+	long long cg_throttled;
+	unsigned why;		/* PG_ENV_* of this sample; a result's: what disturbed it */
+	int disturbed;		/* samples kept though disturbed */
+	int dropped;		/* disturbed samples left out (taken again while there was time) */
+};
+
+/* Finds what the machine exposes (under pg_sysinfo_root()). */
+void pg_env_open(struct pg_env *e);
+/* Reads the machine now (and keeps what it learnt of the descendants). */
+void pg_env_mark(struct pg_env *e, struct pg_env_mark *m);
+/* What happened from a to b; base is the run's first mark (its cpufreq caps),
+ * or NULL. Sets s->why. */
+void pg_env_diff(const struct pg_env *e, const struct pg_env_mark *a, const struct pg_env_mark *b,
+		 const struct pg_env_mark *base, struct pg_env_seen *s);
+/* Adds a kept sample to a result's. */
+void pg_env_add(struct pg_env_seen *r, const struct pg_env_seen *s);
+/* A result's verdict from its kept samples: sets r->why; 1 disturbed. */
+int pg_env_judge(struct pg_env_seen *r);
+/* Other processes' share of the CPUs over what r saw, 0..1 (-1 unknown). */
+double pg_env_others_share(const struct pg_env_seen *r);
+
+/* The env object of a result record, as JSON text. */
+void pg_env_json(const struct pg_env_seen *r, char *buf, size_t len);
+/* Why in words ("other processes used 48% of the CPUs; ..."), "" when not. */
+void pg_env_why(const struct pg_env_seen *r, char *buf, size_t len);
+/* One word per reason for a console ("others 48%", "steal", "thermal", "cgroup"). */
+void pg_env_short(const struct pg_env_seen *r, char *buf, size_t len);
+
+#endif

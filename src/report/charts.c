@@ -1,0 +1,196 @@
+/*
+ * The guide's charts, the same in every format that has them: a section's
+ * line plots (plots.c) and, where several boards are compared, a bar chart
+ * per row the plots do not draw (a single board gets no one-bar charts);
+ * with a baseline, the summary's bars. html has them inline; md and rst as
+ * SVG files beside the guide, so that mkdocs and Sphinx show them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots.h"
+#include "core/text.h"
+#include "writer.h"
+
+/* Where a chart goes: open gives the stream to draw it into (NULL: it is
+ * left out), close is called after. */
+struct sink {
+	FILE *(*open)(struct sink *k, const char *title);
+	void (*close)(struct sink *k, FILE *f);
+	struct pg_walk *w;
+	const char *slug;
+	int n;
+	void (*ref)(struct pg_walk *w, const char *file, const char *title);
+};
+
+/* The geometric means against the baseline, a bar per section and board. */
+static void ratio_chart(const struct pg_guide *g, struct sink *k)
+{
+	int n = g->nsections * g->ncols, nb = 0;
+	const char **labels = calloc((size_t)n + 1, sizeof(*labels));
+	char (*text)[300] = calloc((size_t)n + 1, sizeof(*text));
+	double *v = calloc((size_t)n + 1, sizeof(double));
+	int *color = calloc((size_t)n + 1, sizeof(int));
+	char title[300], axis[200];
+	for (int s = 0; labels && text && v && color && s < g->nsections; s++)
+		for (int c = 0; c < g->ncols; c++) {
+			size_t at = (size_t)s * (size_t)g->ncols + (size_t)c;
+			if (c == g->baseline || !g->ngeo[at])
+				continue;
+			snprintf(text[nb], sizeof(text[nb]), "%s: %s", g->sections[s].title, g->cols[c].name);
+			pg_utf8_trim(text[nb]);
+			labels[nb] = text[nb];
+			v[nb] = g->geomean[at];
+			color[nb++] = c;
+		}
+	snprintf(title, sizeof(title), "Geometric mean of the ratios to %s (above 1: better)", g->cols[g->baseline].name);
+	snprintf(axis, sizeof(axis), "ratio to %s", g->cols[g->baseline].name);
+	pg_utf8_trim(title);
+	pg_utf8_trim(axis);
+	struct pg_bars b = { .title = title, .axis = axis, .n = nb, .labels = labels, .v = v, .color = color,
+			     .ref = 1, .label_width = 260, .note = "higher is better" };
+	FILE *f = nb ? k->open(k, title) : NULL;
+	if (f) {
+		pg_svg_bars(f, &b);
+		k->close(k, f);
+	}
+	free(labels);
+	free(text);
+	free(v);
+	free(color);
+}
+
+/* A bar per board for one row, with its min..max; none when no board has
+ * a figure. */
+static void row_bars(const struct pg_guide *g, const struct pg_grow *row, struct sink *k)
+{
+	const char **labels = calloc((size_t)g->ncols + 1, sizeof(*labels));
+	const char **missing = calloc((size_t)g->ncols + 1, sizeof(*missing));
+	double *v = calloc((size_t)g->ncols + 1, sizeof(double) * 3);
+	char name[320], axis[200], mt[120];
+	int any = 0;
+	for (int c = 0; labels && missing && v && c < g->ncols; c++) {
+		const struct pg_gcell *cell = &row->cells[c];
+		labels[c] = g->cols[c].name;
+		v[c] = pg_cell_ok(cell) ? cell->median : NAN;
+		v[g->ncols + c] = pg_cell_ok(cell) ? cell->min : NAN;
+		v[2 * g->ncols + c] = pg_cell_ok(cell) ? cell->max : NAN;
+		missing[c] = cell->present ? pg_status_name(cell->status) : "no result";
+		any |= pg_cell_ok(cell);
+	}
+	pg_row_name(row, name, sizeof(name));
+	const char *metric = pg_metric_title(g, row->section, row->metric, mt, sizeof(mt));
+	snprintf(axis, sizeof(axis), "%s%s%s%s", metric, row->unit && row->unit[0] ? " (" : "",
+		 row->unit ? row->unit : "", row->unit && row->unit[0] ? ")" : "");
+	pg_utf8_trim(axis);
+	struct pg_bars b = { .title = name, .axis = axis, .n = g->ncols, .labels = labels, .v = v,
+			     .lo = v ? v + g->ncols : NULL, .hi = v ? v + 2 * g->ncols : NULL, .missing = missing,
+			     .ref = NAN, .note = row->higher ? "higher is better" : "lower is better" };
+	FILE *f = any ? k->open(k, name) : NULL;
+	if (f) {
+		pg_svg_bars(f, &b);
+		k->close(k, f);
+	}
+	free(labels);
+	free(missing);
+	free(v);
+}
+
+static void section_charts(const struct pg_guide *g, int s, struct sink *k)
+{
+	char *used = calloc((size_t)g->nrows + 1, 1);
+	struct pg_plot *plots = NULL;
+	int n = 0;
+	if (!used)
+		return;
+	/* what the section's tables leave out, its charts do too */
+	for (int r = 0; r < g->nrows; r++)
+		used[r] = !pg_row_main(g, &g->rows[r]);
+	pg_section_plots(g, s, used, &plots, &n);
+	for (int i = 0; i < n; i++) {
+		FILE *f = k->open(k, plots[i].title);
+		if (f) {
+			pg_svg_lines(f, &plots[i]);
+			k->close(k, f);
+		}
+	}
+	pg_plots_free(plots, n);
+	for (int r = 0; r < g->nrows && g->ncols > 1; r++)
+		if (g->rows[r].section == s && !used[r])
+			row_bars(g, &g->rows[r], k);
+	free(used);
+}
+
+static void charts(struct sink *k, int s)
+{
+	if (s < 0)
+		ratio_chart(k->w->g, k);
+	else
+		section_charts(k->w->g, s, k);
+}
+
+/* --- inline (html) --- */
+
+static FILE *inline_open(struct sink *k, const char *title)
+{
+	(void)title;
+	if (!k->n++)
+		fputs("<div class=\"charts\">\n", k->w->out);
+	return k->w->out;
+}
+
+static void inline_close(struct sink *k, FILE *f)
+{
+	(void)k;
+	(void)f;
+}
+
+void pg_charts_inline(struct pg_walk *w, int s)
+{
+	struct sink k = { .open = inline_open, .close = inline_close, .w = w };
+	charts(&k, s);
+	if (k.n)
+		fputs("</div>\n", w->out);
+}
+
+/* --- files beside the guide (md, rst) --- */
+
+static FILE *file_open(struct sink *k, const char *title)
+{
+	const struct pg_guide *g = k->w->g;
+	char path[1400], file[800];
+	if ((size_t)snprintf(file, sizeof(file), "%s-%s-%d.svg", g->opts.charts_ref, k->slug, ++k->n) >= sizeof(file) ||
+	    (size_t)snprintf(path, sizeof(path), "%s-%s-%d.svg", g->opts.charts, k->slug, k->n) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		k->w->failed = 1;
+		return NULL;
+	}
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "perfguide: report: cannot write the chart %s: %s\n", path, strerror(errno));
+		k->w->failed = 1;
+		return NULL;
+	}
+	k->ref(k->w, file, title);
+	return f;
+}
+
+static void file_close(struct sink *k, FILE *f)
+{
+	if (fclose(f) != 0) {
+		fprintf(stderr, "perfguide: report: writing a chart: %s\n", strerror(errno));
+		k->w->failed = 1;
+	}
+}
+
+void pg_charts_to_files(struct pg_walk *w, int s, void (*ref)(struct pg_walk *w, const char *file, const char *title))
+{
+	char slug[120];
+	if (!w->g->opts.charts)
+		return;
+	pg_anchor(s < 0 ? "summary" : w->g->sections[s].title, slug, sizeof(slug));
+	struct sink k = { .open = file_open, .close = file_close, .w = w, .slug = slug, .ref = ref };
+	charts(&k, s);
+}

@@ -1,0 +1,232 @@
+#include "gate.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+const char *pg_gate_test_name(enum pg_gate_test t)
+{
+	switch (t) {
+	case PG_TEST_RUNS: return "runs";
+	case PG_TEST_ONE_VS_RUNS: return "one run against runs";
+	case PG_TEST_ONE_RUN: return "one run a side";
+	case PG_TEST_NONE: break;
+	}
+	return "none";
+}
+
+double pg_gate_log_median_se(const double *samples, int n)
+{
+	if (n < 2)
+		return -1;
+	double sum = 0, sq = 0;
+	for (int i = 0; i < n; i++) {
+		if (!(samples[i] > 0))
+			return -1;
+		sum += log(samples[i]);
+	}
+	double mean = sum / n;
+	for (int i = 0; i < n; i++)
+		sq += (log(samples[i]) - mean) * (log(samples[i]) - mean);
+	/* the median's standard error is sqrt(pi/2) times the mean's */
+	return 1.2533 * sqrt(sq / (n - 1)) / sqrt((double)n);
+}
+
+/* The regularized incomplete beta function I_x(a, b) by its continued
+ * fraction (modified Lentz), on the side where it converges fast. */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	double f = d;
+	for (int m = 1; m <= 300; m++) {
+		double num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		for (int k = 0; k < 2; k++) {
+			d = 1 + num * d;
+			d = fabs(d) < tiny ? tiny : d;
+			c = 1 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			d = 1 / d;
+			f *= c * d;
+			num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		}
+		if (fabs(c * d - 1) < 1e-14)
+			break;
+	}
+	return f;
+}
+
+static double inc_beta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double pg_student_p(double t, double df)
+{
+	if (!isfinite(t))
+		return 0;
+	if (df > 1e6)
+		return erfc(fabs(t) / sqrt(2));
+	return inc_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+int pg_gate_could_be_gross(const struct pg_gate_result *r)
+{
+	/* the interval |d| +/- t se reaches log(gross) when the distance to
+	 * it is less than t se: when its t-statistic's p is above 5% */
+	double gap = log(PG_GATE_GROSS) - fabs(r->d);
+	if (gap <= 0)
+		return 1;
+	if (r->se <= 0)
+		return 0;
+	return pg_student_p(gap / r->se, r->df > 0 ? r->df : 1) > 0.05;
+}
+
+static void mean_var(const double *v, int n, double *mean, double *var)
+{
+	double s = 0, sq = 0;
+	for (int i = 0; i < n; i++)
+		s += v[i];
+	*mean = s / n;
+	for (int i = 0; i < n; i++)
+		sq += (v[i] - *mean) * (v[i] - *mean);
+	*var = n > 1 ? sq / (n - 1) : 0;
+}
+
+/* The mean squared standard error of a side's runs (0 where unknown): no
+ * spread between runs is believed smaller than one run's own. */
+static double mean_se2(const struct pg_gate_side *s)
+{
+	double sum = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->se[i] > 0)
+			sum += s->se[i] * s->se[i];
+	return sum / s->n;
+}
+
+static void set_p(struct pg_gate_result *r, double var, double df)
+{
+	r->df = df;
+	r->se = var > 0 ? sqrt(var) : 0;
+	if (var <= 0)
+		r->p = r->d == 0 ? 1 : 0;
+	else
+		r->p = pg_student_p(r->d / sqrt(var), df);
+}
+
+/* Several runs a side: Welch's t on the runs' log medians. */
+static void test_runs(const double *lb, const struct pg_gate_side *b, const double *ln, const struct pg_gate_side *n,
+		      struct pg_gate_result *r)
+{
+	double mb, vb, mn, vn;
+	mean_var(lb, b->n, &mb, &vb);
+	mean_var(ln, n->n, &mn, &vn);
+	vb = fmax(vb, mean_se2(b));
+	vn = fmax(vn, mean_se2(n));
+	double ab = vb / b->n, an = vn / n->n;
+	r->test = PG_TEST_RUNS;
+	r->d = mn - mb;
+	double den = ab * ab / (b->n - 1) + an * an / (n->n - 1);
+	set_p(r, ab + an, den > 0 ? (ab + an) * (ab + an) / den : 1e9);
+}
+
+/* One run against several: is the one run where a further run of the
+ * others would fall? (Student's t for a new observation.) */
+static void test_one_vs_runs(double one, double one_se, const double *lk, const struct pg_gate_side *k, int one_is_new,
+			     struct pg_gate_result *r)
+{
+	double mk, vk;
+	mean_var(lk, k->n, &mk, &vk);
+	vk = fmax(vk, fmax(mean_se2(k), one_se > 0 ? one_se * one_se : 0));
+	r->test = PG_TEST_ONE_VS_RUNS;
+	r->d = one_is_new ? one - mk : mk - one;
+	set_p(r, vk * (1 + 1.0 / k->n), k->n - 1);
+}
+
+/* One run a side: the two medians' standard errors from their samples and
+ * the allowance for two processes; Welch-Satterthwaite degrees of freedom
+ * (the allowance is taken as known). */
+static void test_one_run(double lb, double lbse, int nb, double ln, double lnse, int nn, struct pg_gate_result *r)
+{
+	double vb = lbse * lbse, vn = lnse * lnse, var = vb + vn + 2 * PG_GATE_PROCESS_SD * PG_GATE_PROCESS_SD;
+	double den = (nb > 1 ? vb * vb / (nb - 1) : 0) + (nn > 1 ? vn * vn / (nn - 1) : 0);
+	r->test = PG_TEST_ONE_RUN;
+	r->d = ln - lb;
+	set_p(r, var, den > 0 ? var * var / den : 1e9);
+}
+
+void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *new, struct pg_gate_result *r)
+{
+	*r = (struct pg_gate_result){ .test = PG_TEST_NONE, .p = 1 };
+	if (base->n < 1 || new->n < 1) {
+		r->untested = "no run on one side";
+		return;
+	}
+	double *lb = malloc(sizeof(double) * (size_t)(base->n + new->n));
+	if (!lb) {
+		r->untested = "out of memory";
+		return;
+	}
+	double *ln = lb + base->n;
+	for (int i = 0; i < base->n + new->n; i++) {
+		double m = i < base->n ? base->median[i] : new->median[i - base->n];
+		if (!(m > 0) || !isfinite(m)) {
+			r->untested = "a median is zero or negative: no ratio to judge";
+			free(lb);
+			return;
+		}
+		lb[i] = log(m);
+	}
+	if (base->n >= 2 && new->n >= 2)
+		test_runs(lb, base, ln, new, r);
+	else if (base->n >= 2)
+		test_one_vs_runs(ln[0], new->se[0], lb, base, 1, r);
+	else if (new->n >= 2)
+		test_one_vs_runs(lb[0], base->se[0], ln, new, 0, r);
+	else if ((base->se[0] < 0 || new->se[0] < 0) && lb[0] == ln[0])
+		*r = (struct pg_gate_result){ .test = PG_TEST_ONE_RUN, .p = 1, .df = 1 };	/* a fact, unchanged */
+	else if (base->se[0] < 0 || new->se[0] < 0)
+		r->untested = "too few samples: one run a side with fewer than 2 samples, no test can judge it";
+	else
+		test_one_run(lb[0], base->se[0], base->nsamples ? base->nsamples[0] : 2, ln[0], new->se[0],
+			     new->nsamples ? new->nsamples[0] : 2, r);
+	free(lb);
+}
+
+struct ranked {
+	double p;
+	int i;
+};
+
+static int by_p(const void *a, const void *b)
+{
+	double x = ((const struct ranked *)a)->p, y = ((const struct ranked *)b)->p;
+	return x < y ? -1 : x > y;
+}
+
+void pg_gate_bh(const double *p, int n, double q, int *reject)
+{
+	struct ranked *r = malloc(sizeof(*r) * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++)
+		reject[i] = 0;
+	if (!r)
+		return;
+	for (int i = 0; i < n; i++)
+		r[i] = (struct ranked){ p[i], i };
+	qsort(r, (size_t)n, sizeof(*r), by_p);
+	int k = -1;
+	for (int j = 0; j < n; j++)
+		if (r[j].p <= q * (j + 1) / n)
+			k = j;
+	for (int j = 0; j <= k; j++)
+		reject[r[j].i] = 1;
+	free(r);
+}

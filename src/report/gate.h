@@ -1,0 +1,79 @@
+/*
+ * The release gate's statistics (gate.c), apart from the runs and records
+ * they are applied to (compare.c), so that a test can drive them with
+ * data it makes up.
+ *
+ * The replicate that matters is the run (one process), not the sample: two
+ * processes of one build may measure differently while each one's samples
+ * agree to 0.1%. So a row is judged on the log of each run's median:
+ *
+ *  - several runs a side: Welch's t-test on the runs' log medians (the
+ *    between-run spread, never less than what the samples of one run give);
+ *  - several runs on one side, one on the other (compare --history): the one
+ *    run against the others' spread, Student's t for a new observation;
+ *  - one run a side: the samples' standard errors of the two medians plus
+ *    PG_GATE_PROCESS_SD for each run's process. Two processes of one build
+ *    can differ by more than that (1.6x, docs/methodology.md): a change below
+ *    PG_GATE_GROSS with one run a side is reported, not judged.
+ *
+ * p-values of all rows of one comparison are corrected together
+ * (Benjamini-Hochberg at PG_GATE_Q). A change is regressed or improved when
+ * its row is significant after that and it exceeds the threshold.
+ */
+#ifndef PG_GATE_H
+#define PG_GATE_H
+
+/* The false discovery rate across the rows of one comparison. */
+#define PG_GATE_Q 0.05
+/* One run a side: the standard deviation of a run's log median between
+ * processes of one build that the test allows for (2%). */
+#define PG_GATE_PROCESS_SD 0.02
+/* A change of this factor or more (either way) is gross. One run a side
+ * judges no change below it: two processes of one build were measured up
+ * to 1.6x apart (a log standard deviation of 0.19 over six processes), and
+ * a gross change is 4 such standard deviations of a difference of two
+ * (e^(4 x 0.19 x sqrt 2) = 2.9, rounded up). A row is within noise only
+ * when its 95% interval rules a gross change out. */
+#define PG_GATE_GROSS 3.0
+
+/* One side of one row: each run's median and the standard error of its
+ * log from the run's samples (-1: too few samples to say). */
+struct pg_gate_side {
+	int n;
+	const double *median;
+	const double *se;
+	const int *nsamples;	/* each run's samples */
+};
+
+enum pg_gate_test { PG_TEST_NONE, PG_TEST_RUNS, PG_TEST_ONE_VS_RUNS, PG_TEST_ONE_RUN };
+
+struct pg_gate_result {
+	enum pg_gate_test test;
+	double d;		/* log(NEW / BASE), from the runs' mean logs */
+	double se;		/* its standard error */
+	double p;		/* two-sided; 1 when untested */
+	double df;
+	const char *untested;	/* why no test could be made, or NULL */
+};
+
+/* The standard error of the log of the median of n samples (from the
+ * samples' spread on the log scale: 1.2533 s / sqrt(n)); -1 when n < 2 or
+ * a sample is not positive. */
+double pg_gate_log_median_se(const double *samples, int n);
+
+/* Tests one row. */
+void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *new, struct pg_gate_result *r);
+
+/* Two-sided p of Student's t with df degrees of freedom (df > 0). */
+double pg_student_p(double t, double df);
+/* Whether the row's 95% interval reaches a gross change (PG_GATE_GROSS):
+ * too imprecise to call within noise. */
+int pg_gate_could_be_gross(const struct pg_gate_result *r);
+
+/* Benjamini-Hochberg: reject[i] set for the p[i] that the procedure
+ * rejects at false discovery rate q. */
+void pg_gate_bh(const double *p, int n, double q, int *reject);
+
+const char *pg_gate_test_name(enum pg_gate_test t);
+
+#endif
