@@ -8,11 +8,13 @@
 #     build: PKG...      headers of its optional libraries (every profile that builds)
 #     check: PKG...      what its tests use (peer tools, a renderer)
 #     check-vm: PKG...   what its VM tests use
+#     cross: PKG...      -dev packages whose static archives a static cross
+#                        build links, installed for the target architecture
 # so a new group adds its file and nothing here changes. Parts of perfguide
 # that are no group keep theirs the same way: src/report/deps (the stores),
 # lava/deps (the LAVA test definition).
 #
-# usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf
+# usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf|packaging
 set -eu
 
 profile=${1:-build}
@@ -21,9 +23,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build="cmake make gcc libc6-dev pkg-config libjansson-dev libsqlite3-dev libssl-dev"
 cross_arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 cross_armhf="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user"
-# The static cross builds link these from Debian's multiarch packages.
-multi_libs="libjansson-dev libsqlite3-dev"
-
 # group_deps KEY: the packages every group's deps file lists under KEY.
 group_deps() {
 	for f in "$top"/src/bench/*/deps "$top"/src/report/deps "$top"/lava/deps; do
@@ -31,6 +30,11 @@ group_deps() {
 		sed -n "s/^$1:[[:space:]]*//p" "$f"
 	done | tr '\n' ' '
 }
+
+# The static cross builds link these from Debian's multiarch packages
+# (PKG:arm64, PKG:armhf), with the groups' `cross:` lists. alsa-lib is not
+# among them: Debian ships no libasound.a.
+multi_libs="libjansson-dev libsqlite3-dev libssl-dev $(group_deps cross)"
 
 arches=""
 case "$profile" in
@@ -40,7 +44,15 @@ check)
 	      $cross_arm64 $cross_armhf $(group_deps check)"
 	arches="arm64 armhf" ;;
 check-vm) pkgs="$build $(group_deps build) binutils python3 qemu-system-x86 busybox-static cpio xz-utils zstd
-	      $(group_deps check-vm)" ;;
+	      qemu-system-arm $cross_arm64 $(group_deps check-vm)"
+	# the arm64 test's board binary, as make cross-aarch64 builds it
+	arches="arm64" ;;
+# scripts/check-packaging.sh: Debian's packaging tools and the package's
+# build dependencies (also for arm64), BitBake's host tools, Buildroot's
+# check-package (python3-magic, flake8, shellcheck).
+packaging) pkgs="$build $(group_deps build) git dpkg-dev debhelper lintian crossbuild-essential-arm64 qemu-user
+	      libasound2-dev:arm64 gawk diffstat chrpath locales python3 python3-magic flake8 shellcheck debootstrap"
+	arches="arm64" ;;
 cross-aarch64) pkgs="cmake make $cross_arm64"; arches="arm64" ;;
 cross-armhf) pkgs="cmake make $cross_armhf"; arches="armhf" ;;
 *) echo "deps.sh: unknown profile '$profile'" >&2; exit 2 ;;

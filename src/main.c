@@ -4,25 +4,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "core/text.h"
 #include "pg_build.h"
-
-static const char usage[] =
-	"usage: perfguide COMMAND [options]\n"
-	"\n"
-	"commands:\n"
-	"  list [--json]          every benchmark, its parameters and defaults\n"
-	"  info [--json]          this machine's identity\n"
-	"  run [SELECTOR...]      run benchmarks and write results\n"
-	"  serve [--port N]       the network peer the net.* benchmarks talk to\n"
-#ifdef PG_HAVE_STORE
-	"  import FILE.jsonl...   add results files to the results store\n"
-	"  runs [--json]          the runs the store holds\n"
-	"  report [options]       write the performance guide (md, rst, csv, json, html)\n"
-	"  compare BASE NEW       what changed between two runs; exit 1 on a regression\n"
-#endif
-	"\n"
-	"'perfguide COMMAND --help' describes a command's options.\n";
 
 int pg_usage_error(const char *fmt, ...)
 {
@@ -40,27 +24,12 @@ int pg_usage_error(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **);
-	} cmds[] = {
-		{ "list", pg_cmd_list },
-		{ "info", pg_cmd_info },
-		{ "run", pg_cmd_run },
-		{ "serve", pg_cmd_serve },
-#ifdef PG_HAVE_STORE
-		{ "import", pg_cmd_import },
-		{ "runs", pg_cmd_runs },
-		{ "report", pg_cmd_report },
-		{ "compare", pg_cmd_compare },
-#endif
-	};
 	if (argc < 2) {
-		fputs(usage, stderr);
+		pg_usage_print(stderr);
 		return PG_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-		fputs(usage, stdout);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		pg_usage_print(stdout);
 		return PG_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
@@ -69,8 +38,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], PG_HELPER_LAT_PROC) == 0)
 		return pg_os_proc_helper(argc - 1, argv + 1);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (strcmp(argv[1], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1);
+	const struct pg_command *c = pg_command_find(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
 	return pg_usage_error("unknown command '%s' (try 'perfguide --help')", argv[1]);
 }

@@ -13,6 +13,7 @@ int pg_cmd_list(int argc, char **argv);
 int pg_cmd_info(int argc, char **argv);
 int pg_cmd_run(int argc, char **argv);
 int pg_cmd_serve(int argc, char **argv);
+int pg_cmd_help(int argc, char **argv);	/* commands.c */
 #ifdef PG_HAVE_STORE
 int pg_cmd_import(int argc, char **argv);
 int pg_cmd_runs(int argc, char **argv);

@@ -11,69 +11,75 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "help.h"
 #include "compare.h"
 #include "report/select.h"
 
-static const char help[] =
-	"usage: perfguide compare BASE NEW [options]\n"
-	"       perfguide compare BASE... vs NEW... [options]\n"
-	"       perfguide compare NEW --history K [options]\n"
-	"       perfguide compare --baseline-release A --release B [--board B]... [options]\n"
-	"\n"
-	"Compares every measurement BASE has with NEW. Each of BASE and NEW is one\n"
-	"run or several: a results file (a path with a '/' or a name ending\n"
-	".jsonl, ./FILE for one in the current directory; all its runs: run --out\n"
-	"the same file again to add one), a run id, a board name (its latest run),\n"
-	"or a label KEY=VALUE such as release=09.02 (all its runs in the store;\n"
-	"--board to choose one board's). Several runs of one build are what the\n"
-	"verdict needs: two processes of one build can measure up to 1.6x apart\n"
-	"while each one's samples agree to 0.1%, so the run, not the sample, is\n"
-	"what is compared.\n"
-	"\n"
-	"Verdicts, one per measurement:\n"
-	"  regressed, improved  the change is larger than --threshold and\n"
-	"                       significant with the rows' false discovery rate\n"
-	"                       held at 5% (Benjamini-Hochberg): with several\n"
-	"                       runs a side Welch's t-test on the runs' medians\n"
-	"                       (log scale); one run against several, Student's\n"
-	"                       t for one more run; with one run a side the\n"
-	"                       samples' spread plus 2% for each process, and\n"
-	"                       only a change beyond 3x is judged (smaller ones\n"
-	"                       are inconclusive: processes differ that much)\n"
-	"  within noise         not significant (or within the threshold), and\n"
-	"                       precise enough to rule out a 3x change\n"
-	"  inconclusive         with why: disturbed on a side (the run marked\n"
-	"                       it: other processes, steal, throttling), too few\n"
-	"                       samples, one run a side, the CPU's frequency\n"
-	"                       differs, unlike machines\n"
-	"  not gated            descriptive (CPU load, offered rate, lost frames)\n"
-	"                       or derived from another metric (DMIPS of\n"
-	"                       Dhrystones/s): shown, not counted\n"
-	"A measurement BASE has that NEW lost (missing, failed, newly skipped) is\n"
-	"listed. Unlike machines (a run compared with itself, other architecture,\n"
-	"CPU model, kernel, governor, or emulated against native) are listed first.\n"
-	"\n"
-	"  --threshold PCT        smallest change that counts (default 5)\n"
-	"  --history K            NEW against the K runs of its board before it\n"
-	"                         in the store (the spread of those runs)\n"
-	"  --allow-missing        a lost benchmark does not fail the comparison\n"
-	"  --force                judge unlike machines anyway\n"
-	"  --gate-descriptive     descriptive metrics count too\n"
-	"  --format md|json       a table (default) or JSON\n"
-	"  --db FILE              the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
-	"  --board NAME           with a label or a fleet: only this board\n"
-	"\n"
-	"Across a fleet: for every board in the store with runs labelled release=A\n"
-	"and release=B (run --label release=B), all of each compared as above; a\n"
-	"board whose release B run crashed (no end record) or failed in every\n"
-	"result fails. --baseline-release A and --release B choose the releases.\n"
-	"\n"
-	"Exit status: 0 nothing regressed and every row judged; 1 a regression, or\n"
-	"a benchmark of BASE missing, failed or newly skipped in NEW (unless\n"
-	"--allow-missing); 3 nothing regressed but something could not be judged\n"
-	"(or the machines are unlike); 2 bad input.\n";
-
 enum { O_HISTORY = 256, O_FORCE, O_ALLOW_MISSING, O_GATE_DESC };
+
+static const struct pg_opt compare_opts[] = {
+	{ "threshold", 0, 't', "PCT", "smallest change that counts (default 5)" },
+	{ "history", 0, O_HISTORY, "K",
+	  "NEW against the K runs of its board before it in the store (the spread of those runs)" },
+	{ "allow-missing", 0, O_ALLOW_MISSING, NULL, "a lost benchmark does not fail the comparison" },
+	{ "force", 0, O_FORCE, NULL, "judge unlike machines anyway" },
+	{ "gate-descriptive", 0, O_GATE_DESC, NULL, "descriptive metrics count too" },
+	{ "format", 0, 'f', "md|json", "a table (default) or JSON" },
+	{ "db", 0, 'd', "FILE|URL",
+	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	{ "board", 0, 'b', "NAME", "with a label or a fleet: only this board (repeat for more)" },
+	{ "baseline-release", 0, 'B', "A", "a fleet: the release compared against" },
+	{ "release", 0, 'R', "B", "a fleet: the release under test" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_compare = {
+	.name = "compare",
+	.summary = "what changed between two runs or releases; exit 1 on a regression",
+	.usage = "BASE NEW [options]\nBASE... vs NEW... [options]\nNEW --history K [options]\n"
+		 "--baseline-release A --release B [--board NAME]... [options]",
+	.intro = "Compares every measurement BASE has with NEW. Each of BASE and NEW is one run or several: "
+		 "a results file (a path with a '/' or a name ending .jsonl, ./FILE for one in the current "
+		 "directory; all its runs: run --out the same file again to add one), a run id, a board name "
+		 "(its latest run), or a label KEY=VALUE such as release=09.02 (all its runs in the store; "
+		 "--board to choose one board's). Several runs of one build are what the verdict needs: two "
+		 "processes of one build can measure up to 1.6x apart while each one's samples agree to 0.1%, "
+		 "so the run, not the sample, is what is compared.\n\n"
+		 "Verdicts, one per measurement:\n\n"
+		 "  regressed, improved  the change is larger than --threshold and\n"
+		 "                       significant with the rows' false discovery rate\n"
+		 "                       held at 5% (Benjamini-Hochberg): with several\n"
+		 "                       runs a side Welch's t-test on the runs' medians\n"
+		 "                       (log scale); one run against several, Student's\n"
+		 "                       t for one more run; with one run a side the\n"
+		 "                       samples' spread plus 2% for each process, and\n"
+		 "                       only a change beyond 3x is judged (smaller ones\n"
+		 "                       are inconclusive: processes differ that much)\n"
+		 "  within noise         not significant (or within the threshold), and\n"
+		 "                       precise enough to rule out a 3x change\n"
+		 "  inconclusive         with why: disturbed on a side (the run marked\n"
+		 "                       it: other processes, steal, throttling), too few\n"
+		 "                       samples, one run a side, the CPU's frequency\n"
+		 "                       differs, unlike machines\n"
+		 "  not gated            descriptive (CPU load, offered rate, lost frames)\n"
+		 "                       or derived from another metric (DMIPS of\n"
+		 "                       Dhrystones/s): shown, not counted\n\n"
+		 "A measurement BASE has that NEW lost (missing, failed, newly skipped) is listed. Unlike "
+		 "machines (a run compared with itself, other architecture, CPU model, kernel, governor, or "
+		 "emulated against native) are listed first.",
+	.opts = compare_opts,
+	.after = "Across a fleet: for every board in the store with runs labelled release=A and release=B "
+		 "(run --label release=B), all of each compared as above; a board whose release B run crashed "
+		 "(no end record) or failed in every result fails. --baseline-release A and --release B choose "
+		 "the releases.",
+	.exit_status = "0 nothing regressed and every row judged; 1 a regression, or a benchmark of BASE "
+		       "missing, failed or newly skipped in NEW (unless --allow-missing); 3 nothing regressed but "
+		       "something could not be judged (or the machines are unlike); 2 bad input.",
+	.examples = "  perfguide compare am62x-09.01.jsonl am62x-09.02.jsonl\n"
+		    "  perfguide compare release=09.01 vs release=09.02 --board am62x-sk\n"
+		    "  perfguide compare --baseline-release 09.01 --release 09.02",
+};
 
 /* The forms: runs, a history, or two releases of a fleet. */
 static int check_opts(int argc, char **argv, const struct compare_opts *o)
@@ -135,26 +141,14 @@ static int one_opt(int c, struct compare_opts *o)
 /* -1 to go on, else the exit status. */
 static int parse_opts(int argc, char **argv, struct compare_opts *o)
 {
-	static const struct option opts[] = {
-		{ "threshold", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "baseline-release", required_argument, NULL, 'B' },
-		{ "release", required_argument, NULL, 'R' },
-		{ "board", required_argument, NULL, 'b' },
-		{ "history", required_argument, NULL, O_HISTORY },
-		{ "force", no_argument, NULL, O_FORCE },
-		{ "allow-missing", no_argument, NULL, O_ALLOW_MISSING },
-		{ "gate-descriptive", no_argument, NULL, O_GATE_DESC },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	int c, rc;
 	*o = (struct compare_opts){ .threshold = 5 };
+	pg_getopt_tables(&pg_doc_compare, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		if (c == 'h') {
-			fputs(help, stdout);
+			pg_help_print(stdout, &pg_doc_compare);
 			return PG_EXIT_OK;
 		}
 		if (c == '?') {

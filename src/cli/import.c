@@ -1,6 +1,7 @@
 /*
  * perfguide import: adds results files brought back from boards to the
- * store, or (--table) a published guide's tables as runs. Every file is
+ * store, taken out of a LAVA job's log (--from-lava-log), or (--table) a
+ * published guide's tables as runs. Every file is
  * read and checked first; if any is corrupt nothing is imported. Each file
  * then goes in as one transaction, and a run the store already holds is
  * left as it is.
@@ -13,38 +14,56 @@
 #include <time.h>
 
 #include "cli.h"
+#include "help.h"
+#include "lava_log.h"
 #include "core/text.h"
 #include "report/select.h"
 #include "report/table_import.h"
 
-static const char help[] =
-	"usage: perfguide import FILE.jsonl... [--db FILE]\n"
-	"       perfguide import --table TABLE.csv... [--keys N] [--map MAP.csv]... [--release V]\n"
-	"                        [--label K=V]... [--section TITLE] [--date YYYY-MM-DD] [--db FILE]\n"
-	"\n"
-	"Adds results files to the results store, one transaction per file. A\n"
-	"corrupt or truncated file is refused with its line number, and then\n"
-	"nothing is imported. A run already in the store is not added twice.\n"
-	"\n"
-	"With --table, the files are a published guide's tables as CSV: a header\n"
-	"naming the boards (\"am62x\" or \"am62x (MB/s)\"), a row per figure named by\n"
-	"its first N columns (\"bw_mem-fcp-8mb (MB/s)\"; \"aes-128-cbc,1024\"), cells\n"
-	"\"V\" or \"M (min X, max Y)\". Each board becomes a run. A row is the result\n"
-	"of the benchmark whose label is its name (perfguide's benchmarks label\n"
-	"their results with the seed guide's row names), so the table's figures\n"
-	"and perfguide's share the guide's rows; a map file names others.\n"
-	"\n"
-	"  --db FILE         the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
-	"  --table           the files are tables (CSV), not results files\n"
-	"  --keys N          columns that name a row (default 1)\n"
-	"  --map FILE        lines ROW,BENCHMARK,NAME=VALUE ...,METRIC for rows no\n"
-	"                    label names (parameters not given take their defaults)\n"
-	"  --release V       the runs' label release=V (--label K=V: any label)\n"
-	"  --section TITLE   the guide's section of rows nothing maps (default: the\n"
-	"                    table's file name)\n"
-	"  --date DATE       when the runs say they were made (default: the file's time)\n"
-	"\n"
-	"Exit status: 0 imported, 1 the store failed, 2 bad input (nothing imported).\n";
+enum { O_LAVA_LOG = 256 };
+
+static const struct pg_opt import_opts[] = {
+	{ "db", 0, 'd', "FILE|URL",
+	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	{ "from-lava-log", 0, O_LAVA_LOG, "LOG",
+	  "also the results files in this LAVA job's log (the console, or LAVA's output.yaml), which "
+	  "'perfguide run --lava' wrote there; may be repeated" },
+	{ "table", 0, 't', NULL, "the files are tables (CSV), not results files" },
+	{ "keys", 0, 'k', "N", "columns that name a row (default 1)" },
+	{ "map", 0, 'm', "FILE",
+	  "lines ROW,BENCHMARK,NAME=VALUE ...,METRIC for rows no label names (parameters not given take "
+	  "their defaults)" },
+	{ "release", 0, 'R', "V", "the runs' label release=V (--label K=V: any label)" },
+	{ "label", 0, 'L', "K=V", "a label of the runs (--table)" },
+	{ "section", 0, 's', "TITLE",
+	  "the guide's section of rows nothing maps (default: the table's file name)" },
+	{ "date", 0, 'D', "DATE", "when the runs say they were made, YYYY-MM-DD (default: the file's time)" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_import = {
+	.name = "import",
+	.summary = "add results files (or a guide's tables) to the results store",
+	.usage = "FILE.jsonl... [--db FILE|URL]\n--from-lava-log LOG [FILE.jsonl...] [--db FILE|URL]\n"
+		 "--table TABLE.csv... [--keys N] [--map MAP.csv]... [--release V] [--label K=V]... "
+		 "[--section TITLE] [--date YYYY-MM-DD] [--db FILE|URL]",
+	.intro = "Adds results files to the results store, one transaction per file. A corrupt or truncated "
+		 "file is refused with its line number, and then nothing is imported. A run already in the "
+		 "store is not added twice.\n\n"
+		 "With --from-lava-log, also the results files a LAVA job's log holds: 'perfguide run --lava' "
+		 "writes each there, base64 between marker lines (lava/README.md); one cut short is refused.\n\n"
+		 "With --table, the files are a published guide's tables as CSV: a header naming the boards "
+		 "(\"am62x\" or \"am62x (MB/s)\"), a row per figure named by its first N columns "
+		 "(\"bw_mem-fcp-8mb (MB/s)\"; \"aes-128-cbc,1024\"), cells \"V\" or \"M (min X, max Y)\". Each "
+		 "board becomes a run. A row is the result of the benchmark whose label is its name "
+		 "(perfguide's benchmarks label their results with the seed guide's row names), so the "
+		 "table's figures and perfguide's share the guide's rows; a map file names others.",
+	.opts = import_opts,
+	.exit_status = "0 imported, 1 the store failed, 2 bad input (nothing imported).",
+	.examples = "  perfguide import perfguide-results/*.jsonl\n  perfguide import --from-lava-log output.yaml\n"
+		    "  perfguide import --table lmbench.csv --release 09.02",
+};
 
 /* What --table takes. */
 struct table_opts {
@@ -160,8 +179,10 @@ static int table_map(struct table_opts *t, struct pg_table_map *map, char *err, 
 	return 0;
 }
 
-/* Every file read and checked first, then each in one transaction. */
-static int import_files(const char *db, char **paths, int nfiles, struct table_opts *t, struct pg_table_map *map)
+/* Every file read and checked first, then each in one transaction.
+ * shown[i]: what messages call file i (a LAVA log's file: the log). */
+static int import_files(const char *db, char **paths, char **shown, int nfiles, struct table_opts *t,
+			struct pg_table_map *map)
 {
 	char err[1024];
 	struct pg_file {
@@ -177,7 +198,8 @@ static int import_files(const char *db, char **paths, int nfiles, struct table_o
 	}
 	for (; nread < nfiles; nread++) {
 		if (read_file(paths[nread], t, map, &files[nread].runs, &files[nread].n, err, sizeof(err)) < 0) {
-			rc = pg_usage_error("import: %s", err);
+			rc = paths[nread] == shown[nread] ? pg_usage_error("import: %s", err)
+							  : pg_usage_error("import: %s: %s", shown[nread], err);
 			goto out;
 		}
 	}
@@ -189,7 +211,7 @@ static int import_files(const char *db, char **paths, int nfiles, struct table_o
 	/* A store's failure is 1; another run of an id the store holds is bad
 	 * input, 2 (the worse of the two when files had both). */
 	for (int i = 0; i < nfiles; i++) {
-		int added = add_file(s, paths[i], files[i].runs, files[i].n);
+		int added = add_file(s, shown[i], files[i].runs, files[i].n);
 		if (added == -2)
 			rc = PG_EXIT_USAGE;
 		else if (added < 0 && rc == PG_EXIT_OK)
@@ -206,29 +228,73 @@ out:
 	return rc;
 }
 
+#define MAX_LOGS 64
+
+/* The files named, then those taken out of each LAVA log (temporary files,
+ * shown as "LOG (NAME)"). */
+struct inputs {
+	char **paths, **shown;
+	char (*names)[600];
+	int n;
+	struct pg_lava_file *lava[MAX_LOGS];
+	int nlava[MAX_LOGS], nlogs;
+};
+
+static int add_inputs(struct inputs *in, int argc, char **argv, const char *const *logs, int nlogs)
+{
+	char err[600];
+	int total = argc;
+	for (int i = 0; i < nlogs; i++) {
+		int k = pg_lava_log_extract(logs[i], &in->lava[i], err, sizeof(err));
+		if (k < 0)
+			return pg_usage_error("import: --from-lava-log %s: %s", logs[i], err);
+		in->nlava[in->nlogs++] = k;
+		total += k;
+	}
+	in->paths = calloc((size_t)total + 1, sizeof(*in->paths));
+	in->shown = calloc((size_t)total + 1, sizeof(*in->shown));
+	in->names = calloc((size_t)total + 1, sizeof(*in->names));
+	if (!in->paths || !in->shown || !in->names)
+		return pg_usage_error("import: out of memory");
+	for (int i = 0; i < argc; i++, in->n++)
+		in->paths[in->n] = in->shown[in->n] = argv[i];
+	for (int l = 0; l < in->nlogs; l++)
+		for (int k = 0; k < in->nlava[l]; k++, in->n++) {
+			snprintf(in->names[in->n], sizeof(in->names[0]), "%.300s (%.250s)", logs[l], in->lava[l][k].name);
+			in->paths[in->n] = in->lava[l][k].path;
+			in->shown[in->n] = in->names[in->n];
+		}
+	return -1;
+}
+
+static void free_inputs(struct inputs *in)
+{
+	for (int l = 0; l < in->nlogs; l++)
+		pg_lava_files_free(in->lava[l], in->nlava[l]);
+	free(in->paths);
+	free(in->shown);
+	free(in->names);
+}
+
 int pg_cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "table", no_argument, NULL, 't' },
-		{ "keys", required_argument, NULL, 'k' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "release", required_argument, NULL, 'R' },
-		{ "label", required_argument, NULL, 'L' },
-		{ "section", required_argument, NULL, 's' },
-		{ "date", required_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL;
+	struct pg_getopt g;
+	const char *db = NULL, *logs[MAX_LOGS];
 	struct table_opts t = { .imp = { .keys = 1 }, .labels = json_object() };
 	struct pg_table_map map = { 0 };
-	int c, rc = -1;
+	int c, rc = -1, nlogs = 0;
+	pg_getopt_tables(&pg_doc_import, &g);
 	opterr = 0;
-	while (rc < 0 && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while (rc < 0 && (c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
-		case 'h': fputs(help, stdout); rc = PG_EXIT_OK; break;
+		case 'h': pg_help_print(stdout, &pg_doc_import); rc = PG_EXIT_OK; break;
+		case O_LAVA_LOG:
+			if (nlogs == MAX_LOGS)
+				rc = pg_usage_error("import: at most %d --from-lava-log options", MAX_LOGS);
+			else
+				logs[nlogs++] = optarg;
+			break;
 		case 't': case 'k': case 'm': case 'R': case 'L': case 's': case 'D':
 			rc = table_option(c, optarg, &t);
 			break;
@@ -237,12 +303,19 @@ int pg_cmd_import(int argc, char **argv)
 		}
 	}
 	int nfiles = argc - optind;
-	if (rc < 0 && nfiles < 1)
-		rc = pg_usage_error("import: give one or more results files (FILE.jsonl)");
+	if (rc < 0 && nfiles < 1 && nlogs == 0)
+		rc = pg_usage_error("import: give one or more results files (FILE.jsonl) or --from-lava-log LOG");
 	if (rc < 0 && !t.table && (t.nmaps || json_object_size(t.labels) || t.imp.section || t.imp.date))
 		rc = pg_usage_error("import: --map, --release, --label, --section and --date are for --table");
+	if (rc < 0 && t.table && nlogs)
+		rc = pg_usage_error("import: --from-lava-log takes results files, not --table's tables");
+	static struct inputs in;
+	memset(&in, 0, sizeof(in));
 	if (rc < 0)
-		rc = import_files(db, argv + optind, nfiles, &t, &map);
+		rc = add_inputs(&in, nfiles, argv + optind, logs, nlogs);
+	if (rc < 0)
+		rc = import_files(db, in.paths, in.shown, in.n, &t, &map);
+	free_inputs(&in);
 	pg_table_map_free(&map);
 	free((char *)t.imp.labels);
 	json_decref(t.labels);

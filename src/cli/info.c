@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "core/params.h"
 #include "core/text.h"
 #include "core/sysinfo.h"
@@ -13,22 +14,62 @@
 #include "core/results.h"
 #endif
 
-static const char help[] =
-	"usage: perfguide info [--json]\n"
-	"\n"
-	"Shows what perfguide records about this machine with every run: board\n"
-	"model (device tree, DMI or hostname), CPUs, cpufreq policies (governor,\n"
-	"limits, and the hardware's), whether it is virtual or emulated (KVM or\n"
-	"another hypervisor, qemu-system, qemu-user), thermal zones, caches,\n"
-	"memory, kernel, command line, libc, and the compiler and flags this\n"
-	"binary was built with. What the machine does not expose is left out.\n"
-	"\n"
-	"  --json   the same as JSON, as it appears in a results file's run record\n";
+enum { O_JSON = 256 };
+
+static const struct pg_opt info_opts[] = {
+	{ "json", 0, O_JSON, NULL, "the same as JSON, as it appears in a results file's run record" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_info = {
+	.name = "info",
+	.summary = "this machine's identity",
+	.usage = "[--json]",
+	.intro = "Shows what perfguide records about this machine with every run: board model (device tree, "
+		 "DMI or hostname) and the device tree's compatible strings, CPUs (ARM: the core each is, from "
+		 "its implementer and part), clusters (identical cores on one clock), cpufreq policies "
+		 "(governor, limits, and the hardware's), whether it is virtual or emulated (KVM or another "
+		 "hypervisor, qemu-system, qemu-user), thermal zones, caches, memory, kernel, command line, "
+		 "libc, the compiler and flags this binary was built with, and the optional libraries it has "
+		 "(backends) and why it lacks the others. What the machine does not expose is left out.",
+	.opts = info_opts,
+	.exit_status = "0 shown, 2 bad usage.",
+};
 
 static void row(const char *k, const char *v)
 {
 	if (v && v[0])
 		printf("%-16s %s\n", k, v);
+}
+
+/* "cluster1  2 x Cortex-A72, cpus 4-5": the CPUs of each cluster as ranges. */
+static void print_clusters(const struct pg_machine *m)
+{
+	for (int k = 0; k < m->ncluster; k++) {
+		char b[200] = "", key[32];
+		const char *name = NULL;
+		int n = 0, at = 0, prev = -2, first = -1;
+		for (int i = 0; i <= m->ncpu; i++) {
+			int in = i < m->ncpu && m->cpu[i].cluster == k;
+			int id = in ? m->cpu[i].id : -2;
+			if (in && !name)
+				name = m->cpu[i].core[0] ? m->cpu[i].core : m->cpu[i].model;
+			n += in;
+			/* a range ends where the next CPU of the cluster is not id + 1 */
+			if (first >= 0 && id != prev + 1 && at < (int)sizeof(b) - 40) {
+				at += snprintf(b + at, sizeof(b) - (size_t)at, prev > first ? "%s%d-%d" : "%s%d",
+					       at ? "," : "", first, prev);
+				first = -1;
+			}
+			if (in && first < 0)
+				first = id;
+			prev = id;
+		}
+		char line[400];
+		snprintf(line, sizeof(line), "%d x %.128s, cpus %s", n, name && name[0] ? name : "?", b);
+		snprintf(key, sizeof(key), "cluster%d", k);
+		row(key, line);
+	}
 }
 
 /* cpus 0-3, schedutil, 200-1400 MHz of 200-1800 (capped), now 1400 MHz */
@@ -93,6 +134,7 @@ static void print_text(const struct pg_machine *m)
 		row(k, m->cpu[i].model[0] ? m->cpu[i].model : "?");
 		i = j + 1;
 	}
+	print_clusters(m);
 	for (int i = 0; i < m->npolicy; i++)
 		print_policy(&m->policy[i]);
 	if (!m->npolicy)
@@ -118,6 +160,8 @@ static void print_text(const struct pg_machine *m)
 	row("compiler", m->compiler);
 	row("cflags", m->cflags);
 	row("perfguide", m->version);
+	row("backends", PG_BACKENDS);
+	row("without", PG_BACKENDS_MISSING);
 }
 
 #ifdef PG_HAVE_JANSSON
@@ -133,23 +177,21 @@ static int print_json(const struct pg_machine *m)
 static int print_json(const struct pg_machine *m)
 {
 	(void)m;
-	return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev and rebuild)");
+	return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev" PG_DEB_ARCH_SUFFIX
+			      " and rebuild)");
 }
 #endif
 
 int pg_cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	int json = 0, c;
+	pg_getopt_tables(&pg_doc_info, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = 1; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		case O_JSON: json = 1; break;
+		case 'h': pg_help_print(stdout, &pg_doc_info); return PG_EXIT_OK;
 		default: return pg_usage_error("info: unknown option '%s'", argv[optind - 1]);
 		}
 	}

@@ -1,9 +1,11 @@
-/* perfguide list: every benchmark id, its metrics, parameters and defaults. */
+/* perfguide list: every benchmark id (or those the selectors name), its
+ * metrics, parameters and defaults. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "core/record.h"
 #include "core/registry.h"
 #include "pg_build.h"
@@ -13,22 +15,39 @@
 #include "core/record_json.h"
 #endif
 
-static const char help[] =
-	"usage: perfguide list [--json]\n"
-	"\n"
-	"Lists every benchmark: its id, title, metrics with units, and each\n"
-	"parameter with its type, default and the values each suite sweeps.\n"
-	"\n"
-	"  --json   one JSON document on stdout\n";
+enum { O_JSON = 256 };
+
+static const struct pg_opt list_opts[] = {
+	{ "json", 0, O_JSON, NULL, "one JSON document (an array of benchmarks) on stdout" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_list = {
+	.name = "list",
+	.summary = "every benchmark, its parameters and defaults",
+	.usage = "[SELECTOR...] [--json]",
+	.intro = "Lists every benchmark, or those the SELECTORs name (an id, a group such as 'mem', or a "
+		 "glob such as 'mem.bw.*', as 'perfguide run' takes them): its id, title, metrics with units, "
+		 "and each parameter with its type, default and the values each suite sweeps.",
+	.opts = list_opts,
+	.exit_status = "0 listed, 2 a SELECTOR matches no benchmark.",
+	.examples = "  perfguide list\n  perfguide list mem\n  perfguide list 'os.pipe.*' --json",
+};
+
+/* The benchmarks the selectors name, in the order run would take them. */
+#define LIST_MAX 1024
+struct selection {
+	const struct pg_bench *b[LIST_MAX];
+	int n;
+};
 
 static const char *type_name(enum pg_ptype t)
 {
 	return t == PG_P_SIZE ? "size" : t == PG_P_INT ? "int" : "string";
 }
 
-static void print_text(const struct pg_bench *b, void *arg)
+static void print_text(const struct pg_bench *b)
 {
-	(void)arg;
 	printf("%-20s %s\n", b->id, b->title);
 	for (const struct pg_metric *m = b->metrics; m->name; m++)
 		printf("    metric %-12s %-8s %s is better\n", m->name, m->unit,
@@ -48,7 +67,7 @@ static void print_text(const struct pg_bench *b, void *arg)
 }
 
 #ifdef PG_HAVE_JANSSON
-static void add_json(const struct pg_bench *b, void *arg)
+static void add_json(const struct pg_bench *b, json_t *all)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_string(b->id));
@@ -75,45 +94,63 @@ static void add_json(const struct pg_bench *b, void *arg)
 	json_object_set_new(o, "params", ps);
 	if (b->copies_param)
 		json_object_set_new(o, "copies_param", json_string(b->copies_param));
-	json_array_append_new((json_t *)arg, o);
+	json_array_append_new(all, o);
 }
 
-static int print_json(void)
+static int print_json(const struct selection *sel)
 {
 	json_t *all = json_array();
-	pg_registry_each(add_json, all);
+	for (int i = 0; i < sel->n; i++)
+		add_json(sel->b[i], all);
 	pg_json_dumpf_safe(all, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(all);
 	return PG_EXIT_OK;
 }
 #else
-static int print_json(void)
+static int print_json(const struct selection *sel)
 {
-	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev and rebuild)");
+	(void)sel;
+	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev" PG_DEB_ARCH_SUFFIX
+			      " and rebuild)");
 }
 #endif
 
+static void add_all(const struct pg_bench *b, void *arg)
+{
+	struct selection *sel = arg;
+	if (sel->n < LIST_MAX)
+		sel->b[sel->n++] = b;
+}
+
 int pg_cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static struct selection sel;
+	struct pg_getopt g;
 	int json = 0, c;
+	pg_getopt_tables(&pg_doc_list, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = 1; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
-		default: return pg_usage_error("list: unknown option '%s'", argv[optind - 1]);
+		case O_JSON: json = 1; break;
+		case 'h': pg_help_print(stdout, &pg_doc_list); return PG_EXIT_OK;
+		default: return pg_usage_error("list: unknown option '%s' (see 'perfguide list --help')",
+					       argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return pg_usage_error("list: unexpected argument '%s'", argv[optind]);
+	sel.n = 0;
+	if (optind == argc)
+		pg_registry_each(add_all, &sel);
+	for (int i = optind; i < argc; i++) {
+		int k = pg_registry_select(argv[i], sel.b, &sel.n, LIST_MAX);
+		if (k == 0)
+			return pg_usage_error("list: no benchmark matches '%s' (see 'perfguide list')", argv[i]);
+		if (k < 0)
+			return pg_usage_error("list: more than %d benchmarks selected", LIST_MAX);
+	}
 	if (json)
-		return print_json();
-	pg_registry_each(print_text, NULL);
+		return print_json(&sel);
+	for (int i = 0; i < sel.n; i++)
+		print_text(sel.b[i]);
 	return PG_EXIT_OK;
 }

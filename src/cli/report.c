@@ -16,53 +16,65 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "help.h"
 #include "report/select.h"
 #include "report/writer.h"
 
 #define MAX_SEL 256
 
-static const char help[] =
-	"usage: perfguide report [FILE.jsonl...] [options]\n"
-	"\n"
-	"Writes the performance guide: a machine table, then a table per section\n"
-	"(LMBench, Dhrystone, ..., Ethernet, Storage, Crypto, Messaging: each\n"
-	"benchmark says which) with one column per board and cells\n"
-	"'median (min X, max Y)'. Without a selection, the latest run of every\n"
-	"board in the store, boards by name.\n"
-	"\n"
-	"  --board NAME       this board's runs (repeat for more boards)\n"
-	"  --run ID           this run (repeat; 'latest' is the newest run)\n"
-	"  --label KEY=VALUE  only runs with this label (run --label; repeat: all of them)\n"
-	"  --release V        the same as --label release=V\n"
-	"  --all-runs         every run of each --board, merged into one column:\n"
-	"                     median of the medians, min of the mins, max of the maxes\n"
-	"                     (default: per benchmark the latest run's result)\n"
-	"  --columns-by WHAT  a column per board, per board and labels (label, the\n"
-	"                     default: release=09.01 beside release=09.02) or per run\n"
-	"  --baseline BOARD   each board's ratio to BOARD per row (above 1: better),\n"
-	"                     the geometric mean per section, and a mark where the\n"
-	"                     two boards' min..max overlap\n"
-	"  --title TEXT       the guide's title (default: Performance guide)\n"
-	"  --all-metrics      also every metric a section's table leaves out, in a\n"
-	"                     table of its own (csv and json always have them)\n"
-	"  --metrics S=LIST   the metrics section S shows (Crypto=bandwidth: MB/s)\n"
-	"  --width N          split tables wider than N characters by boards (default\n"
-	"                     160; 0: never)\n"
-	"  --strict           exit 3 when a figure is to doubt (noisy, disturbed,\n"
-	"                     capped, few samples, bimodal, emulated)\n"
-	"  --format FMT       md, rst, csv, json or html (default: the -o file's\n"
-	"                     extension when it names one, else md)\n"
-	"  -o FILE            write to FILE (default: standard output; -: the same):\n"
-	"                     a file is replaced once the guide is complete, a\n"
-	"                     character device or a FIFO is written through; md\n"
-	"                     and rst also write their charts beside a file,\n"
-	"                     FILE-<section>-<n>.svg\n"
-	"  --db FILE          the store (default: $XDG_DATA_HOME/perfguide/results.db)\n"
-	"\n"
-	"Results files given as arguments are read directly, without the store.\n"
-	"A figure to doubt is marked in every format and its note says why.\n"
-	"Exit status: 0 written, 1 writing failed, 2 bad input (nothing written),\n"
-	"3 written, but with --strict a figure is to doubt.\n";
+/* One line per option: getopt, --help and perfguide-report(1) all read it. */
+static const struct pg_opt report_opts[] = {
+	{ "board", 0, 'b', "NAME", "this board's runs (repeat for more boards)" },
+	{ "run", 0, 'r', "ID", "this run (repeat; 'latest' is the newest run)" },
+	{ "label", 0, 'L', "KEY=VALUE", "only runs with this label (run --label; repeat: all of them)" },
+	{ "release", 0, 'R', "V", "the same as --label release=V" },
+	{ "all-runs", 0, 'a', NULL,
+	  "every run of each --board, merged into one column: median of the medians, min of the mins, max "
+	  "of the maxes (default: per benchmark the latest run's result)" },
+	{ "columns-by", 0, 'C', "board|label|run",
+	  "a column per board, per board and labels (label, the default: release=09.01 beside "
+	  "release=09.02) or per run" },
+	{ "baseline", 0, 'B', "BOARD",
+	  "each board's ratio to BOARD per row (above 1: better), the geometric mean per section, and a "
+	  "mark where the two boards' min..max overlap" },
+	{ "title", 0, 'T', "TEXT", "the guide's title (default: Performance guide)" },
+	{ "all-metrics", 0, 'M', NULL,
+	  "also every metric a section's table leaves out, in a table of its own (csv and json always have "
+	  "them)" },
+	{ "metrics", 0, 'm', "S=LIST", "the metrics section S shows (Crypto=bandwidth: MB/s)" },
+	{ "width", 0, 'W', "N", "split tables wider than N characters by boards (default 160; 0: never)" },
+	{ "strict", 0, 'S', NULL,
+	  "exit 3 when a figure is to doubt (noisy, disturbed, capped, few samples, bimodal, emulated)" },
+	{ "format", 0, 'f', "md|rst|csv|json|html",
+	  "the guide's format (default: the -o file's extension, else md; .txt is md, an extension no "
+	  "format has is refused)" },
+	{ NULL, 'o', 'o', "FILE",
+	  "write to FILE (default: standard output; -: the same): a file is replaced once the guide is "
+	  "complete, a character device or a FIFO is written through; md and rst also write their charts "
+	  "beside a file, FILE-<section>-<n>.svg" },
+	{ "db", 0, 'd', "FILE|URL",
+	  "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_report = {
+	.name = "report",
+	.summary = "write the performance guide (md, rst, csv, json, html)",
+	.usage = "[FILE.jsonl...] [options]",
+	.intro = "Writes the performance guide: a machine table, then a table per section (LMBench, "
+		 "Dhrystone, ..., Ethernet, Storage, Crypto, Messaging: each benchmark says which) with one "
+		 "column per board and cells 'median (min X, max Y)'. Without a selection, the latest run of "
+		 "every board in the store, boards by name.",
+	.opts = report_opts,
+	.after = "Results files given as arguments are read directly, without the store. A figure to doubt "
+		 "is marked in every format and its note says why.",
+	.exit_status = "0 written, 1 writing failed, 2 bad input (nothing written), 3 written, but with "
+		       "--strict a figure is to doubt.",
+	.examples = "  perfguide report -o guide.html\n  perfguide report --release 09.02 --title 'AM62x SDK 09.02'\n"
+		    "  perfguide report --board am62x-sk --board j721e-sk --baseline am62x-sk\n"
+		    "  perfguide report run1.jsonl run2.jsonl --format rst",
+};
 
 struct report_opts {
 	const char *boards[MAX_SEL], *ids[MAX_SEL];
@@ -92,15 +104,22 @@ struct selection {
 	char err[2048];		/* a path of the store (512) and more */
 };
 
-/* -o guide.html writes html: the extension names a format, or md. */
+/* -o guide.html writes html: the extension names a format; a name without
+ * one, or a text one (.txt, .markdown), is md. Another extension no writer
+ * has (guide.pdf) is NULL: written as markdown it would be a file its name
+ * lies about. */
 static const struct pg_writer *writer_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	const char *dot = strrchr(base ? base + 1 : path, '.');
-	const struct pg_writer *w = dot ? pg_writer_find(dot + 1) : NULL;
-	if (!w && dot && strcmp(dot, ".htm") == 0)
+	if (!dot || dot == (base ? base + 1 : path) || strcmp(path, "-") == 0)
+		return &pg_writer_md;
+	const struct pg_writer *w = pg_writer_find(dot + 1);
+	if (!w && strcmp(dot, ".htm") == 0)
 		w = pg_writer_find("html");
-	return w ? w : &pg_writer_md;
+	if (!w && (strcmp(dot, ".txt") == 0 || strcmp(dot, ".markdown") == 0))
+		w = &pg_writer_md;
+	return w;
 }
 
 /* --label KEY=VALUE and --release VALUE, kept as given. */
@@ -156,24 +175,7 @@ static int guide_option(int c, const char *arg, struct report_opts *o)
 
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option opts[] = {
-		{ "board", required_argument, NULL, 'b' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "all-runs", no_argument, NULL, 'a' },
-		{ "baseline", required_argument, NULL, 'B' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "label", required_argument, NULL, 'L' },
-		{ "release", required_argument, NULL, 'R' },
-		{ "title", required_argument, NULL, 'T' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "all-metrics", no_argument, NULL, 'M' },
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "columns-by", required_argument, NULL, 'C' },
-		{ "width", required_argument, NULL, 'W' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	int c, format_given = 0;
 	memset(o, 0, sizeof(*o));
 	o->writer = &pg_writer_md;
@@ -181,8 +183,9 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	o->guide.merge = PG_MERGE_LATEST;
 	o->guide.width = DEFAULT_WIDTH;
 	o->guide.metrics = o->metrics;
+	pg_getopt_tables(&pg_doc_report, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (o->nboards == MAX_SEL)
@@ -203,7 +206,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			break;
 		case 'o': o->outpath = optarg; break;
 		case 'd': o->db = optarg; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		case 'h': pg_help_print(stdout, &pg_doc_report); return PG_EXIT_OK;
 		case 'L': case 'R': case 'T': case 'S': case 'M': case 'm': case 'C': case 'W': {
 			int rc = guide_option(c, optarg, o);
 			if (rc >= 0)
@@ -221,8 +224,9 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return pg_usage_error("report: --all-runs needs one or more --board");
 	if (o->all)
 		o->guide.merge = PG_MERGE_ALL;
-	if (!format_given && o->outpath)
-		o->writer = writer_of_path(o->outpath);
+	if (!format_given && o->outpath && !(o->writer = writer_of_path(o->outpath)))
+		return pg_usage_error("report: -o %s: no format has that extension (%s; or give --format)",
+				      o->outpath, pg_writer_names());
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
 	return -1;

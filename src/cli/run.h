@@ -126,10 +126,16 @@ int run_sink_summary(struct run_sinks *s, int *failed);
 
 /* --lava: a LAVA test case per result, a test set per group. */
 int run_sink_lava(struct run_sinks *s, const struct run_config *c);
-/* The case's name: the benchmark id, its recorded parameters and the
- * metric, in LAVA's alphabet [A-Za-z0-9._-] and at most 100 characters. */
-void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, const char *metric, char *buf,
-			size_t len);
+/* The case's name (lava/README.md): the benchmark id, each recorded
+ * parameter not at its default as _NAME-VALUE, the metric unless it is the
+ * benchmark's first (metric: its index); in LAVA's alphabet [A-Za-z0-9._-],
+ * at most 100 characters, never a hash. */
+void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, int metric, char *buf, size_t len);
+/* The lines around the results file run --lava puts into the log, base64:
+ * "perfguide-results-begin NAME SIZE base64", then "perfguide-results-end
+ * complete" (import --from-lava-log reads them: src/cli/lava_log.c). */
+#define PG_LAVA_LOG_BEGIN "perfguide-results-begin"
+#define PG_LAVA_LOG_END "perfguide-results-end"
 
 /*
  * The results file (and --json on stdout), and the store that follows it.

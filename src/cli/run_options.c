@@ -7,73 +7,76 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "help.h"
 #include "core/text.h"
 #include "run.h"
 
 #define PG_LABEL_KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 
-static const char help[] =
-	"usage: perfguide run [SELECTOR...] [options]\n"
-	"\n"
-	"Runs the benchmarks that the SELECTORs name (an id, a group such as 'mem',\n"
-	"or a glob such as 'mem.bw.*'; all benchmarks when none is given) and writes\n"
-	"one results file. Without --suite each parameter takes its default.\n"
-	"\n"
-	"  --suite quick|standard|full  sweep each parameter as the suite says\n"
-	"                               (default: quick when no SELECTOR is given)\n"
-	"  --runs N                     exactly N samples per result; without it, each\n"
-	"                               result samples until the median's 95% interval\n"
-	"                               is within +/-2% of it (full: 1%), at least 6\n"
-	"                               (full 10) and at most 10, 30, 100 samples or 1,\n"
-	"                               3, 30 s (quick, standard, full)\n"
-	"  --min-time SECONDS           each sample lasts at least this long\n"
-	"                               (quick 0.05, standard 0.1, full 0.5)\n"
-	"  --budget DURATION|none       the whole run's time (900, 15m, 1h30m): each\n"
-	"                               result may use what is left over the results\n"
-	"                               left (at least 3 samples each); standard\n"
-	"                               suite: 13m unless given, none for no limit\n"
-	"  --iterations N               every sample is N iterations, not calibrated\n"
-	"                               by time: the same work on any machine (for\n"
-	"                               counting instructions, e.g. under callgrind)\n"
-	"  --board NAME                 the guide's column name (default: device-tree\n"
-	"                               model, DMI product, or hostname)\n"
-	"  --out FILE.jsonl             results file (default: " RUN_RESULTS_DIR "/<board>-<time>.jsonl)\n"
-	"  --json                       also print every record as JSON on stdout\n"
-	"  --db FILE|URL                also add the results to this store (default:\n"
-	"                               $XDG_DATA_HOME/perfguide/results.db); a URL\n"
-	"                               postgresql://user@host/db is a shared store;\n"
-	"                               PERFGUIDE_DB sets the default\n"
-	"  --no-db                      write only the results file\n"
-	"  --label KEY=VALUE            recorded with the run (release=09.02): compare\n"
-	"                               --release selects a fleet's runs by it\n"
-	"  --lava                       also report every result as a LAVA test case\n"
-	"                               (lava-test-case, or its signal lines)\n"
-	"  --wait-quiet SECONDS         before a benchmark, while other processes use\n"
-	"                               more than 10% of the CPUs, wait for them at\n"
-	"                               most this long (default 10, or\n"
-	"                               PERFGUIDE_WAIT_QUIET; 0: never)\n"
-	"  --cpu LIST                   pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a\n"
-	"                               benchmark runs on the i-th CPU of the list\n"
-	"  -p NAME=VALUE[,VALUE...]     set a parameter; several values sweep it.\n"
-	"                               Sizes take k, m, g suffixes (powers of 1024)\n"
-	"  --peer HOST[:PORT]           the net.* benchmarks' far end, running\n"
-	"                               `perfguide serve` (default: one started on\n"
-	"                               loopback); the same as -p peer=HOST[:PORT]\n"
-	"  --psk-file F                 the key that peer asks for (serve --psk-file);\n"
-	"                               the same as -p psk_file=F, kept out of the results\n"
-	"  --destroy-data PATH          let storage.* writes go to this block device or\n"
-	"                               existing file (-p path=PATH), destroying its\n"
-	"                               data; the same as -p destroy=PATH\n"
-	"\n"
-	"The run ends with a summary: how many results were ok, noisy, skipped and\n"
-	"failed, and a line per failure with the benchmark and why.\n"
-	"Exit status: 0 every benchmark ran or was skipped, 1 a benchmark failed\n"
-	"(or the results file could not be written), 2 bad input (nothing was run),\n"
-	"130 interrupted (finished results kept).\n"
-	"\n"
-	"examples:\n"
-	"  perfguide run mem.bw.fcp -p size=8m\n"
-	"  perfguide run 'mem.*' --suite standard --board am62x-sk\n";
+enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
+       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA, O_WAIT_QUIET };
+
+static const struct pg_opt run_opts[] = {
+	{ "suite", 0, O_SUITE, "quick|standard|full",
+	  "sweep each parameter as the suite says (default: quick when no SELECTOR is given)" },
+	{ "runs", 0, O_RUNS, "N",
+	  "exactly N samples per result; without it, each result samples until the median's 95% interval "
+	  "is within +/-2% of it (full: 1%), at least 6 (full 10) and at most 10, 30, 100 samples or 1, 3, "
+	  "30 s (quick, standard, full)" },
+	{ "min-time", 0, O_MINTIME, "SECONDS",
+	  "each sample lasts at least this long (quick 0.05, standard 0.1, full 0.5)" },
+	{ "budget", 0, O_BUDGET, "DURATION|none",
+	  "the whole run's time (900, 15m, 1h30m): each result may use what is left over the results left "
+	  "(at least 3 samples each); standard suite: 13m unless given, none for no limit" },
+	{ "iterations", 0, O_ITERS, "N",
+	  "every sample is N iterations, not calibrated by time: the same work on any machine (for counting "
+	  "instructions, e.g. under callgrind)" },
+	{ "board", 0, O_BOARD, "NAME",
+	  "the guide's column name (default: device-tree model, DMI product, or hostname)" },
+	{ "out", 0, O_OUT, "FILE.jsonl", "results file (default: " RUN_RESULTS_DIR "/<board>-<time>.jsonl)" },
+	{ "json", 0, O_JSON, NULL, "also print every record as JSON on stdout" },
+	{ "db", 0, O_DB, "FILE|URL",
+	  "also add the results to this store: a FILE (SQLite) or a postgresql:// URL (a store a board farm "
+	  "shares); default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	{ "no-db", 0, O_NODB, NULL, "write only the results file" },
+	{ "label", 0, O_LABEL, "KEY=VALUE",
+	  "recorded with the run (release=09.02): compare --release selects a fleet's runs by it" },
+	{ "lava", 0, O_LAVA, NULL,
+	  "also report every result as a LAVA test case (lava-test-case, or its signal lines): "
+	  "lava/README.md" },
+	{ "wait-quiet", 0, O_WAIT_QUIET, "SECONDS",
+	  "before a benchmark, while other processes use more than 10% of the CPUs, wait for them at most "
+	  "this long (default 10, or PERFGUIDE_WAIT_QUIET; 0: never)" },
+	{ "cpu", 0, O_CPU, "LIST",
+	  "pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a benchmark runs on the i-th CPU of the list" },
+	{ NULL, 'p', 'p', "NAME=VALUE[,VALUE...]",
+	  "set a parameter; several values sweep it. Sizes take k, m, g suffixes (powers of 1024)" },
+	{ "peer", 0, O_PEER, "HOST[:PORT]",
+	  "the net.* benchmarks' far end, running `perfguide serve` (default: one started on loopback); the "
+	  "same as -p peer=HOST[:PORT]. A peer that cannot be reached fails the run (exit 1)" },
+	{ "psk-file", 0, O_PSK, "FILE",
+	  "the key that peer asks for (serve --psk-file); the same as -p psk_file=FILE, kept out of the results" },
+	{ "destroy-data", 0, O_DESTROY, "PATH",
+	  "let storage.* writes go to this block device or existing file (-p path=PATH), destroying its data; "
+	  "the same as -p destroy=PATH" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_run = {
+	.name = "run",
+	.summary = "run benchmarks and write results",
+	.usage = "[SELECTOR...] [options]",
+	.intro = "Runs the benchmarks that the SELECTORs name (an id, a group such as 'mem', or a glob such "
+		 "as 'mem.bw.*'; all benchmarks when none is given) and writes one results file. Without "
+		 "--suite each parameter takes its default.",
+	.opts = run_opts,
+	.after = "The run ends with a summary: how many results were ok, noisy, skipped and failed, and a "
+		 "line per failure with the benchmark and why.",
+	.exit_status = "0 every benchmark ran or was skipped, 1 a benchmark failed (or the results file could "
+		       "not be written), 2 bad input (nothing was run), 130 interrupted (finished results kept).",
+	.examples = "  perfguide run mem.bw.fcp -p size=8m\n"
+		    "  perfguide run 'mem.*' --suite standard --board am62x-sk",
+};
 
 static int parse_cpus(const char *s, int *cpus, int *n, char *err, size_t errlen)
 {
@@ -217,9 +220,6 @@ static int add_label(struct run_config *c, const char *arg)
 	return -1;
 }
 
-enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
-       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA, O_WAIT_QUIET };
-
 static int one_option(int opt, const char *arg, struct run_config *c)
 {
 	char err[320];
@@ -300,27 +300,16 @@ static int wait_quiet_default(struct run_config *c)
 
 int run_parse_options(int argc, char **argv, struct run_config *c)
 {
-	static const struct option opts[] = {
-		{ "suite", required_argument, NULL, O_SUITE }, { "runs", required_argument, NULL, O_RUNS },
-		{ "min-time", required_argument, NULL, O_MINTIME }, { "iterations", required_argument, NULL, O_ITERS },
-		{ "budget", required_argument, NULL, O_BUDGET },
-		{ "board", required_argument, NULL, O_BOARD }, { "out", required_argument, NULL, O_OUT },
-		{ "json", no_argument, NULL, O_JSON }, { "cpu", required_argument, NULL, O_CPU },
-		{ "db", required_argument, NULL, O_DB }, { "no-db", no_argument, NULL, O_NODB },
-		{ "peer", required_argument, NULL, O_PEER }, { "psk-file", required_argument, NULL, O_PSK },
-		{ "label", required_argument, NULL, O_LABEL }, { "lava", no_argument, NULL, O_LAVA },
-		{ "destroy-data", required_argument, NULL, O_DESTROY },
-		{ "wait-quiet", required_argument, NULL, O_WAIT_QUIET },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	int opt, rc;
 	memset(c, 0, sizeof(*c));
 	if ((rc = wait_quiet_default(c)) >= 0)
 		return rc;
+	pg_getopt_tables(&pg_doc_run, &g);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		if (opt == 'h') {
-			fputs(help, stdout);
+			pg_help_print(stdout, &pg_doc_run);
 			return PG_EXIT_OK;
 		}
 		if (opt == '?') {

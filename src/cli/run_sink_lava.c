@@ -5,12 +5,18 @@
  * LAVA also keeps their result files; elsewhere (a board's own shell under
  * some other runner) the same signal lines they print are printed here.
  *
- * A case is one record of the results file: its name is the benchmark id,
- * its recorded parameters and the metric, kept to [A-Za-z0-9._-] and to
- * LAVA's 100 characters, so it is the same in every run and LAVA's charts
- * follow it; its measurement is the median, in the metric's unit. A skipped
- * benchmark is a "skip" case, a failed one "fail". Each group (mem, os, ...)
- * is a test set.
+ * A case is one record of the results file. Its name is short, readable and
+ * the same in every run (LAVA's charts follow a case by its name), made by
+ * rule (lava/README.md): the benchmark id, then each recorded parameter that
+ * is not at its default as _NAME-VALUE, then _METRIC unless it is the
+ * benchmark's first. Its measurement is the median in the metric's unit;
+ * its result pass, or unknown when the figure is noisy or disturbed (LAVA
+ * and a reader see that it is not a clean pass), skip for a skipped
+ * benchmark, fail for a failed one. Each group (mem, os, ...) is a test set.
+ *
+ * At the end the results file itself goes into the job log, base64 between
+ * marker lines: nothing in it can then read as a LAVA signal, and
+ * `perfguide import --from-lava-log` takes it back out of the log.
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,16 +27,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base64.h"
+#include "core/stats.h"
+#include "pg_build.h"
 #include "run.h"
 
 /* LAVA's test case names are at most 100 characters. */
 #define CASE_MAX 100
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-"
 
 struct lava_sink {
 	char case_tool[PATH_MAX];	/* lava-test-case, "" when not on PATH */
 	char set_tool[PATH_MAX];	/* lava-test-set */
 	FILE *out;			/* where the signal lines go */
 	char set[64];			/* the open test set, "" none */
+	char results[512];		/* the results file, "" none */
+	char (*names)[CASE_MAX + 1];	/* the case names used in this run */
+	int nnames, cap;
 };
 
 /* The program's path on $PATH into buf, "" when it is not there. */
@@ -47,23 +60,36 @@ static void find_on_path(const char *name, char *buf, size_t len)
 	buf[0] = '\0';
 }
 
-static void keep_to_alphabet(char *s)
+/* A value in LAVA's alphabet without '_', which separates the parts:
+ * "/mnt/sd card" is ".mnt.sd.card". */
+static void keep_to_alphabet(char *s, char other)
 {
 	for (; *s; s++)
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-", *s))
-			*s = '_';
+		if (!strchr(NAME_CHARS, *s))
+			*s = other;
 }
 
-/* mem.bw.fcp_size-8m_threads-1_bandwidth; a longer one keeps its first
- * characters and ends with a hash of the whole name, so it stays unique. */
-void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, const char *metric, char *buf,
-			size_t len)
+static int at_default(const struct pg_value *v)
+{
+	struct pg_value d;
+	char err[128];
+	if (!v->param->def || pg_value_parse(v->param, v->param->def, &d, err, sizeof(err)) < 0)
+		return 0;
+	if (v->param->type == PG_P_STR || pg_value_is_named(v) || pg_value_is_named(&d))
+		return strcmp(v->text, d.text) == 0;
+	return v->num == d.num;
+}
+
+/* os.pipe.lat; mem.bw.rd_size-64k; cpu.dhrystone_dmips;
+ * storage.read_bs-64k_depth-1_iops. At most CASE_MAX characters: a longer
+ * one is cut there (the sink makes cut names unique in the run). */
+void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, int metric, char *buf, size_t len)
 {
 	char name[1024], val[280];
 	size_t at = (size_t)snprintf(name, sizeof(name), "%s", b->id);
 	for (int i = 0; a && i < a->n && at < sizeof(name); i++) {
 		const struct pg_value *v = &a->v[i];
-		if (v->param->not_recorded)
+		if (v->param->not_recorded || at_default(v))
 			continue;
 		if (v->param->type == PG_P_STR || pg_value_is_named(v))
 			snprintf(val, sizeof(val), "%s", v->text);
@@ -71,18 +97,41 @@ void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, const
 			pg_format_size(v->num, val, sizeof(val));
 		else
 			snprintf(val, sizeof(val), "%lld", (long long)v->num);
+		keep_to_alphabet(val, '.');
 		at += (size_t)snprintf(name + at, sizeof(name) - at, "_%s-%s", v->param->name, val);
 	}
-	if (at < sizeof(name))
-		snprintf(name + at, sizeof(name) - at, "_%s", metric);
-	keep_to_alphabet(name);
-	if (strlen(name) > CASE_MAX) {
-		uint32_t h = 2166136261u;	/* FNV-1a */
-		for (const char *p = name; *p; p++)
-			h = (h ^ (unsigned char)*p) * 16777619u;
-		snprintf(name + CASE_MAX - 9, 10, "-%08x", h);
-	}
+	if (metric > 0 && at < sizeof(name))
+		snprintf(name + at, sizeof(name) - at, "_%s", b->metrics[metric].name);
+	keep_to_alphabet(name, '_');
+	name[CASE_MAX] = '\0';
 	snprintf(buf, len, "%s", name);
+}
+
+/* The name once in this run: a second record whose name was cut to the
+ * same characters ends in .2 (then .3...), in the order the run makes them. */
+static void unique_name(struct lava_sink *ls, char *name)
+{
+	char base[CASE_MAX + 1];
+	snprintf(base, sizeof(base), "%s", name);
+	for (int k = 2;; k++) {
+		int seen = 0;
+		for (int i = 0; i < ls->nnames && !seen; i++)
+			seen = strcmp(ls->names[i], name) == 0;
+		if (!seen)
+			break;
+		char sfx[16];
+		int sl = snprintf(sfx, sizeof(sfx), ".%d", k);
+		snprintf(name, CASE_MAX + 1, "%.*s%s", CASE_MAX - sl, base, sfx);
+	}
+	if (ls->nnames == ls->cap) {
+		int cap = ls->cap ? 2 * ls->cap : 64;
+		void *p = realloc(ls->names, (size_t)cap * sizeof(*ls->names));
+		if (!p)
+			return;	/* names stay right; only later repeats go unnoticed */
+		ls->names = p;
+		ls->cap = cap;
+	}
+	snprintf(ls->names[ls->nnames++], CASE_MAX + 1, "%s", name);
 }
 
 /* Runs a LAVA helper with its arguments; its output is the console's. */
@@ -124,13 +173,26 @@ static void unit_word(const char *unit, char *buf, size_t len)
 			*p = '_';
 }
 
+/* pass, or unknown for a figure not clean enough to pass: noisy (the
+ * console's NOISY: its samples' CV above PG_NOISY_CV) or disturbed (the
+ * machine was busy with something else, or throttled, while it was
+ * measured: the results file's disturbed_why); skip; fail. */
+static const char *case_result(const struct pg_result *r, int m)
+{
+	if (r->status == PG_SKIP)
+		return "skip";
+	if (r->status != PG_OK)
+		return "fail";
+	return r->stats[m].cv > PG_NOISY_CV || r->disturbed ? "unknown" : "pass";
+}
+
 static void report_case(struct lava_sink *ls, const struct pg_result *r, int m)
 {
-	static const char *const result[] = { [PG_OK] = "pass", [PG_SKIP] = "skip", [PG_ERROR] = "fail" };
 	const struct pg_metric *metric = &r->bench->metrics[m];
 	char name[CASE_MAX + 1], value[40], unit[64];
-	run_lava_case_name(r->bench, r->args, metric->name, name, sizeof(name));
-	const char *res = (unsigned)r->status <= PG_ERROR ? result[r->status] : "fail";
+	run_lava_case_name(r->bench, r->args, m, name, sizeof(name));
+	unique_name(ls, name);
+	const char *res = case_result(r, m);
 	int measured = r->status == PG_OK;
 	snprintf(value, sizeof(value), "%.10g", measured ? r->stats[m].median : 0.0);
 	unit_word(metric->unit, unit, sizeof(unit));
@@ -155,7 +217,7 @@ static void lava_result(void *self, const struct pg_result *r)
 	struct lava_sink *ls = self;
 	char group[sizeof(ls->set)];
 	snprintf(group, sizeof(group), "%.*s", (int)strcspn(r->bench->id, "."), r->bench->id);
-	keep_to_alphabet(group);
+	keep_to_alphabet(group, '_');
 	if (strcmp(group, ls->set) != 0) {
 		if (ls->set[0])
 			set_signal(ls, NULL);
@@ -169,6 +231,28 @@ static void lava_result(void *self, const struct pg_result *r)
 		report_case(ls, r, m);
 }
 
+/* The results file into the log: base64 between marker lines, the name
+ * and size on the first so that a cut log is noticed. */
+static void log_results_file(struct lava_sink *ls)
+{
+	FILE *f = ls->results[0] ? fopen(ls->results, "rb") : NULL;
+	if (!f)
+		return;
+	const char *base = strrchr(ls->results, '/');
+	char name[256];
+	snprintf(name, sizeof(name), "%.200s", base ? base + 1 : ls->results);
+	keep_to_alphabet(name, '_');
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	rewind(f);
+	fflush(stdout);
+	fprintf(ls->out, "%s %s %ld base64\n", PG_LAVA_LOG_BEGIN, name, size);
+	long n = pg_base64_encode_file(f, ls->out);
+	fprintf(ls->out, "%s %s\n", PG_LAVA_LOG_END, n == size ? "complete" : "incomplete");
+	fflush(ls->out);
+	fclose(f);
+}
+
 static void lava_end(void *self, int interrupted)
 {
 	struct lava_sink *ls = self;
@@ -180,7 +264,11 @@ static void lava_end(void *self, int interrupted)
 
 static int lava_close(void *self)
 {
-	free(self);
+	struct lava_sink *ls = self;
+	/* the results file sink has closed the file by now */
+	log_results_file(ls);
+	free(ls->names);
+	free(ls);
 	return 0;
 }
 
@@ -200,6 +288,9 @@ int run_sink_lava(struct run_sinks *s, const struct run_config *c)
 	if (!ls->case_tool[0])	/* both the tools or neither */
 		ls->set_tool[0] = '\0';
 	ls->out = c->json ? stderr : stdout;
+#ifdef PG_HAVE_JANSSON
+	snprintf(ls->results, sizeof(ls->results), "%s", s->path);	/* the results file sink writes it */
+#endif
 	if (run_sinks_add(s, &lava_ops, ls) < 0) {
 		free(ls);
 		return -1;

@@ -6,20 +6,29 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "core/record_json.h"
 #include "core/text.h"
 #include "report/guide.h"
 #include "report/select.h"
 
-static const char help[] =
-	"usage: perfguide runs [--json] [--db FILE]\n"
-	"\n"
-	"Lists the runs in the results store, oldest first: run id, board, when it\n"
-	"started, the perfguide version that ran it, how many results it has,\n"
-	"whether it completed, and its labels (run --label release=09.02).\n"
-	"\n"
-	"  --json       one JSON array\n"
-	"  --db FILE    the store (default: $XDG_DATA_HOME/perfguide/results.db)\n";
+static const struct pg_opt runs_opts[] = {
+	{ "json", 0, 'j', NULL, "one JSON array" },
+	{ "db", 0, 'd', "FILE|URL", "the results store: a FILE (SQLite) or a postgresql:// URL (a store a board farm shares); "
+	  "default: $PERFGUIDE_DB, else $XDG_DATA_HOME/perfguide/results.db" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_runs = {
+	.name = "runs",
+	.summary = "the runs the store holds",
+	.usage = "[--json] [--db FILE|URL]",
+	.intro = "Lists the runs in the results store, oldest first: run id, board, when it started, the "
+		 "perfguide version that ran it, how many results it has, whether it completed, and its labels "
+		 "(run --label release=09.02).",
+	.opts = runs_opts,
+	.exit_status = "0 listed, 1 the store failed, 2 bad input.",
+};
 
 /* What the store says, shown safely: control characters as escapes. */
 struct shown {
@@ -78,20 +87,16 @@ static void print_table(const struct pg_run_summary *runs, int n)
 
 int pg_cmd_runs(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct pg_getopt g;
 	const char *db = NULL;
 	int json = 0, c;
+	pg_getopt_tables(&pg_doc_runs, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'j': json = 1; break;
-		case 'h': fputs(help, stdout); return PG_EXIT_OK;
+		case 'h': pg_help_print(stdout, &pg_doc_runs); return PG_EXIT_OK;
 		default: return pg_usage_error("runs: unknown option '%s' (see 'perfguide runs --help')",
 					       argv[optind - 1]);
 		}

@@ -6,43 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "core/params.h"
 #include "net/peer.h"
 #include "net/serve.h"
-
-static const char help[] =
-	"usage: perfguide serve [--bind ADDR] [--port N] [--psk-file F] [limits]\n"
-	"\n"
-	"The far end of the net.* benchmarks, as netserver is for netperf. It\n"
-	"answers only the client that asked, sends traffic to no other address,\n"
-	"runs nothing and writes no files. 'perfguide run net.*' starts its own\n"
-	"peer on loopback when --peer is not given.\n"
-	"\n"
-	"  --bind ADDR          numeric address to listen on (default 0.0.0.0; a\n"
-	"                       non-loopback address without --psk-file warns)\n"
-	"  --port N             control port (default 12867; 0: a free port)\n"
-	"  --psk-file F         clients must prove they know the key on F's first\n"
-	"                       line (HMAC-SHA256 challenge and response)\n"
-	"  --max-time S         longest test in seconds (default 60; 300 with --psk-file)\n"
-	"  --max-msg SIZE       largest send and request size (default 1m)\n"
-	"  --max-streams N      data connections per role and test (default 16)\n"
-	"  --max-rate MBIT      what the peer sends, Mbit/s in all tests together; 0: no\n"
-	"                       cap (default 1000; no cap with --psk-file)\n"
-	"  --max-tests N        sessions at once, counted once a client has proved the\n"
-	"                       key; more are answered busy (default 4)\n"
-	"  --max-conns N        control connections at once; more are refused\n"
-	"                       (default 64)\n"
-	"  --max-conns-per-addr N  of them from one source address (default 8)\n"
-	"  --idle-timeout S     from connecting to a session (HELLO, and the key with\n"
-	"                       --psk-file) in all; then it is dropped (default 3)\n"
-	"  --session-timeout S  drop a session that starts no test this long (default 120)\n"
-	"  --read-timeout S     drop one that sends half a message (default 5)\n"
-	"  --exit-with-parent   end when the process that started it ends\n"
-	"  -v, --verbose        one line on stderr per session event\n"
-	"\n"
-	"It prints \"listening on ADDR:PORT\" once it accepts connections, and\n"
-	"stops on SIGTERM or SIGINT. Its limits and running it on a lab network\n"
-	"with a key: docs/security.md.\n";
 
 static int num(const char *opt, const char *s, double min, double max, double *out)
 {
@@ -58,6 +25,45 @@ static int num(const char *opt, const char *s, double min, double max, double *o
 
 enum { O_BIND = 256, O_PORT, O_PSK, O_TIME, O_MSG, O_STREAMS, O_RATE, O_TESTS, O_CONNS,
        O_PER_ADDR, O_IDLE, O_SESSION, O_READ, O_PARENT };
+
+static const struct pg_opt serve_opts[] = {
+	{ "bind", 0, O_BIND, "ADDR",
+	  "numeric address to listen on (default 0.0.0.0; a non-loopback address without --psk-file warns)" },
+	{ "port", 0, O_PORT, "N", "control port (default 12867; 0: a free port)" },
+	{ "psk-file", 0, O_PSK, "FILE",
+	  "clients must prove they know the key on FILE's first line (HMAC-SHA256 challenge and response)" },
+	{ "max-time", 0, O_TIME, "S", "longest test in seconds (default 60; 300 with --psk-file)" },
+	{ "max-msg", 0, O_MSG, "SIZE", "largest send and request size (default 1m)" },
+	{ "max-streams", 0, O_STREAMS, "N", "data connections per role and test (default 16)" },
+	{ "max-rate", 0, O_RATE, "MBIT",
+	  "what the peer sends, Mbit/s in all tests together; 0: no cap (default 1000; no cap with --psk-file)" },
+	{ "max-tests", 0, O_TESTS, "N",
+	  "sessions at once, counted once a client has proved the key; more are answered busy (default 4)" },
+	{ "max-conns", 0, O_CONNS, "N", "control connections at once; more are refused (default 64)" },
+	{ "max-conns-per-addr", 0, O_PER_ADDR, "N", "of them from one source address (default 8)" },
+	{ "idle-timeout", 0, O_IDLE, "S",
+	  "from connecting to a session (HELLO, and the key with --psk-file) in all; then it is dropped "
+	  "(default 3)" },
+	{ "session-timeout", 0, O_SESSION, "S", "drop a session that starts no test this long (default 120)" },
+	{ "read-timeout", 0, O_READ, "S", "drop one that sends half a message (default 5)" },
+	{ "exit-with-parent", 0, O_PARENT, NULL, "end when the process that started it ends" },
+	{ "verbose", 'v', 'v', NULL, "one line on stderr per session event" },
+	PG_OPT_END,
+};
+
+const struct pg_cmd_doc pg_doc_serve = {
+	.name = "serve",
+	.summary = "the network peer the net.* benchmarks talk to",
+	.usage = "[--bind ADDR] [--port N] [--psk-file FILE] [limits]",
+	.intro = "The far end of the net.* benchmarks, as netserver is for netperf. It answers only the "
+		 "client that asked, sends traffic to no other address, runs nothing and writes no files. "
+		 "'perfguide run net.*' starts its own peer on loopback when --peer is not given.",
+	.opts = serve_opts,
+	.after = "It prints \"listening on ADDR:PORT\" once it accepts connections, and stops on SIGTERM or "
+		 "SIGINT. Its limits and running it on a lab network with a key: docs/security.md.",
+	.exit_status = "0 stopped by a signal, 2 bad input or the port cannot be had.",
+	.examples = "  perfguide serve --psk-file key",
+};
 
 /* A whole number in [min, max] into *out; -1 to go on, else the exit status. */
 static int whole(const char *opt, const char *s, double min, double max, int *out)
@@ -101,32 +107,21 @@ static int one_option(int c, const char *arg, struct pg_serve_opts *o)
 	case O_READ: return real("--read-timeout", arg, 0.01, 3600, &o->read_timeout);
 	case O_PARENT: o->exit_with_parent = 1; return -1;
 	case 'v': o->verbose = 1; return -1;
-	case 'h': fputs(help, stdout); return PG_EXIT_OK;
+	case 'h': pg_help_print(stdout, &pg_doc_serve); return PG_EXIT_OK;
 	}
 	return PG_EXIT_USAGE;
 }
 
 int pg_cmd_serve(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "bind", required_argument, NULL, O_BIND }, { "port", required_argument, NULL, O_PORT },
-		{ "psk-file", required_argument, NULL, O_PSK }, { "max-time", required_argument, NULL, O_TIME },
-		{ "max-msg", required_argument, NULL, O_MSG }, { "max-streams", required_argument, NULL, O_STREAMS },
-		{ "max-rate", required_argument, NULL, O_RATE }, { "max-tests", required_argument, NULL, O_TESTS },
-		{ "max-conns", required_argument, NULL, O_CONNS },
-		{ "max-conns-per-addr", required_argument, NULL, O_PER_ADDR },
-		{ "idle-timeout", required_argument, NULL, O_IDLE },
-		{ "session-timeout", required_argument, NULL, O_SESSION },
-		{ "read-timeout", required_argument, NULL, O_READ },
-		{ "exit-with-parent", no_argument, NULL, O_PARENT }, { "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' }, { 0 },
-	};
 	static struct pg_serve_opts o;
+	struct pg_getopt g;
 	char err[256];
 	int c, rc;
 	pg_serve_defaults(&o);
+	pg_getopt_tables(&pg_doc_serve, &g);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
 		if (c == '?')
 			return pg_usage_error("serve: unknown option '%s'", argv[optind - 1]);
 		if ((rc = one_option(c, optarg, &o)) >= 0)

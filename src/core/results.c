@@ -86,6 +86,9 @@ static json_t *machine_json(const struct pg_machine *m)
 		set_str(j, "part", c->part);
 		set_str(j, "variant", c->variant);
 		set_str(j, "revision", c->revision);
+		set_str(j, "core", c->core);
+		if (c->cluster >= 0)
+			json_object_set_new(j, "cluster", json_integer(c->cluster));
 		json_array_append_new(cpus, j);
 	}
 	json_object_set_new(o, "cpus", cpus);
@@ -138,6 +141,8 @@ static json_t *build_json(void)
 	set_str(o, "cflags", PG_CFLAGS);
 	set_str(o, "build_type", PG_BUILD_TYPE);
 	set_str(o, "target", PG_TARGET);
+	set_str(o, "backends", PG_BACKENDS);
+	set_str(o, "backends_missing", PG_BACKENDS_MISSING);
 	json_t *libs = json_object();
 	set_str(libs, "jansson", JANSSON_VERSION);
 	json_object_set_new(o, "libs", libs);

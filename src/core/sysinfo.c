@@ -11,6 +11,7 @@
 #include <gnu/libc-version.h>
 #endif
 
+#include "cpu_names.h"
 #include "pg_build.h"
 
 static char root[256] = "";
@@ -60,34 +61,20 @@ static long read_long(const char *path)
 	return strtol(b, NULL, 10);
 }
 
-static const struct {
-	unsigned part;
-	const char *name;
-} arm_parts[] = {
-	{ 0xc05, "Cortex-A5" }, { 0xc07, "Cortex-A7" }, { 0xc08, "Cortex-A8" },
-	{ 0xc09, "Cortex-A9" }, { 0xc0e, "Cortex-A17" }, { 0xc0f, "Cortex-A15" },
-	{ 0xd03, "Cortex-A53" }, { 0xd04, "Cortex-A35" }, { 0xd05, "Cortex-A55" },
-	{ 0xd07, "Cortex-A57" }, { 0xd08, "Cortex-A72" }, { 0xd09, "Cortex-A73" },
-	{ 0xd0a, "Cortex-A75" }, { 0xd0b, "Cortex-A76" }, { 0xd0c, "Neoverse-N1" },
-	{ 0xd0d, "Cortex-A77" }, { 0xd40, "Neoverse-V1" }, { 0xd41, "Cortex-A78" },
-	{ 0xd44, "Cortex-X1" }, { 0xd46, "Cortex-A510" }, { 0xd47, "Cortex-A710" },
-	{ 0xd48, "Cortex-X2" }, { 0xd49, "Neoverse-N2" }, { 0xd4b, "Cortex-A78C" },
-	{ 0xd80, "Cortex-A520" }, { 0xd81, "Cortex-A720" },
-};
-
+/* ARM's "model name" is only "ARMv7 Processor rev 3 (v7l)", and arm64
+ * shows none: the implementer and part say which core it is. */
 static void arm_model(struct pg_cpu_info *c)
 {
 	unsigned impl = (unsigned)strtoul(c->implementer, NULL, 0);
 	unsigned part = (unsigned)strtoul(c->part, NULL, 0);
-	if (impl == 0x41)
-		for (size_t i = 0; i < sizeof(arm_parts) / sizeof(arm_parts[0]); i++)
-			if (arm_parts[i].part == part) {
-				snprintf(c->model, sizeof(c->model), "ARM %s r%sp%s", arm_parts[i].name,
-					 c->variant[0] ? c->variant + (c->variant[1] == 'x' ? 2 : 0) : "?",
-					 c->revision[0] ? c->revision : "?");
-				return;
-			}
-	snprintf(c->model, sizeof(c->model), "implementer %s part %s", c->implementer, c->part);
+	const char *vendor = pg_arm_implementer(impl), *core = pg_arm_core(impl, part);
+	if (!core) {
+		snprintf(c->model, sizeof(c->model), "implementer %s part %s", c->implementer, c->part);
+		return;
+	}
+	snprintf(c->core, sizeof(c->core), "%s", core);
+	snprintf(c->model, sizeof(c->model), "%s %s r%sp%s", vendor, core,
+		 c->variant[0] ? c->variant + (c->variant[1] == 'x' ? 2 : 0) : "?", c->revision[0] ? c->revision : "?");
 }
 
 static void value_of(const char *line, char *dst, size_t len)
@@ -144,8 +131,6 @@ static void read_cpuinfo(struct pg_machine *m)
 	fclose(f);
 	for (int i = 0; i < m->ncpu; i++) {
 		struct pg_cpu_info *c = &m->cpu[i];
-		/* ARM's "model name" is only "ARMv7 Processor rev 3 (v7l)": the
-		 * implementer and part say which core it is. */
 		if (c->part[0])
 			arm_model(c);
 		else if (!c->model[0] && hw_model[0])
@@ -324,6 +309,7 @@ void pg_machine_read(struct pg_machine *m)
 	m->cpus_configured = (int)sysconf(_SC_NPROCESSORS_CONF);
 	read_cpuinfo(m);
 	read_policies(m);
+	pg_machine_clusters(m);
 	read_caches(m);
 	m->mem_total = meminfo_field("MemTotal");
 	m->mem_available = pg_mem_available();

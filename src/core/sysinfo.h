@@ -11,6 +11,8 @@ struct pg_cpu_info {
 	int id;
 	char model[128];	/* "model name", or ARM implementer/part decoded */
 	char implementer[16], part[16], variant[16], revision[16];	/* ARM */
+	char core[32];		/* ARM: "Cortex-A53" from implementer and part; "" unknown */
+	int cluster;		/* cpu_clusters.c; -1 unknown */
 };
 
 struct pg_freq_policy {
@@ -50,6 +52,7 @@ struct pg_machine {
 	struct pg_cpu_info *cpu;
 	int npolicy;
 	struct pg_freq_policy *policy;
+	int ncluster;		/* the CPUs' cluster numbers are 0..ncluster-1 */
 	int ncache;
 	struct pg_cache_info *cache;
 	int64_t mem_total, mem_available;	/* bytes; 0 unknown */

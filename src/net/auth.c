@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "net/proto.h"
+#include "pg_build.h"
 
 #ifdef PG_HAVE_CRYPTO
 #include <openssl/crypto.h>
@@ -21,7 +22,7 @@ int pg_net_auth_available(char *err, size_t len)
 	(void)len;
 	return 0;
 #else
-	snprintf(err, len, "built without libcrypto: --psk-file needs libssl-dev at build time");
+	snprintf(err, len, "built without libcrypto: --psk-file needs libssl-dev" PG_DEB_ARCH_SUFFIX " at build time");
 	return -1;
 #endif
 }

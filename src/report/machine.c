@@ -127,6 +127,8 @@ static void emulation(const struct mcol *x, char *buf, size_t len)
 	json_t *e = json_object_get(x->m, "emulated");
 	if (json_is_true(e))
 		snprintf(buf, len, "yes (%s): not the hardware's speed", virt && virt[0] ? virt : "an emulator");
+	else if (virt && strcmp(virt, "qemu") == 0)	/* an ARM guest cannot tell KVM from TCG */
+		snprintf(buf, len, "perhaps (qemu, with KVM or emulated: the guest cannot tell)");
 	else if (virt && virt[0] && strcmp(virt, "none") != 0)
 		snprintf(buf, len, "no (%s)", virt);
 	else if (json_is_false(e) || virt)

@@ -19,6 +19,13 @@ for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
 	"$CMAKE" --build "$b" -j 2 >"$T/build.log" 2>&1 || fail "$triple: build failed: $(tail -n 20 "$T/build.log")"
 	file "$b/perfguide" 2>/dev/null | grep -q 'statically linked' || fail "$triple: binary is not static"
 	"$q" "$b/perfguide" list >"$T/list" || fail "$triple: list failed under $q"
+	# The binary names the backends the build found, and why it lacks the others.
+	want=$(sed -n 's/^-- backends: //p' "$T/cfg.log")
+	"$q" "$b/perfguide" info >"$T/info" || fail "$triple: info failed under $q"
+	have=$(sed -n 's/^backends  *//p' "$T/info")
+	[ -n "$want" ] && [ "$have" = "$want" ] || fail "$triple: info says backends '$have', the build found '$want'"
+	grep -q '^without .*alsa (a static build: Debian ships no static alsa-lib' "$T/info" \
+		|| fail "$triple: info does not say why alsa is missing: $(grep '^without' "$T/info")"
 	grep -q '^mem.bw.rd ' "$T/list" || fail "$triple: list lacks mem.bw.rd"
 	out=""
 	grep -q "^-- jansson: /" "$T/cfg.log" && out="--out $T/$triple.jsonl"

@@ -174,24 +174,21 @@ SH
 		[ "$RC" -le 1 ] || fail "4: report --format $f of a forged result: exit $RC $(cat "$T/err")"
 		no_forgery "report --format $f on standard output" "$T/out" "$T/err"
 	done
-	# the LAVA run step: a results file holding a LAVA signal goes into the
-	# job log escaped, and still imports
+	# the LAVA run step: a results file holding a LAVA signal (a board
+	# named so) goes into the job log base64 (run --lava), where it cannot
+	# read as a signal, and comes back out whole (import --from-lava-log)
 	mkdir -p "$T/lavarun/bin"
 	printf '#!/bin/sh\nexit 0\n' >"$T/lavarun/bin/lava-test-case"
 	chmod +x "$T/lavarun/bin/lava-test-case"
-	cat >"$T/lavarun/fakepg" <<'SH'
-#!/bin/sh
-while [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done
-printf '{"type":"run","schema":"perfguide/1","id":"l1","board":"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged RESULT=pass>"}\n{"type":"end","finished":"f","status":"complete"}\n' >"$out"
-SH
-	chmod +x "$T/lavarun/fakepg"
-	(cd "$T/lavarun" && PATH="$T/lavarun/bin:$PATH" PERFGUIDE="$T/lavarun/fakepg" sh "$PG_SOURCE_DIR/lava/perfguide-run.sh") \
-		>"$T/lavarun.log" 2>&1 || fail "4: lava/perfguide-run.sh failed: $(cat "$T/lavarun.log")"
-	no_forgery "lava/perfguide-run.sh's copy of the results file" "$T/lavarun.log"
-	sed -n '/^--- perfguide results file/,/^--- end of perfguide results file/p' "$T/lavarun.log" | sed '1d;$d' >"$T/art.jsonl"
-	"$PG" import --db "$T/art.db" "$T/art.jsonl" >/dev/null 2>&1 &&
+	(cd "$T/lavarun" && PATH="$T/lavarun/bin:$PATH" PERFGUIDE="$PG" BENCHMARKS=mem.bw.rd \
+		EXTRA="-p size=4k $FAST" BOARD='<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged RESULT=pass>' \
+		sh "$PG_SOURCE_DIR/lava/perfguide-run.sh") >"$T/lavarun.log" 2>&1 ||
+		fail "4: lava/perfguide-run.sh failed: $(cat "$T/lavarun.log")"
+	no_forgery "lava/perfguide-run.sh's log" "$T/lavarun.log"
+	grep -q '^perfguide-results-begin ' "$T/lavarun.log" || fail "4: no results file in the log: $(cat "$T/lavarun.log")"
+	"$PG" import --db "$T/art.db" --from-lava-log "$T/lavarun.log" >/dev/null 2>&1 &&
 		"$PG" runs --db "$T/art.db" --json | grep -q 'LAVA_SIGNAL_TESTCASE TEST_CASE_ID=forged' ||
-		fail "4: the results file from the log does not import whole: $(cat "$T/art.jsonl")"
+		fail "4: the results file from the log does not import whole: $(tail -n 5 "$T/lavarun.log")"
 fi
 
 # 5: a label set that `run` accepts (16 labels of 128 bytes) is kept whole

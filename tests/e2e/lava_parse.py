@@ -6,6 +6,9 @@
   lava_parse.py log FILE            parse a console log with the dispatcher's
                                     lava-test-shell action, print the results
                                     it would send to the server, one JSON per line
+  lava_parse.py joblog FILE OUT     write the job log LAVA would keep of that
+                                    console (output.yaml): the dispatcher's
+                                    ShellLogger and lava_common's YAMLLogger
 
 Exit 77 when LAVA's Python packages are not installed.
 """
@@ -16,7 +19,9 @@ try:
     import pexpect
     import yaml
     from lava_common.schemas.test import testdef as lava_testdef
+    from lava_common.log import YAMLLogger
     from lava_dispatcher.actions.test.shell import TestShellAction
+    from lava_dispatcher.shell import ShellLogger
 except ImportError as e:
     print("SKIP: LAVA's python packages are missing (apt-get install lava-dispatcher lava-common): %s" % e,
           file=sys.stderr)
@@ -62,7 +67,35 @@ def parse_log(path):
         print(json.dumps(r, sort_keys=True))
 
 
+def job_log(path, out):
+    """The console, as a LAVA job's log keeps it: the board's output goes
+    through the ShellLogger the dispatcher puts on its connection (in the
+    pieces a serial line delivers, not whole lines), each line a "target"
+    entry of the YAMLLogger, among the dispatcher's own entries."""
+    import logging
+
+    logger = YAMLLogger("perfguide-test")
+    handler = logging.FileHandler(out, mode="w")
+    handler.setFormatter(logging.Formatter("- %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    shell = ShellLogger(logger)
+    logger.info("lava-test-shell: Wait for prompt ['/ #'] (timeout 00:10:00)")
+    with open(path, encoding="utf-8", errors="replace") as f:
+        data = f.read()
+    for i in range(0, len(data), 97):
+        shell.write(data[i:i + 97])
+        if i % (97 * 50) == 0:
+            logger.debug("Using /lava-1234")
+    shell.flush(force=True)
+    logger.info("ok: lava_test_shell seems to have completed")
+    handler.close()
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "joblog":
+        job_log(sys.argv[2], sys.argv[3])
+        return 0
     if len(sys.argv) != 3 or sys.argv[1] not in ("testdef", "log"):
         print(__doc__, file=sys.stderr)
         return 2

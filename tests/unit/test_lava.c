@@ -1,6 +1,7 @@
-/* run --lava's case names: the benchmark id, its recorded parameters (sizes
- * as -p takes them, named choices by name) and the metric, in LAVA's
- * alphabet, at most 100 characters, the same for the same input. */
+/* run --lava's case names: the benchmark id, its recorded parameters that
+ * are not at their defaults (sizes as -p takes them, named choices by name),
+ * the metric unless it is the first, in LAVA's alphabet, at most 100
+ * characters, never a hash, the same for the same input. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,13 +13,18 @@
 #include "cli/run.h"
 
 static const struct pg_param params[] = {
-	{ .name = "size", .type = PG_P_SIZE, .choices = "auto" },
-	{ .name = "threads", .type = PG_P_INT },
-	{ .name = "dir", .type = PG_P_STR },
-	{ .name = "psk_file", .type = PG_P_STR, .not_recorded = 1 },
+	{ .name = "size", .type = PG_P_SIZE, .def = "8m", .choices = "auto" },
+	{ .name = "threads", .type = PG_P_INT, .def = "1" },
+	{ .name = "dir", .type = PG_P_STR, .def = "." },
+	{ .name = "psk_file", .type = PG_P_STR, .def = "none", .not_recorded = 1 },
 	{ 0 },
 };
-static const struct pg_bench bench = { .id = "mem.bw.fcp", .params = params };
+static const struct pg_metric metrics[] = {
+	{ .name = "bandwidth", .unit = "MB/s", .higher_is_better = 1 },
+	{ .name = "latency", .unit = "us" },
+	{ 0 },
+};
+static const struct pg_bench bench = { .id = "mem.bw.fcp", .params = params, .metrics = metrics };
 
 static void set(struct pg_args *a, int i, const char *text, int64_t num)
 {
@@ -34,28 +40,34 @@ static void names(void **state)
 	(void)state;
 	struct pg_args a = { 0 };
 	char name[128], again[128];
-	set(&a, 0, "8388608", 8 << 20);
+	/* every parameter at its default: the id alone */
+	set(&a, 0, "8m", 8 << 20);
 	set(&a, 1, "1", 1);
-	set(&a, 2, "/mnt/sd card", 0);
+	set(&a, 2, ".", 0);
 	set(&a, 3, "/etc/key", 0);
-	run_lava_case_name(&bench, &a, "bandwidth", name, sizeof(name));
-	assert_string_equal(name, "mem.bw.fcp_size-8m_threads-1_dir-_mnt_sd_card_bandwidth");
+	run_lava_case_name(&bench, &a, 0, name, sizeof(name));
+	assert_string_equal(name, "mem.bw.fcp");
+	/* a metric after the first is named */
+	run_lava_case_name(&bench, &a, 1, name, sizeof(name));
+	assert_string_equal(name, "mem.bw.fcp_latency");
+	/* the parameters that are not at their defaults, sizes as -p takes
+	 * them; a value's other characters are '.', never the '_' between parts */
+	set(&a, 0, "65536", 64 << 10);
+	set(&a, 2, "/mnt/sd card", 0);
+	run_lava_case_name(&bench, &a, 0, name, sizeof(name));
+	assert_string_equal(name, "mem.bw.fcp_size-64k_dir-.mnt.sd.card");
 	set(&a, 0, "auto", 0);	/* a named choice, by name */
-	run_lava_case_name(&bench, &a, "bandwidth", name, sizeof(name));
-	assert_string_equal(name, "mem.bw.fcp_size-auto_threads-1_dir-_mnt_sd_card_bandwidth");
+	set(&a, 1, "4", 4);
+	run_lava_case_name(&bench, &a, 1, name, sizeof(name));
+	assert_string_equal(name, "mem.bw.fcp_size-auto_threads-4_dir-.mnt.sd.card_latency");
 
-	/* Too long for LAVA: its start, then a hash of the whole name. */
+	/* Too long for LAVA: cut at 100, no hash; the same every time. */
 	set(&a, 2, "/a/very/long/directory/name/that/goes/on/and/on/until/it/is/far/too/long/for/lava/one", 0);
-	run_lava_case_name(&bench, &a, "bandwidth", name, sizeof(name));
+	run_lava_case_name(&bench, &a, 0, name, sizeof(name));
 	assert_int_equal(strlen(name), 100);
-	assert_memory_equal(name, "mem.bw.fcp_size-auto_threads-1_dir-_a_very_long", 47);
-	assert_true(name[91] == '-');
-	run_lava_case_name(&bench, &a, "bandwidth", again, sizeof(again));
+	assert_memory_equal(name, "mem.bw.fcp_size-auto_threads-4_dir-.a.very.long", 47);
+	run_lava_case_name(&bench, &a, 0, again, sizeof(again));
 	assert_string_equal(name, again);
-	set(&a, 2, "/a/very/long/directory/name/that/goes/on/and/on/until/it/is/far/too/long/for/lava/two", 0);
-	run_lava_case_name(&bench, &a, "bandwidth", again, sizeof(again));
-	assert_int_equal(strlen(again), 100);
-	assert_string_not_equal(name, again);
 	for (const char *p = name; *p; p++)
 		assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-", *p));
 }

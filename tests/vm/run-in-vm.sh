@@ -1,11 +1,12 @@
 #!/bin/sh
 # Runs a test script inside a throw-away Linux virtual machine, for tests
 # that need kernel drivers the host's own kernel lacks (AF_ALG crypto,
-# rpmsg, storage...). The guest is Debian's stock kernel (downloaded with
-# apt-get download and unpacked, never installed) booted by
-# qemu-system-x86_64 from an initramfs that holds busybox-static, the
-# kernel modules asked for, perfguide (static, or dynamic with its shared
-# libraries) and the caller's script.
+# rpmsg, storage...) or another architecture's kernel (--arch aarch64: a
+# real arm64 kernel's /proc and /sys). The guest is Debian's stock kernel
+# (downloaded with apt-get download and unpacked, never installed) booted
+# by qemu-system-x86_64 (or qemu-system-aarch64 -M virt) from an initramfs
+# that holds busybox-static, the kernel modules asked for, perfguide
+# (static, or dynamic with its shared libraries) and the caller's script.
 # What the script writes to $PG_OUT comes back to the host; the script's
 # exit status is this command's. See docs/testing-vm.md.
 #
@@ -35,10 +36,16 @@ usage: tests/vm/run-in-vm.sh --script FILE [options]
   --perfguide BIN     the perfguide to put in the guest (default: build a
                       static one in $PG_VM_BUILD); a dynamic one comes with
                       the shared libraries and loader ldd lists for it
+  --arch ARCH         x86_64 (default) or aarch64: qemu-system-aarch64 -M virt
+                      (TCG), Debian's arm64 kernel and busybox-static, and a
+                      static perfguide cross-built as make cross-aarch64 does
   --bin PROG          also put the program PROG (a path, or a name on PATH)
                       in the guest's /usr/bin, with its shared libraries
                       (ldd); may be repeated
-  --kernel-package P  Debian kernel package (default: linux-image-amd64)
+  --kernel-package P  Debian kernel package (default: linux-image-amd64, or
+                      linux-image-arm64 with --arch aarch64)
+  --cpu MODEL         qemu's -cpu (aarch64 default: cortex-a72; x86_64: max
+                      under TCG, host under KVM)
   --append "ARGS"     more kernel command-line arguments
   --qemu-args "ARGS"  more qemu arguments (a disk, a device: "-drive ...")
   --memory SIZE       guest memory (default: 512M)
@@ -58,11 +65,11 @@ EOF
 die() { echo "$me: $*" >&2; exit 125; }
 bad() { echo "$me: $*" >&2; exit 2; }
 
-script="" out="" modules="" moddirs="" files="" bins="" pg="" kmeta=linux-image-amd64
+script="" out="" modules="" moddirs="" files="" bins="" pg="" kmeta="" arch=x86_64 cpu=""
 append="" qargs="" mem=512M smp=1 tmo=300 verbose=0 keep=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--script|--out|--modules|--module-dirs|--file|--bin|--perfguide|--kernel-package|--append|--qemu-args|--memory|--smp|--timeout)
+	--script|--out|--modules|--module-dirs|--file|--bin|--perfguide|--kernel-package|--append|--qemu-args|--memory|--smp|--timeout|--arch|--cpu)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
 		--script) script=$2 ;;
@@ -74,6 +81,8 @@ $2" ;;
 		--bin) bins="$bins $2" ;;
 		--perfguide) pg=$2 ;;
 		--kernel-package) kmeta=$2 ;;
+		--arch) arch=$2 ;;
+		--cpu) cpu=$2 ;;
 		--append) append="$append $2" ;;
 		--qemu-args) qargs="$qargs $2" ;;
 		--memory) mem=$2 ;;
@@ -92,10 +101,26 @@ done
 case "$tmo" in ''|*[!0-9]*) bad "--timeout takes whole seconds, not '$tmo'" ;; esac
 case "$smp" in ''|*[!0-9]*) bad "--smp takes a number, not '$smp'" ;; esac
 : "${out:=$PG_VM_BUILD/out}"
+# What differs between the guests: qemu and its machine, Debian's
+# architecture (for the kernel, busybox and the cross build), the console.
+case "$arch" in
+x86_64)
+	qemu=qemu-system-x86_64 qpkg=qemu-system-x86 debarch=amd64 tty=ttyS0
+	kmeta=${kmeta:-linux-image-amd64} ;;
+aarch64)
+	# A Cortex-A72 (the cores of an RPi 4 or a J721E): the guest's
+	# /proc/cpuinfo names a real core, as a board's does.
+	qemu=qemu-system-aarch64 qpkg=qemu-system-arm debarch=arm64 tty=ttyAMA0
+	kmeta=${kmeta:-linux-image-arm64} cpu=${cpu:-cortex-a72} ;;
+*) bad "--arch is x86_64 or aarch64, not '$arch'" ;;
+esac
+# Package names for apt: a foreign architecture's take its suffix.
+foreign=""
+[ "$(dpkg --print-architecture 2>/dev/null)" = "$debarch" ] || foreign=":$debarch"
 
 # --- what the host needs: named all at once, in one line ---
 missing=""
-for t in qemu-system-x86_64:qemu-system-x86 cpio:cpio gzip:gzip base64:coreutils \
+for t in $qemu:$qpkg cpio:cpio gzip:gzip base64:coreutils \
 	tar:tar dpkg-deb:dpkg apt-get:apt; do
 	command -v "${t%%:*}" >/dev/null 2>&1 || missing="$missing ${t#*:}"
 done
@@ -114,7 +139,7 @@ mkdir -p "$PG_VM_BUILD"
 PG_VM_BUILD=$(cd "$PG_VM_BUILD" && pwd)
 
 # --- the static perfguide ---
-if [ -z "$pg" ]; then
+if [ -z "$pg" ] && [ "$arch" = x86_64 ]; then
 	# SQLite is left out: the guest keeps no results store, and the image
 	# stays smaller.
 	log=$PG_VM_BUILD/vm-build.log
@@ -124,9 +149,43 @@ if [ -z "$pg" ]; then
 		die "the static perfguide did not build (log: $log)"
 	fi
 	pg=$PG_VM_BUILD/perfguide
+elif [ -z "$pg" ]; then
+	# The board binary, built as make cross-aarch64 builds it.
+	command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 ||
+		die "cannot build the aarch64 perfguide: missing gcc-aarch64-linux-gnu (install with: sh scripts/deps.sh check-vm)"
+	b=$PG_VM_BUILD/$arch
+	log=$PG_VM_BUILD/vm-build-$arch.log
+	if ! { cmake -S "$src" -B "$b" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/aarch64-linux-gnu.cmake" \
+		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DPG_STRIP=ON -DBUILD_TESTING=OFF &&
+		cmake --build "$b" -j "$(nproc 2>/dev/null || echo 2)"; } >"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		die "the static aarch64 perfguide did not build (log: $log)"
+	fi
+	pg=$b/perfguide
 fi
 [ -x "$pg" ] || die "no perfguide binary at $pg"
 dynamic() { readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; }
+if [ "$arch" != x86_64 ] && { [ -n "$bins" ] || dynamic "$pg"; }; then
+	die "an $arch guest takes a static perfguide only, and no --bin (their libraries would be this machine's)"
+fi
+# The guest's busybox: this machine's, or the guest architecture's
+# busybox-static from Debian (downloaded once, unpacked, never installed).
+gbb=$bb
+if [ "$arch" != x86_64 ]; then
+	gbb=$PG_VM_BUILD/busybox-$debarch/bin/busybox
+	if [ ! -x "$gbb" ]; then
+		d=$PG_VM_BUILD/busybox-$debarch
+		rm -rf "$d" && mkdir -p "$d/dl"
+		sandbox=""
+		[ "$(id -u)" -eq 0 ] && sandbox="-o APT::Sandbox::User=root"
+		# shellcheck disable=SC2086
+		(cd "$d/dl" && apt-get download -q $sandbox "busybox-static$foreign") >"$d/download.log" 2>&1 ||
+			die "cannot download busybox-static$foreign with apt-get download (no network, or run: dpkg --add-architecture $debarch && apt-get update)"
+		dpkg-deb -x "$d"/dl/*.deb "$d" || die "cannot unpack busybox-static$foreign"
+		rm -rf "$d/dl"
+		[ -x "$gbb" ] || die "busybox-static$foreign holds no bin/busybox"
+	fi
+fi
 if [ -n "$bins" ] || dynamic "$pg"; then
 	command -v readelf >/dev/null 2>&1 && command -v ldd >/dev/null 2>&1 ||
 		die "shipping a dynamic program needs readelf and ldd (install binutils)"
@@ -137,8 +196,8 @@ kcache=$PG_VM_BUILD/kernel
 mkdir -p "$kcache"
 # The meta package depends on the versioned image (linux-image-6.1.0-NN-amd64).
 resolve() {
-	kpkg=$(apt-cache depends "$kmeta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
-	if [ -z "$kpkg" ] && apt-cache show "$kmeta" >/dev/null 2>&1; then
+	kpkg=$(apt-cache depends "$kmeta$foreign" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ :]*\)\(:[a-z0-9]*\)\{0,1\}$/\1/p' | head -n 1)
+	if [ -z "$kpkg" ] && apt-cache show "$kmeta$foreign" >/dev/null 2>&1; then
 		kpkg=$kmeta
 	fi
 }
@@ -151,7 +210,7 @@ if [ -z "$kpkg" ] && [ "$(id -u)" -eq 0 ] && [ ! -f "$kcache/.updated" ]; then
 fi
 if [ -z "$kpkg" ]; then
 	# Offline or no package lists: fall back on the newest kernel in the cache.
-	kpkg=$(ls -t "$kcache" 2>/dev/null | while read -r d; do
+	kpkg=$(ls -t "$kcache" 2>/dev/null | grep -- "-$debarch\$" | while read -r d; do
 		[ -f "$kcache/$d/.ready" ] && { echo "$d"; break; }; done || true)
 	[ -n "$kpkg" ] || die "apt knows no package $kmeta and no kernel is cached in $kcache (run apt-get update, or check the network)"
 	echo "$me: apt cannot resolve $kmeta; using the cached $kpkg" >&2
@@ -164,7 +223,7 @@ if [ ! -f "$kdir/.ready" ]; then
 	sandbox=""
 	[ "$(id -u)" -eq 0 ] && sandbox="-o APT::Sandbox::User=root"
 	# shellcheck disable=SC2086
-	if ! (cd "$kdir/dl" && apt-get download -q $sandbox "$kpkg") >"$kdir/download.log" 2>&1; then
+	if ! (cd "$kdir/dl" && apt-get download -q $sandbox "$kpkg$foreign") >"$kdir/download.log" 2>&1; then
 		tail -n 3 "$kdir/download.log" >&2
 		die "cannot download $kpkg with apt-get download (no network or no package lists?)"
 	fi
@@ -186,8 +245,9 @@ if [ ! -f "$kdir/.ready" ]; then
 	[ -r "$vmlinuz" ] || die "no kernel image at $vmlinuz"
 	# The bzImage unpacks itself, which takes ten seconds under TCG; qemu
 	# boots the plain ELF kernel (PVH entry point) at once. Unpack it here,
-	# where xz runs at native speed; without it the bzImage boots.
-	for z in '\xfd7zXZ\x00:xz' '\x28\xb5\x2f\xfd:zstd' '\x1f\x8b\x08\x00:gzip'; do
+	# where xz runs at native speed; without it the bzImage boots. (arm64's
+	# vmlinuz is an Image qemu boots as it is.)
+	[ "$arch" = x86_64 ] && for z in '\xfd7zXZ\x00:xz' '\x28\xb5\x2f\xfd:zstd' '\x1f\x8b\x08\x00:gzip'; do
 		for off in $(LC_ALL=C grep -obUaP "${z%%:*}" "$vmlinuz" 2>/dev/null | cut -d: -f1 | head -n 3); do
 			tail -c +$((off + 1)) "$vmlinuz" | ${z#*:} -dcq >"$kdir/vmlinux" 2>/dev/null || true
 			if readelf -nW "$kdir/vmlinux" 2>/dev/null | grep -Eq 'Xen.*(\(0x00000012\)|PHYS32)'; then
@@ -210,7 +270,9 @@ trap '[ $keep -eq 1 ] && echo "$me: kept $run" >&2 || rm -rf "$run"' EXIT
 stage=$run/root
 mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin" "$stage/etc/pg-vm" \
 	"$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/out" "$stage/data" "$stage/root"
-cp "$bb" "$stage/bin/busybox"
+cp "$gbb" "$stage/bin/busybox"
+# The applet list of the guest's busybox (this machine's, of the same
+# Debian version, where the guest's cannot run here).
 "$bb" --list-full | while read -r a; do
 	[ -e "$stage/$a" ] || ln -s /bin/busybox "$stage/$a"
 done
@@ -341,15 +403,22 @@ if [ $rc -eq 0 ]; then
 fi
 read -r end _ </proc/uptime
 echo "pg-vm: guest script exit $rc after ${end}s"
-# The second serial port carries the results, raw, away from kernel messages.
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
+# The results go raw over a second serial port, away from kernel messages;
+# a machine with one (arm64's virt) sends them on the console, the kernel's
+# messages turned off first.
+rtty=$(cat /etc/pg-vm/results-tty)
+[ "$rtty" = /dev/console ] && dmesg -n 1
+stty -F "$rtty" raw -echo 2>/dev/null
 {
 	echo PG-VM-RESULTS-BEGIN
 	tar -C /out -cf - . | gzip -1 | base64
 	echo "PG-VM-RESULTS-END rc=$rc up=$up end=$end"
-} >/dev/ttyS1
+} >"$rtty"
 poweroff -f
 EOF
+rtty=/dev/ttyS1
+[ "$arch" = x86_64 ] || rtty=/dev/console
+echo "$rtty" >"$stage/etc/pg-vm/results-tty"
 chmod +x "$stage/init" "$stage/etc/pg-vm/guest.sh"
 initrd=$run/initrd.gz
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd" || die "cannot write the initramfs"
@@ -357,38 +426,50 @@ initrd=$run/initrd.gz
 # --- boot ---
 console=$run/console.log
 results=$run/results.raw
+# The machine: a PC with a second serial port for the results, or arm64's
+# virt board (one UART: the results come on the console).
+machine="" ports="-serial stdio -serial file:$results"
+if [ "$arch" = aarch64 ]; then
+	machine="-M virt" ports="-serial stdio" results=$console
+fi
 # quiet: only the init's and the script's lines on the console, unless -v.
-# no_timer_check: a TCG guest on a loaded host runs its timer interrupt
-# late, and the kernel's check of the IO-APIC timer then panics ("IO-APIC +
-# timer doesn't work!"); the check is for broken hardware, not emulation.
-kargs="console=ttyS0 panic=-1 rdinit=/init no_timer_check quiet loglevel=3"
-[ $verbose -eq 1 ] && kargs="console=ttyS0 panic=-1 rdinit=/init no_timer_check"
+# no_timer_check (x86): a TCG guest on a loaded host runs its timer
+# interrupt late, and the kernel's check of the IO-APIC timer then panics
+# ("IO-APIC + timer doesn't work!"); the check is for broken hardware, not
+# emulation. arm64's architected timer has no such check.
+timer=""
+[ "$arch" = x86_64 ] && timer=" no_timer_check"
+kargs="console=$tty panic=-1 rdinit=/init$timer quiet loglevel=3"
+[ $verbose -eq 1 ] && kargs="console=$tty panic=-1 rdinit=/init$timer"
 # boot ACCEL...: one run of the guest; qemu's status in $run/qemu.rc.
 boot() {
-	: >"$results"
+	[ "$results" = "$console" ] || : >"$results"
 	# shellcheck disable=SC2086
 	{
-		timeout -k 10 "$tmo" qemu-system-x86_64 "$@" -m "$mem" -smp "$smp" \
+		timeout -k 10 "$tmo" $qemu $machine "$@" -m "$mem" -smp "$smp" \
 			-nodefaults -no-reboot -nographic -monitor none \
 			-kernel "$kimage" -initrd "$initrd" -append "$kargs$append" \
-			-serial stdio -serial "file:$results" $qargs </dev/null && echo 0 >"$run/qemu.rc" || echo $? >"$run/qemu.rc"
+			$ports $qargs </dev/null && echo 0 >"$run/qemu.rc" || echo $? >"$run/qemu.rc"
 	} 2>&1 | tee "$console" | tr -d '\r' | awk -v all=$verbose '
 		# The firmware clears the screen with escape sequences: drop them.
 		{ gsub(/\033\[[0-9;?]*[A-Za-z]/, ""); gsub(/\033c/, "") }
+		# results sent on the console are not for the eye
+		/^PG-VM-RESULTS-BEGIN/ { skip = 1 }
+		skip { if ($0 ~ /^PG-VM-RESULTS-END/) skip = 0; next }
 		!all && !on { i = index($0, "pg-vm: "); if (i == 0) next; on = 1; $0 = substr($0, i) }
 		/reboot: Power down/ { next }
 		{ print; fflush() }'
 }
 accel=${PG_VM_ACCEL:-auto}
 case "$accel" in
-auto) accel=tcg; [ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm ;;
+auto) accel=tcg; [ "$arch" = "$(uname -m)" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm ;;
 kvm|tcg) ;;
 *) bad "PG_VM_ACCEL is auto, kvm or tcg, not '$accel'" ;;
 esac
 echo "$me: booting $kpkg ($kver, $accel), $(du -k "$initrd" | cut -f1) KB initramfs, timeout ${tmo}s" >&2
 t0=$(date +%s)
 if [ $accel = kvm ]; then
-	boot -accel kvm -cpu host
+	boot -accel kvm -cpu "${cpu:-host}"
 	qrc=$(cat "$run/qemu.rc" 2>/dev/null || echo 1)
 	# /dev/kvm can be there while KVM cannot run this guest (nested
 	# virtualisation that qemu aborts on): the guest never started, so run
@@ -400,7 +481,7 @@ if [ $accel = kvm ]; then
 		t0=$(date +%s)
 	fi
 fi
-[ $accel = tcg ] && boot -accel tcg -cpu max
+[ $accel = tcg ] && boot -accel tcg -cpu "${cpu:-max}"
 qrc=$(cat "$run/qemu.rc" 2>/dev/null || echo 1)
 # A guest that died before its init said anything (a kernel panic at boot,
 # qemu failing) is booted once more, and the log says so: on a loaded
@@ -410,7 +491,7 @@ if [ "$qrc" -ne 124 ] && [ "$qrc" -ne 137 ] && ! grep -q 'pg-vm: ' "$console"; t
 	echo "$me: the guest died at boot (qemu status $qrc: $why); booting it once more" >&2
 	cp "$console" "$run/console-first-boot.log"
 	t0=$(date +%s)
-	if [ $accel = kvm ]; then boot -accel kvm -cpu host; else boot -accel tcg -cpu max; fi
+	if [ $accel = kvm ]; then boot -accel kvm -cpu "${cpu:-host}"; else boot -accel tcg -cpu "${cpu:-max}"; fi
 	qrc=$(cat "$run/qemu.rc" 2>/dev/null || echo 1)
 fi
 t1=$(date +%s)
@@ -419,7 +500,7 @@ if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	keep
 	die "timed out after ${tmo}s: the guest did not power off (console: $out/console.log)"
 fi
-[ "$qrc" -eq 0 ] || { keep; die "qemu-system-x86_64 failed with status $qrc (console: $out/console.log)"; }
+[ "$qrc" -eq 0 ] || { keep; die "$qemu failed with status $qrc (console: $out/console.log)"; }
 endl=$(tr -d '\r' <"$results" | grep '^PG-VM-RESULTS-END' || true)
 if [ -z "$endl" ]; then
 	keep

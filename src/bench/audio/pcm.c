@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pg_build.h"
 #include "audio.h"
 
 #ifdef PG_HAVE_ALSA
@@ -345,11 +346,12 @@ int audio_pcm_open(struct pg_ctx *ctx, const struct audio_cfg *cfg, struct audio
 	(void)cfg;
 	*out = NULL;
 #ifdef PG_ALSA_STATIC_UNAVAILABLE
-	return pg_skip(ctx, "built without alsa-lib: a static build links only a static libasound.a, "
-		       "which Debian does not ship; build without -DPG_STATIC=ON where alsa-lib is "
-		       "installed (docs/methodology-audio.md)");
+	return pg_skip(ctx, "built without alsa-lib: a static build cannot link it (Debian ships no "
+		       "libasound.a); the audio group is in the dynamic builds: the Debian package, the "
+		       "Yocto or Buildroot recipe with alsa, or a build without -DPG_STATIC=ON "
+		       "(docs/install.md)");
 #else
-	return pg_skip(ctx, "built without alsa-lib: install libasound2-dev and rebuild");
+	return pg_skip(ctx, "built without alsa-lib: install libasound2-dev" PG_DEB_ARCH_SUFFIX " and rebuild");
 #endif
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pg_build.h"
 #include "crypto.h"
 
 #ifdef PG_HAVE_CRYPTO
@@ -271,7 +272,7 @@ static int none_open(struct pg_ctx *ctx, const struct crypto_op *op, void **xp)
 	return pg_skip(ctx, "built with %s: the openssl backend needs OpenSSL 3.0 or later",
 		       OPENSSL_VERSION_TEXT);
 #else
-	return pg_skip(ctx, "built without libcrypto: install libssl-dev and rebuild");
+	return pg_skip(ctx, "built without libcrypto: install libssl-dev" PG_DEB_ARCH_SUFFIX " and rebuild");
 #endif
 }
 

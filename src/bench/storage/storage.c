@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "pg_build.h"
 #include "core/params.h"
 #include "core/runner.h"
 #include "storage.h"
@@ -261,8 +262,8 @@ static int open_job(struct pg_ctx *ctx, struct st_state *s, const struct st_job_
 		const struct st_engine *e = st_engine_find(order[i]);
 		if (e->without) {
 			if (!any)
-				return pg_skip(ctx, "built without %s: install %s-dev and rebuild", e->without,
-					       e->without);
+				return pg_skip(ctx, "built without %s: install %s-dev%s and rebuild", e->without,
+					       e->without, PG_DEB_ARCH_SUFFIX);
 			continue;
 		}
 		int r = st_job_open(&s->job, spec, e, err, sizeof(err));

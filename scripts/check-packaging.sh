@@ -1,0 +1,231 @@
+#!/bin/sh
+# The distribution packages, checked with the distributions' own tools, each
+# in a scratch directory (never in the tree, which stays as it is):
+#
+#   debian     dpkg-buildpackage -us -uc -b of a copy of the tree, and lintian
+#   arm64      the same with -a arm64 (the cross toolchain and the :arm64
+#              build dependencies; skipped with what is missing otherwise:
+#              Debian 12's libpq-dev:arm64 and libpq-dev cannot both be
+#              installed, so a machine that builds natively needs --fresh)
+#
+#   With --fresh (root), both run in a fresh Debian 12 root instead
+#   (debootstrap, cached in the scratch directory; each step in a copy of it,
+#   with apt-get build-dep [-a arm64] of debian/control and nothing else).
+#   yocto      BitBake parses meta-perfguide with POKY (an LTS branch of
+#              poky's public repository: scarthgap or later), and prints the
+#              recipe's PACKAGECONFIG and DEPENDS; with META_OE (a
+#              meta-openembedded checkout of the same branch) also a dry run
+#              of the recipe's tasks, which resolves every dependency
+#   buildroot  utils/check-package of BUILDROOT on package/perfguide/*, and
+#              perfguide.hash against the tarball Buildroot's own git
+#              download makes of PERFGUIDE_VERSION from this repository
+#
+# POKY, BUILDROOT and META_OE are checkouts you fetched (git clone); nothing
+# is fetched here, and nothing needs the network but apt for missing
+# packages (scripts/deps.sh packaging). BitBake refuses root: as root, it
+# runs as nobody (the checkouts must be readable by all).
+#
+# usage: scripts/check-packaging.sh [--fresh] POKY BUILDROOT [META_OE]
+#   PG_PKG_DIR   scratch directory (default ${TMPDIR:-/tmp}/perfguide-packaging)
+#   PG_PKG_STEPS the steps to run (default "debian arm64 yocto buildroot")
+set -u
+me=check-packaging
+top=$(cd "$(dirname "$0")/.." && pwd)
+fresh=0
+[ "${1:-}" = --fresh ] && { fresh=1; shift; }
+[ $# -ge 2 ] || { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+poky=$(cd "$1" 2>/dev/null && pwd) || { echo "$me: no poky checkout at $1" >&2; exit 2; }
+br=$(cd "$2" 2>/dev/null && pwd) || { echo "$me: no Buildroot checkout at $2" >&2; exit 2; }
+metaoe=""
+[ $# -ge 3 ] && { metaoe=$(cd "$3" 2>/dev/null && pwd) || { echo "$me: no meta-openembedded at $3" >&2; exit 2; }; }
+work=${PG_PKG_DIR:-${TMPDIR:-/tmp}/perfguide-packaging}
+steps=${PG_PKG_STEPS:-debian arm64 yocto buildroot}
+
+[ $fresh -eq 0 ] || [ "$(id -u)" -eq 0 ] || { echo "$me: --fresh needs root (debootstrap, chroot)" >&2; exit 2; }
+sh "$top/scripts/deps.sh" packaging || exit 1
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+failed="" passed="" skipped=""
+result() { # STEP pass|fail|skip WHY
+	case $2 in
+	pass) passed="$passed $1" ;;
+	fail) failed="$failed $1"; echo "$me: $1: FAIL: $3" >&2 ;;
+	skip) skipped="$skipped $1"; echo "$me: $1: SKIP: $3" >&2 ;;
+	esac
+}
+
+# A copy of the tree's files (committed and not, as git sees them).
+copy_tree() {
+	rm -rf "$work/src" && mkdir -p "$work/src/perfguide"
+	(cd "$top" && git ls-files -co --exclude-standard | tar -cf - -T -) | tar -xf - -C "$work/src/perfguide"
+}
+
+# build_pkg NAME ARCH: dpkg-buildpackage here, or in a fresh root.
+build_pkg() {
+	if [ $fresh -eq 1 ]; then
+		in_fresh_root "$1" "$2"
+	else
+		(cd "$work/src/perfguide" && dpkg-buildpackage ${2:+-a "$2"} -us -uc -b)
+	fi
+}
+
+# deb ARCH: dpkg-buildpackage for ARCH (native when empty), then lintian.
+deb() {
+	name=debian${1:+-$1}
+	copy_tree
+	log=$work/$name.log
+	if [ $fresh -eq 0 ] && [ -n "$1" ] && ! (cd "$work/src/perfguide" && dpkg-checkbuilddeps -a "$1") >"$log" 2>&1; then
+		result "$name" skip "$(tail -n 1 "$log") (install them, e.g. with apt-get build-dep -a $1)"
+		return
+	fi
+	if ! build_pkg "$name" "$1" >"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		result "$name" fail "dpkg-buildpackage failed ($log)"
+		return
+	fi
+	changes=$(ls "$work"/src/perfguide_*_"${1:-$(dpkg --print-architecture)}".changes)
+	echo "== $name: $(basename "$changes")"
+	dpkg-deb -f "$work"/src/perfguide_*_"${1:-$(dpkg --print-architecture)}".deb Package Architecture Depends
+	echo "-- lintian --pedantic:"
+	lintian --pedantic -I "$changes" 2>&1 | grep -v '^running with root privileges'
+	# its exit status: 1 for an error, 2 when it could not check
+	if ! lintian "$changes" >/dev/null 2>&1; then
+		result "$name" fail "lintian reports errors, or could not check $changes"
+	else
+		result "$name" pass
+	fi
+}
+
+# in_fresh_root NAME ARCH: the package built in a copy of a fresh Debian
+# 12 root, its build dependencies (for ARCH: -a ARCH) from debian/control
+# and nothing else; the results come back to $work/src.
+in_fresh_root() {
+	base=$work/bookworm root=$work/$1.root
+	if [ ! -f "$base/.ready" ]; then
+		mirror=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+		rm -rf "$base"
+		debootstrap --variant=minbase bookworm "$base" "${mirror:-http://deb.debian.org/debian}" || return 1
+		: >"$base/.ready"
+	fi
+	umount_root "$root"
+	rm -rf "$root" && cp -a "$base" "$root" || return 1
+	for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/resolv.conf; do
+		[ -f "$f" ] && mkdir -p "$root$(dirname "$f")" && cp "$f" "$root$f"
+	done
+	mkdir -p "$root/build" && cp -a "$work/src/perfguide" "$root/build/perfguide"
+	for m in proc sys dev dev/pts; do mount --bind "/$m" "$root/$m"; done
+	a=${2:+-a $2}
+	p=${2:+-P cross}
+	chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive sh -c "
+		set -e
+		${2:+dpkg --add-architecture $2}
+		apt-get update -qq
+		apt-get install -y -q --no-install-recommends build-essential dpkg-dev debhelper ${2:+crossbuild-essential-$2} >/dev/null
+		apt-get build-dep -y -q $a $p ./build/perfguide >/dev/null
+		cd /build/perfguide && dpkg-buildpackage $a -us -uc -b"
+	rc=$?
+	umount_root "$root"
+	cp "$root"/build/perfguide*_* "$work/src/" 2>/dev/null
+	rm -rf "$root"
+	return $rc
+}
+
+umount_root() {
+	awk -v p="$1/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m"; done
+}
+
+# bb DIR COMMANDS: BitBake commands in the build directory DIR, as a plain
+# user (nobody when we are root), with the locale BitBake insists on.
+bb() {
+	d=$1
+	shift
+	cat >"$work/bb.sh" <<EOF
+export HOME=$work/yocto LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 PATH=/usr/bin:/bin:/usr/sbin:/sbin
+cd "$poky" && . ./oe-init-build-env "$d" >/dev/null || exit 1
+grep -q '^BB_NO_NETWORK' conf/local.conf || echo 'BB_NO_NETWORK = "1"' >>conf/local.conf
+$*
+EOF
+	if [ "$(id -u)" -eq 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups bash "$work/bb.sh"
+	else
+		bash "$work/bb.sh"
+	fi
+}
+
+yocto() {
+	[ -f "$poky/oe-init-build-env" ] || { result yocto fail "$poky is not poky (no oe-init-build-env)"; return; }
+	if ! locale -a 2>/dev/null | grep -qix 'en_US.utf8'; then
+		if [ "$(id -u)" -eq 0 ] && [ -f /etc/locale.gen ]; then
+			echo "$me: generating the en_US.UTF-8 locale BitBake's server needs" >&2
+			sed -i 's/^# *en_US.UTF-8 UTF-8/en_US.UTF-8 UTF-8/' /etc/locale.gen && locale-gen >/dev/null
+		else
+			result yocto skip "BitBake needs the en_US.UTF-8 locale: enable it in /etc/locale.gen and run locale-gen"
+			return
+		fi
+	fi
+	rm -rf "$work/yocto" && mkdir -p "$work/yocto"
+	cp -r "$top/meta-perfguide" "$work/yocto/meta-perfguide"
+	chmod -R a+rX "$work/yocto"
+	[ "$(id -u)" -eq 0 ] && chown -R 65534:65534 "$work/yocto"
+	layers="$work/yocto/meta-perfguide"
+	[ -n "$metaoe" ] && layers="$metaoe/meta-oe $layers"
+	log=$work/yocto.log
+	dry=""
+	[ -n "$metaoe" ] && dry="bitbake -n perfguide 2>&1 | grep -E '^(ERROR:|NOTE: Tasks Summary)'"
+	bb "$work/yocto/build" "bitbake-layers add-layer $layers || exit 1
+bitbake -p 2>&1 | tail -n 1
+bitbake -e perfguide 2>&1 | grep -E '^(PACKAGECONFIG|DEPENDS|EXTRA_OECMAKE)=|^ERROR:'
+$dry" >"$log" 2>&1
+	echo "== yocto (poky $(git -C "$poky" rev-parse --abbrev-ref HEAD 2>/dev/null)${metaoe:+ + meta-oe}):"
+	cat "$log"
+	if grep -q '^ERROR:' "$log" || ! grep -q ' 0 errors\.' "$log" || ! grep -q '^PACKAGECONFIG=' "$log"; then
+		result yocto fail "BitBake did not parse meta-perfguide cleanly ($log)"
+	elif [ -n "$metaoe" ] && ! grep -q 'Tasks Summary: .*all succeeded' "$log"; then
+		result yocto fail "the dry run of perfguide's tasks failed ($log)"
+	else
+		result yocto pass
+	fi
+}
+
+buildroot() {
+	[ -x "$br/utils/check-package" ] || { result buildroot fail "$br is not Buildroot (no utils/check-package)"; return; }
+	# check-package reads files of its own tree (relative to its utils/):
+	# a scratch tree of its utils and our package, the checkout untouched.
+	rm -rf "$work/br" && mkdir -p "$work/br/package"
+	cp -r "$br/utils" "$work/br/utils" && cp -r "$top/package/perfguide" "$work/br/package/perfguide"
+	echo "== buildroot ($(git -C "$br" log -1 --format=%h 2>/dev/null)) utils/check-package:"
+	out=$(cd "$work/br" && /usr/bin/python3 utils/check-package package/perfguide/* 2>&1)
+	rc=$?
+	echo "$out"
+	if [ $rc -ne 0 ] || ! echo "$out" | grep -q '^0 warnings generated'; then
+		result buildroot fail "check-package has warnings"
+		return
+	fi
+	# The hash: Buildroot's own git download of the pinned commit, here.
+	v=$(sed -n 's/^PERFGUIDE_VERSION = //p' "$top/package/perfguide/perfguide.mk")
+	rm -rf "$work/br-dl" && mkdir -p "$work/br-dl"
+	tgz=$work/br-dl/perfguide-$v-git4.tar.gz
+	# (its temporary files go to the directory it runs in)
+	if ! (cd "$work/br-dl" && BR_BACKEND_DL_GETOPTS=":hc:d:o:n:N:H:lru:qf:e" GIT=git TAR=tar \
+		bash "$br/support/download/git" -q -o "$tgz" -u "file://$top" -c "$v" -d "$work/br-dl/git" \
+		-n "perfguide-$v") >"$work/br-dl.log" 2>&1; then
+		result buildroot fail "Buildroot's git download of $v from this repository failed ($work/br-dl.log)"
+		return
+	fi
+	want=$(awk -v f="$(basename "$tgz")" '$1 == "sha256" && $3 == f { print $2 }' "$top/package/perfguide/perfguide.hash")
+	have=$(sha256sum "$tgz" | cut -d' ' -f1)
+	echo "-- perfguide.hash: $want; Buildroot's tarball of $v: $have"
+	if [ "$want" = "$have" ]; then result buildroot pass; else result buildroot fail "perfguide.hash does not match"; fi
+}
+
+for s in $steps; do
+	case $s in
+	debian) deb "" ;;
+	arm64) deb arm64 ;;
+	yocto) yocto ;;
+	buildroot) buildroot ;;
+	*) echo "$me: unknown step '$s'" >&2; exit 2 ;;
+	esac
+done
+echo "$me: passed:${passed:- none}; skipped:${skipped:- none}; failed:${failed:- none}"
+[ -z "$failed" ]
