@@ -28,7 +28,7 @@
 
 int net_udp_in_supported(struct pg_ctx *ctx, struct net_session *s)
 {
-	if (pg_peer_has_test(s->peer, "udp_source"))
+	if (pg_peer_has_test(s->peer, pg_net_kinds[PG_NET_UDP_SOURCE].name))
 		return PG_OK;
 	const char *v = pg_peer_version(s->peer);
 	return pg_skip(ctx, "the peer at %s (%s%s) does not send UDP: update perfguide there",
@@ -75,7 +75,7 @@ int net_udp_in_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, do
 	memset(out, 0, sizeof(*out));
 	out->remote_busy = -1;
 	struct pg_net_test t;
-	net_udp_test_init(&t, "udp_source", size, window, seconds);
+	net_udp_test_init(&t, PG_NET_UDP_SOURCE, size, window, seconds);
 	t.rate = (uint64_t)llround(mbit * 1e6);
 	int rc = net_start(ctx, s, &t);
 	if (rc != PG_OK)
