@@ -210,7 +210,7 @@ if controllers:
     for name, iface, bits in (("load-can", "can0", (111, 135)), ("load-can-eff", "can1", (99, 120))):
         res = results(name)
         if res and res[0]["status"] == "skipped":
-            check(re.search(r"bus load \d+% of [0-9.]+ kbit/s: %s is an emulated controller" % iface,
+            check(re.search(r"bus load \d+%% of [0-9.]+ kbit/s: %s is an emulated controller" % iface,
                             res[0].get("reason", "")), "%s: %s" % (name, res[0].get("reason")))
             summary.append("%s: skipped: %s" % (name, res[0]["reason"]))
         else:
