@@ -59,7 +59,7 @@ static int needs_backslash(const char *s, const char *start, int rst)
 static void put_escaped(FILE *out, const char *s, int rst, int block)
 {
 	const char *start = s;
-	if (block && block_start_mark(s))
+	if (block && block_start_mark(s) && !(*s == '<' && !rst))
 		fputc('\\', out);
 	while (*s) {
 		size_t k = control_at(s);
@@ -68,9 +68,20 @@ static void put_escaped(FILE *out, const char *s, int rst, int block)
 			s += k;
 			continue;
 		}
+		/* A guide on standard output is what a LAVA job's log shows, and
+		 * LAVA takes "<LAVA_SIGNAL_..." anywhere in a line: '<' never comes
+		 * out before a name (md: an entity; rst: an escaped space, which
+		 * rst removes, after it). */
+		if (*s == '<' && !rst) {
+			fputs("&lt;", out);
+			s++;
+			continue;
+		}
 		if (needs_backslash(s, start, rst))
 			fputc('\\', out);
 		fputc(*s++, out);
+		if (s[-1] == '<')
+			fputs("\\ ", out);
 	}
 }
 

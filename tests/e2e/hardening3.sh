@@ -167,6 +167,13 @@ SH
 	chmod +x "$T/prog"
 	rc "$PG" run ext.glmark2 -p "bin=$T/prog" --lava --no-db --out "$T/prog.jsonl"
 	no_forgery "an external program's output" "$T/out" "$T/err"
+	# the guide on standard output (a LAVA job's log): md, rst, html and json
+	# print the board, the reason and the note without a signal LAVA takes
+	for f in md rst html json; do
+		rc "$PG" report "$T/prog.jsonl" --format $f -o -
+		[ "$RC" -le 1 ] || fail "4: report --format $f of a forged result: exit $RC $(cat "$T/err")"
+		no_forgery "report --format $f on standard output" "$T/out" "$T/err"
+	done
 	# the LAVA run step: a results file holding a LAVA signal goes into the
 	# job log escaped, and still imports
 	mkdir -p "$T/lavarun/bin"

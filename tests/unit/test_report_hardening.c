@@ -210,8 +210,8 @@ static void defect4_markup(void **state)
 	read_ok(text, &runs, &n);
 	size_t len;
 	char *md = guide(runs, n, &pg_writer_md, &len);
-	for (char *p = strchr(md, '<'); p; p = strchr(p + 1, '<'))
-		assert_true(p[-1] == '\\');	/* no raw HTML */
+	/* no raw HTML, and nothing LAVA takes for a signal: '<' is an entity */
+	assert_null(strchr(md, '<'));
 	assert_non_null(strstr(md, "| \\=cmd\\|a") ? md : strstr(md, "=cmd\\|a"));
 	assert_true(strstr(md, "](javascript")[-1] == '\\');	/* no link */
 	assert_non_null(strstr(md, "\\[a\\]"));
@@ -245,7 +245,7 @@ static void defect4_markup(void **state)
 	FILE *m = open_memstream(&buf, &len);
 	pg_compare_write_md(m, &v);
 	fclose(m);
-	assert_non_null(strstr(buf, "b\\|\\<i\\>x"));
+	assert_non_null(strstr(buf, "b\\|&lt;i\\>x"));
 	assert_non_null(strstr(buf, "\\=cmd\\|a") ? buf : strstr(buf, "=cmd\\|a"));
 	assert_null(strstr(buf, "\x0a.. raw"));
 	free(buf);
