@@ -70,8 +70,10 @@ e2e() {
 	mc report-baseline "0" "$PG" report --db "$W/s.db" --board j7200-evm --board am68_sk-fs --baseline j7200-evm
 	mc report-files "0" "$PG" report "$W/quick.jsonl" "$F/seed-j784s4-evm.jsonl" --format html -o "$W/files.html"
 	mc runs "0" "$PG" runs --db "$W/run.db" --json
-	mc compare "0 1" "$PG" compare --db "$W/s.db" j7200-evm j721e-idk-gw
-	mc compare-json "0 1" "$PG" compare --db "$W/s.db" j784s4-evm j721s2-evm --format json
+	# 3: the seed's one-sample figures cannot all be judged (exit statuses:
+	# docs/report.md); what is checked here is the memory, not the verdict
+	mc compare "0 1 3" "$PG" compare --db "$W/s.db" j7200-evm j721e-idk-gw
+	mc compare-json "0 1 3" "$PG" compare --db "$W/s.db" j784s4-evm j721s2-evm --format json
 	mc replay-results "0" "$B/fuzz/replay_results" "$top/fuzz/corpus/results"
 	mc replay-frames "0" "$B/fuzz/replay_net_frame" "$top/fuzz/corpus/net_frame"
 	[ ! -x "$B/fuzz/replay_store" ] || mc replay-store "0" "$B/fuzz/replay_store" "$top/fuzz/corpus/store"
