@@ -248,57 +248,121 @@ static int64_t mem_need(const struct pg_bench *b, const struct pg_args *a)
 	return need * copies;
 }
 
-int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
-	     struct pg_override *ov, int nov, int64_t mem_avail,
-	     struct pg_args **out, int *nout, char *err, size_t errlen)
-{
-	enum { MAXV = 32 };
-	struct pg_value vals[PG_MAX_PARAMS][MAXV];
+enum { SWEEP_MAXV = 32 };	/* values of one parameter */
+
+/* Each parameter's values in a sweep, and whether the user gave them. */
+struct sweep {
+	int np;
+	struct pg_value vals[PG_MAX_PARAMS][SWEEP_MAXV];
 	int nvals[PG_MAX_PARAMS], from_user[PG_MAX_PARAMS];
-	int np = 0;
+};
+
+/* A benchmark left out of this suite: its parameters still count as known
+ * to -p. */
+static void mark_known(const struct pg_bench *b, struct pg_override *ov, int nov)
+{
+	for (const struct pg_param *p = b->params; p && p->name; p++)
+		for (int i = 0; i < nov; i++)
+			if (strcmp(ov[i].name, p->name) == 0) {
+				ov[i].used = 1;
+				ov[i].not_recorded |= p->not_recorded;
+			}
+}
+
+/* Each parameter's list: the user's (-p), or the suite's. */
+static int gather(const struct pg_bench *b, enum pg_suite suite, struct pg_override *ov, int nov,
+		  struct sweep *sw, char *err, size_t errlen)
+{
 	char e[200];
-
-	_Static_assert((int)PG_IN_STANDARD == (int)PG_SUITE_STANDARD && (int)PG_IN_FULL == (int)PG_SUITE_FULL,
-		       "min_suite uses enum pg_suite's numbers");
-	if (suite != PG_SUITE_NONE && (int)suite < b->min_suite) {
-		/* Its parameters still count as known to -p. */
-		for (const struct pg_param *p = b->params; p && p->name; p++)
-			for (int i = 0; i < nov; i++)
-				if (strcmp(ov[i].name, p->name) == 0) {
-					ov[i].used = 1;
-					ov[i].not_recorded |= p->not_recorded;
-				}
-		*out = NULL;
-		*nout = 0;
-		return 0;
-	}
-
-	for (const struct pg_param *p = b->params; p && p->name; p++, np++) {
+	sw->np = 0;
+	for (const struct pg_param *p = b->params; p && p->name; p++, sw->np++) {
+		int np = sw->np;
 		if (np == PG_MAX_PARAMS) {
 			snprintf(err, errlen, "%s: more than %d parameters", b->id, PG_MAX_PARAMS);
 			return -1;
 		}
 		const char *list = suite_list(p, suite);
-		from_user[np] = 0;
+		sw->from_user[np] = 0;
 		for (int i = 0; i < nov; i++) {
 			if (strcmp(ov[i].name, p->name) == 0) {
 				list = ov[i].values;
 				ov[i].used = 1;
 				ov[i].not_recorded |= p->not_recorded;
-				from_user[np] = 1;
+				sw->from_user[np] = 1;
 			}
 		}
-		int n = parse_list(p, list, vals[np], MAXV, e, sizeof(e));
+		int n = parse_list(p, list, sw->vals[np], SWEEP_MAXV, e, sizeof(e));
 		if (n < 0) {
 			snprintf(err, errlen, "%s: %s", b->id, e);
 			return -1;
 		}
-		nvals[np] = n;
+		sw->nvals[np] = n;
 	}
+	return 0;
+}
 
+/* Combination c of the sweep into a; *user: a memory parameter in it is
+ * the user's. The last parameter varies fastest, so a size sweep stays in
+ * order. */
+static void combination(const struct sweep *sw, int c, struct pg_args *a, int *user)
+{
+	int idx = c;
+	*user = 0;
+	a->n = sw->np;
+	for (int i = sw->np - 1; i >= 0; i--) {
+		a->v[i] = sw->vals[i][idx % sw->nvals[i]];
+		*user |= sw->from_user[i] && a->v[i].param->mem_factor;
+		idx /= sw->nvals[i];
+	}
+}
+
+/* Whether combination a runs: 1 yes, 0 left out (more memory than there
+ * is; said on stderr), -1 with err set (the benchmark's check refuses it,
+ * or the user asked for more memory than there is). */
+static int admit(const struct pg_bench *b, const struct pg_args *a, int user, int64_t mem_avail,
+		 char *err, size_t errlen)
+{
+	char e[200], args[128];
+	if (b->check && b->check(a, e, sizeof(e)) < 0) {
+		pg_args_format(a, args, sizeof(args));
+		snprintf(err, errlen, "%s %s: %s", b->id, args, e);
+		return -1;
+	}
+	int64_t need = mem_need(b, a);
+	if (mem_avail <= 0 || need <= mem_avail)
+		return 1;
+	char nb[32], ab[32];
+	pg_args_format(a, args, sizeof(args));
+	pg_format_size(need, nb, sizeof(nb));
+	pg_format_size(mem_avail, ab, sizeof(ab));
+	if (user) {
+		snprintf(err, errlen, "%s %s needs %s of memory, more than the %s available",
+			 b->id, args, nb, ab);
+		return -1;
+	}
+	fprintf(stderr, "perfguide: %s %s left out: needs %s of memory, %s available\n",
+		b->id, args, nb, ab);
+	return 0;
+}
+
+int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
+	     struct pg_override *ov, int nov, int64_t mem_avail,
+	     struct pg_args **out, int *nout, char *err, size_t errlen)
+{
+	_Static_assert((int)PG_IN_STANDARD == (int)PG_SUITE_STANDARD && (int)PG_IN_FULL == (int)PG_SUITE_FULL,
+		       "min_suite uses enum pg_suite's numbers");
+	*out = NULL;
+	*nout = 0;
+	if (suite != PG_SUITE_NONE && (int)suite < b->min_suite) {
+		mark_known(b, ov, nov);
+		return 0;
+	}
+	struct sweep sw;
+	if (gather(b, suite, ov, nov, &sw, err, errlen) < 0)
+		return -1;
 	int total = 1;
-	for (int i = 0; i < np; i++) {
-		total *= nvals[i];
+	for (int i = 0; i < sw.np; i++) {
+		total *= sw.nvals[i];
 		if (total > MAX_COMBOS) {
 			snprintf(err, errlen, "%s: more than %d parameter combinations", b->id, MAX_COMBOS);
 			return -1;
@@ -311,39 +375,14 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 	}
 	int kept = 0;
 	for (int c = 0; c < total; c++) {
-		struct pg_args *a = &res[kept];
-		int idx = c, user = 0;
-		a->n = np;
-		/* The last parameter varies fastest, so a size sweep stays in order. */
-		for (int i = np - 1; i >= 0; i--) {
-			a->v[i] = vals[i][idx % nvals[i]];
-			user |= from_user[i] && a->v[i].param->mem_factor;
-			idx /= nvals[i];
-		}
-		if (b->check && b->check(a, e, sizeof(e)) < 0) {
-			char args[128];
-			pg_args_format(a, args, sizeof(args));
-			snprintf(err, errlen, "%s %s: %s", b->id, args, e);
+		int user, ok;
+		combination(&sw, c, &res[kept], &user);
+		ok = admit(b, &res[kept], user, mem_avail, err, errlen);
+		if (ok < 0) {
 			free(res);
 			return -1;
 		}
-		int64_t need = mem_need(b, a);
-		if (mem_avail > 0 && need > mem_avail) {
-			char args[128], nb[32], ab[32];
-			pg_args_format(a, args, sizeof(args));
-			pg_format_size(need, nb, sizeof(nb));
-			pg_format_size(mem_avail, ab, sizeof(ab));
-			if (user) {
-				snprintf(err, errlen, "%s %s needs %s of memory, more than the %s available",
-					 b->id, args, nb, ab);
-				free(res);
-				return -1;
-			}
-			fprintf(stderr, "perfguide: %s %s left out: needs %s of memory, %s available\n",
-				b->id, args, nb, ab);
-			continue;
-		}
-		kept++;
+		kept += ok;
 	}
 	*out = res;
 	*nout = kept;

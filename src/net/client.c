@@ -21,10 +21,11 @@
 #include "core/text.h"
 #include "core/timer.h"
 #include "net/auth.h"
+#include "net/kinds.h"
 #include "net/proto.h"
 
 /* How long STOP may take beyond the timeout: the peer drains what is still
- * in flight on the data sockets before it reports (serve.c, at most 1 s). */
+ * in flight on the data sockets before it reports (test.c, at most 1 s). */
 #define STOP_SLACK 3.0
 
 struct pg_peer {
@@ -35,11 +36,9 @@ struct pg_peer {
 	char name[280];
 	char version[64];	/* WELCOME's version, "" from an older peer */
 	double max_rate;	/* WELCOME's max_rate, Mbit/s; 0: no cap (or not said) */
-	char tests[256];	/* WELCOME's tests, "" from an older peer */
+	int have_tests;		/* WELCOME listed its tests (an older peer does not) */
+	char tests[256];	/* WELCOME's tests */
 };
-
-/* What every peer ran before WELCOME listed its tests. */
-static const char *const old_tests = "tcp_stream,tcp_maerts,tcp_bidir,tcp_rr,tcp_crr,udp_rr,udp_stream";
 
 /* "HOST[:PORT]", "[V6]:PORT" or a bare IPv6 address. */
 static int split_addr(const char *addr, char *host, size_t hlen, char *port, size_t plen)
@@ -186,17 +185,12 @@ static int authenticate(struct pg_peer *p, const struct pg_net_frame *w, const c
 	return 0;
 }
 
-int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
-		 struct pg_peer **out, char *err, size_t len)
+/* The control connection to host:port, the first of its addresses that
+ * answers within p->timeout. 0, or -1 with err set. */
+static int peer_connect(struct pg_peer *p, const char *addr, const char *host, const char *port,
+			char *err, size_t len)
 {
-	char host[256], port[16], e[200];
-	*out = NULL;
-	if (timeout_s <= 0)
-		timeout_s = 5.0;
-	if (split_addr(addr, host, sizeof(host), port, sizeof(port)) < 0) {
-		snprintf(err, len, "bad peer address '%s' (HOST[:PORT])", addr);
-		return -1;
-	}
+	char e[200];
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
 	struct addrinfo *ai = NULL;
 	int gr = getaddrinfo(host, port, &hints, &ai);
@@ -204,52 +198,46 @@ int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
 		snprintf(err, len, "peer %s: %s", addr, gai_strerror(gr));
 		return -1;
 	}
-	struct pg_peer *p = calloc(1, sizeof(*p));
-	if (!p) {
-		freeaddrinfo(ai);
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
-	p->fd = -1;
-	p->timeout = timeout_s;
-	if (ai->ai_family == AF_INET6)
-		snprintf(p->name, sizeof(p->name), "[%s]:%s", host, port);
-	else
-		snprintf(p->name, sizeof(p->name), "%s:%s", host, port);
+	snprintf(p->name, sizeof(p->name), ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
 	snprintf(e, sizeof(e), "no address");
-	for (struct addrinfo *a = ai; a; a = a->ai_next) {
+	for (struct addrinfo *a = ai; a && p->fd < 0; a = a->ai_next) {
 		int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
 		if (fd < 0) {
 			snprintf(e, sizeof(e), "%s", strerror(errno));
 			continue;
 		}
-		if (connect_by(fd, a->ai_addr, a->ai_addrlen, timeout_s, e, sizeof(e)) == 0) {
-			p->fd = fd;
-			memcpy(&p->addr, a->ai_addr, a->ai_addrlen);
-			p->addrlen = a->ai_addrlen;
-			break;
+		if (connect_by(fd, a->ai_addr, a->ai_addrlen, p->timeout, e, sizeof(e)) < 0) {
+			close(fd);
+			continue;
 		}
-		close(fd);
+		p->fd = fd;
+		memcpy(&p->addr, a->ai_addr, a->ai_addrlen);
+		p->addrlen = a->ai_addrlen;
 	}
 	freeaddrinfo(ai);
 	if (p->fd < 0) {
 		snprintf(err, len, "cannot reach peer %s: %s (is `perfguide serve` running there?)",
 			 p->name, e);
-		free(p);
 		return -1;
 	}
 	int one = 1;
 	setsockopt(p->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return 0;
+}
 
+/* HELLO, and what WELCOME says of the peer; then the key when it asks. */
+static int hello(struct pg_peer *p, const char *psk_file, char *err, size_t len)
+{
+	char e[200];
 	struct pg_net_out o;
 	struct pg_net_frame f;
 	pg_net_out_begin(&o, PG_NET_HELLO);
 	pg_net_out_add(&o, "client", "perfguide");
-	if (ask(p, &o, &f, timeout_s, err, len) < 0)
-		goto fail;
+	if (ask(p, &o, &f, p->timeout, err, len) < 0)
+		return -1;
 	if (f.type != PG_NET_WELCOME) {
 		snprintf(err, len, "peer %s answered HELLO with %s", p->name, pg_net_msg_name(f.type));
-		goto fail;
+		return -1;
 	}
 	const char *v = pg_net_get(&f, "version");
 	const char *tests = pg_net_get(&f, "tests");
@@ -258,15 +246,35 @@ int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
 	 * malformed value is taken as no cap. */
 	if (pg_net_get_double(&f, "max_rate", 0, 0, 1e12, &p->max_rate, e, sizeof(e)) < 0)
 		p->max_rate = 0;
-	snprintf(p->tests, sizeof(p->tests), "%s", tests ? tests : old_tests);
-	if (authenticate(p, &f, psk_file, err, len) < 0)
-		goto fail;
+	p->have_tests = tests != NULL;
+	snprintf(p->tests, sizeof(p->tests), "%s", tests ? tests : "");
+	return authenticate(p, &f, psk_file, err, len);
+}
+
+int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
+		 struct pg_peer **out, char *err, size_t len)
+{
+	char host[256], port[16];
+	*out = NULL;
+	if (split_addr(addr, host, sizeof(host), port, sizeof(port)) < 0) {
+		snprintf(err, len, "bad peer address '%s' (HOST[:PORT])", addr);
+		return -1;
+	}
+	struct pg_peer *p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	p->fd = -1;
+	p->timeout = timeout_s > 0 ? timeout_s : 5.0;
+	if (peer_connect(p, addr, host, port, err, len) < 0 || hello(p, psk_file, err, len) < 0) {
+		if (p->fd >= 0)
+			close(p->fd);
+		free(p);
+		return -1;
+	}
 	*out = p;
 	return 0;
-fail:
-	close(p->fd);
-	free(p);
-	return -1;
 }
 
 int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port,
@@ -348,6 +356,11 @@ double pg_peer_max_rate(const struct pg_peer *p)
 
 int pg_peer_has_test(const struct pg_peer *p, const char *kind)
 {
+	if (!p->have_tests) {
+		/* an older peer: the kinds every peer ran before WELCOME listed them */
+		const struct pg_net_kind *k = pg_net_kind_find(kind);
+		return k && k->v1;
+	}
 	size_t n = strlen(kind);
 	for (const char *c = p->tests; *c;) {
 		const char *e = strchr(c, ',');
@@ -380,19 +393,54 @@ void pg_peer_close(struct pg_peer *p)
 	free(p);
 }
 
+/* The program to run as the local peer: PG_PEER_EXE, or this one. */
+static void peer_exe(char *exe, size_t len)
+{
+	const char *env = getenv("PG_PEER_EXE");
+	ssize_t n = env ? -1 : readlink("/proc/self/exe", exe, len - 1);
+	if (env)
+		snprintf(exe, len, "%s", env);
+	else if (n > 0)
+		exe[n] = '\0';
+	else
+		snprintf(exe, len, "/proc/self/exe");
+}
+
+/* The child's first line, within 10 s: "listening on ADDR:PORT" gives
+ * ADDR:PORT. 0, or -1. */
+static int read_listening(int fd, char *addr, size_t addrlen)
+{
+	char line[128];
+	size_t got = 0;
+	double deadline = pg_now() + 10.0;
+	while (got < sizeof(line) - 1 && !memchr(line, '\n', got)) {
+		double left = deadline - pg_now();
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		if (left <= 0 || poll(&pf, 1, (int)(left * 1000.0) + 1) == 0)
+			break;
+		ssize_t r = read(fd, line + got, sizeof(line) - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	line[got] = '\0';
+	const char *pre = "listening on ";
+	char *nl = strchr(line, '\n');
+	if (!nl || strncmp(line, pre, strlen(pre)) != 0)
+		return -1;
+	*nl = '\0';
+	snprintf(addr, addrlen, "%s", line + strlen(pre));
+	return 0;
+}
+
 int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t len)
 {
 	/* Everything the child needs is prepared before fork: after it, only
 	 * async-signal-safe calls until exec. */
 	char exe[PATH_MAX];
-	const char *env = getenv("PG_PEER_EXE");
-	ssize_t n = env ? -1 : readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (env)
-		snprintf(exe, sizeof(exe), "%s", env);
-	else if (n > 0)
-		exe[n] = '\0';
-	else
-		snprintf(exe, sizeof(exe), "/proc/self/exe");
+	peer_exe(exe, sizeof(exe));
 	/* Only this machine reaches it, and it serves this run: no cap on what
 	 * it sends (loopback carries tens of Gbit/s), the benchmarks' longest
 	 * time, and as many connections from 127.0.0.1 as it has. */
@@ -424,32 +472,13 @@ int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_
 		_exit(127);
 	}
 	close(fds[1]);
-	char line[128];
-	size_t got = 0;
-	double deadline = pg_now() + 10.0;
-	while (got < sizeof(line) - 1 && !memchr(line, '\n', got)) {
-		double left = deadline - pg_now();
-		struct pollfd pf = { .fd = fds[0], .events = POLLIN };
-		if (left <= 0 || poll(&pf, 1, (int)(left * 1000.0) + 1) == 0)
-			break;
-		ssize_t r = read(fds[0], line + got, sizeof(line) - 1 - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	int rc = read_listening(fds[0], addr, addrlen);
 	close(fds[0]);
-	line[got] = '\0';
-	const char *pre = "listening on ";
-	char *nl = strchr(line, '\n');
-	if (!nl || strncmp(line, pre, strlen(pre)) != 0) {
+	if (rc < 0) {
 		pg_peer_stop_local(c);
 		snprintf(err, len, "the local peer (%s serve) did not start", exe);
 		return -1;
 	}
-	*nl = '\0';
-	snprintf(addr, addrlen, "%s", line + strlen(pre));
 	*pid = c;
 	return 0;
 }

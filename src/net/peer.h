@@ -101,8 +101,7 @@ enum pg_net_role {
 
 /* What a START asks for. Fields a test does not use are 0 / "". */
 struct pg_net_test {
-	char kind[16];		/* tcp_stream tcp_maerts tcp_bidir tcp_rr tcp_crr udp_rr udp_stream
-				 * udp_source */
+	char kind[16];		/* the kind's name in pg_net_kinds (kinds.h) */
 	double time;		/* seconds the test lasts at most (the peer caps it) */
 	uint64_t msg;		/* bytes per send call (the peer's, for SOURCE) */
 	uint64_t window;	/* SO_SNDBUF / SO_RCVBUF on the peer's data sockets; 0: system default */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A new group brings its own section into the guide with nothing edited
-# outside its directory: tests/fixtures/group_synth/ copied to src/bench/
-# of a copy of the tree is built, run and reported. Its section (new to the
+# outside its directory: examples/group_synth/ (the skeleton group of
+# docs/architecture.md) copied to src/bench/ of a copy of the tree is
+# built, run and reported. Its section (new to the
 # guide, order 115) pivots on the buffer size, a column per benchmark and
 # channel count per board, and plots the value against the size, a line
 # per channel count (per board and channel count for two boards).
@@ -14,7 +15,7 @@ need_python
 CMAKE=${CMAKE_COMMAND:-cmake}
 mkdir -p "$T/tree"
 cp -r "$PG_SOURCE_DIR/CMakeLists.txt" "$PG_SOURCE_DIR/cmake" "$PG_SOURCE_DIR/src" "$T/tree/"
-cp -r "$PG_SOURCE_DIR/tests/fixtures/group_synth" "$T/tree/src/bench/synth"
+cp -r "$PG_SOURCE_DIR/examples/group_synth" "$T/tree/src/bench/synth"
 "$CMAKE" -S "$T/tree" -B "$T/b" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF -DPG_WITH_LIBPQ=OFF \
 	>"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
 grep -q 'benchmark groups: .*synth' "$T/cfg.log" || fail "the new group was not found: $(grep groups "$T/cfg.log")"

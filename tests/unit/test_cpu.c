@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "bench/cpu/cpu.h"
-#include "bench/cpu/dhry.h"
+#include "bench/cpu/ref/dhry.h"
 #include "core/registry.h"
 #include "bench_args.h"
 

@@ -121,25 +121,96 @@ static int xrun(struct pg_ctx *ctx, struct stream_state *st, struct tally *t)
 	return PG_OK;
 }
 
+/* One sample's loop: where it is in the data buffer, when the device last
+ * moved data and when the next position is taken. */
+struct cursor {
+	size_t slot;
+	double moved_at, next_point;
+	double stuck;		/* a device that moves nothing for this long has stopped */
+};
+
+/* A period moved if the device has room for one (or has one captured), an
+ * xrun recovered, or a wait for the device. PG_OK, or the error. */
+static int move_period(struct pg_ctx *ctx, struct stream_state *st, struct tally *t,
+		       struct cursor *c, double now)
+{
+	const char *dev = st->cfg.device;
+	long n = audio_pcm_avail(st->pcm);
+	if (n >= 0 && (unsigned long)n >= st->period)
+		n = audio_pcm_transfer(st->pcm, st->data + c->slot * st->period * st->frame_bytes,
+				       st->period);
+	else if (n >= 0)
+		n = -EAGAIN;
+	if (n == -EPIPE)
+		return xrun(ctx, st, t);
+	if (n == -EAGAIN) {
+		if (now - c->moved_at > c->stuck)
+			return pg_error(ctx, "ALSA device '%s' moved no data for %.1f s: its clock "
+					"or interrupt stopped", dev, now - c->moved_at);
+		int err = audio_pcm_wait(&st->pcm, 1, 50);
+		if (err < 0)
+			return pg_error(ctx, "ALSA device '%s': poll: %s", dev, audio_strerror(err));
+		return PG_OK;
+	}
+	if (n < 0)
+		return pg_error(ctx, "ALSA device '%s': %s failed: %s", dev,
+				st->cfg.capture ? "read" : "write", audio_strerror((int)n));
+	c->moved_at = now;
+	c->slot = (c->slot + 1) % st->nper;
+	/* A position every 5 ms is plenty for the fit, and the first as soon
+	 * as the device runs. */
+	if (now >= c->next_point || t->start < 0) {
+		struct audio_status s;
+		int err = point(st, t, &s);
+		if (err < 0)
+			return pg_error(ctx, "ALSA device '%s': status: %s", dev, audio_strerror(err));
+		c->next_point = now + 0.005;
+	}
+	return PG_OK;
+}
+
+/* The sample's figures: the frames moved over the time from the first
+ * start, the rate the positions fit, the xruns. */
+static int sample_end(struct pg_ctx *ctx, struct stream_state *st, struct tally *t, double time,
+		      double *counts)
+{
+	const char *dev = st->cfg.device;
+	struct audio_status s;
+	int err = point(st, t, &s);
+	if (err < 0)
+		return pg_error(ctx, "ALSA device '%s': status: %s", dev, audio_strerror(err));
+	/* A stream standing still at the end (in an xrun, or prepared again
+	 * after one) stood still until now, and that time counts. */
+	double end = s.running ? s.t : pg_now();
+	if (s.xrun)
+		t->xruns++;
+	t->moved += s.xrun ? s.appl : s.pos;
+	audio_pcm_reset(st->pcm);
+	double rate = audio_fit_rate(&t->fit);
+	if (t->start < 0 || !(rate > 0) || !(end > t->start))
+		return pg_error(ctx, "ALSA device '%s' never ran in %.0f s (%llu xruns)", dev, time,
+				(unsigned long long)t->xruns);
+	counts[0] = audio_bits_per_s(t->moved, end - t->start, &st->cfg);
+	counts[1] = rate;
+	counts[2] = (double)t->xruns;
+	return PG_OK;
+}
+
 static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct stream_state *st = ctx->priv;
 	(void)iters;
-	const char *dev = st->cfg.device;
 	double time = (double)pg_arg_int(ctx->args, "time");
 	int64_t stall = pg_arg_int(ctx->args, "stall");
-	/* A device that moves nothing for this long has stopped. */
-	double stuck = fmax(2.0, 4.0 * (double)st->buffer / st->cfg.rate);
 	struct tally t = { .start = -1 };
 	audio_fit_init(&t.fit);
 	int err = st->cfg.capture ? audio_pcm_start(st->pcm) : 0;
 	if (err < 0)
-		return pg_error(ctx, "ALSA device '%s': cannot start capture: %s", dev, audio_strerror(err));
+		return pg_error(ctx, "ALSA device '%s': cannot start capture: %s", st->cfg.device,
+				audio_strerror(err));
 	double t0 = pg_now(), deadline = t0 + time, stall_at = stall ? t0 + time / 2 : INFINITY;
-	double next_point = t0, moved_at = t0;
-	size_t slot = 0;
-	struct audio_status s;
-	int rc;
+	struct cursor c = { .moved_at = t0, .next_point = t0,
+			    .stuck = fmax(2.0, 4.0 * (double)st->buffer / st->cfg.rate) };
 	for (;;) {
 		double now = pg_now();
 		if (now >= deadline)
@@ -147,59 +218,14 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		if (now >= stall_at) {
 			sleep_ms(stall);
 			stall_at = INFINITY;
-			moved_at = pg_now();
+			c.moved_at = pg_now();
 			continue;
 		}
-		long n = audio_pcm_avail(st->pcm);
-		if (n >= 0 && (unsigned long)n >= st->period)
-			n = audio_pcm_transfer(st->pcm, st->data + slot * st->period * st->frame_bytes,
-					       st->period);
-		else if (n >= 0)
-			n = -EAGAIN;
-		if (n == -EPIPE) {
-			if ((rc = xrun(ctx, st, &t)) != PG_OK)
-				return rc;
-			continue;
-		}
-		if (n == -EAGAIN) {
-			if (now - moved_at > stuck)
-				return pg_error(ctx, "ALSA device '%s' moved no data for %.1f s: its clock "
-						"or interrupt stopped", dev, now - moved_at);
-			err = audio_pcm_wait(&st->pcm, 1, 50);
-			if (err < 0)
-				return pg_error(ctx, "ALSA device '%s': poll: %s", dev, audio_strerror(err));
-			continue;
-		}
-		if (n < 0)
-			return pg_error(ctx, "ALSA device '%s': %s failed: %s", dev,
-					st->cfg.capture ? "read" : "write", audio_strerror((int)n));
-		moved_at = now;
-		slot = (slot + 1) % st->nper;
-		/* A position every 5 ms is plenty for the fit, and the first as
-		 * soon as the device runs. */
-		if (now >= next_point || t.start < 0) {
-			if ((err = point(st, &t, &s)) < 0)
-				return pg_error(ctx, "ALSA device '%s': status: %s", dev, audio_strerror(err));
-			next_point = now + 0.005;
-		}
+		int rc = move_period(ctx, st, &t, &c, now);
+		if (rc != PG_OK)
+			return rc;
 	}
-	if ((err = point(st, &t, &s)) < 0)
-		return pg_error(ctx, "ALSA device '%s': status: %s", dev, audio_strerror(err));
-	/* A stream standing still at the end (in an xrun, or prepared again
-	 * after one) stood still until now, and that time counts. */
-	double end = s.running ? s.t : pg_now();
-	if (s.xrun)
-		t.xruns++;
-	t.moved += s.xrun ? s.appl : s.pos;
-	audio_pcm_reset(st->pcm);
-	double rate = audio_fit_rate(&t.fit);
-	if (t.start < 0 || !(rate > 0) || !(end > t.start))
-		return pg_error(ctx, "ALSA device '%s' never ran in %.0f s (%llu xruns)", dev, time,
-				(unsigned long long)t.xruns);
-	counts[0] = audio_bits_per_s(t.moved, end - t.start, &st->cfg);
-	counts[1] = rate;
-	counts[2] = (double)t.xruns;
-	return PG_OK;
+	return sample_end(ctx, st, &t, time, counts);
 }
 
 static void stream_teardown(struct pg_ctx *ctx)

@@ -19,6 +19,7 @@
 #include <linux/can/netlink.h>
 #include <linux/can/raw.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,21 +211,32 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL);
 }
 
+/* Appends to the note in buf (cut short when it does not fit). */
+static void note_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
 /* What the note says about the interfaces: "can0 (kvaser_pci, 500 kbit/s,
  * txqueuelen 10) counted on can1". */
 static void describe(const struct stream *st, char *buf, size_t len)
 {
 	char drv[64];
 	can_driver(&st->link, drv, sizeof(drv));
-	int n = snprintf(buf, len, "%s (%s", st->link.name, drv);
-	if (st->link.bitrate && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, ", %g kbit/s", st->link.bitrate / 1e3);
-	if (st->link.dbitrate && st->sp.fd && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, ", data %g kbit/s", st->link.dbitrate / 1e3);
-	if (n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, ", txqueuelen %u)", st->link.txqlen);
-	if (st->at.ifindex != st->link.ifindex && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " counted on %s", st->at.name);
+	snprintf(buf, len, "%s (%s", st->link.name, drv);
+	if (st->link.bitrate)
+		note_add(buf, len, ", %g kbit/s", st->link.bitrate / 1e3);
+	if (st->link.dbitrate && st->sp.fd)
+		note_add(buf, len, ", data %g kbit/s", st->link.dbitrate / 1e3);
+	note_add(buf, len, ", txqueuelen %u)", st->link.txqlen);
+	if (st->at.ifindex != st->link.ifindex)
+		note_add(buf, len, " counted on %s", st->at.name);
 }
 
 /* A virtual machine's controller is emulated (qemu's kvaser_pci, ctucan):
@@ -267,127 +279,163 @@ static int check_load(struct pg_ctx *ctx, const struct stream *st, double pct)
 			"carry)", pct, st->link.bitrate / 1e3, st->link.name);
 }
 
-static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
-{
-	struct stream *st = ctx->priv;
-	(void)iters;
-	struct snap a, b;
-	snap(st, &a);
-	uint64_t dropped0 = 0;
-	struct can_link now;
-	if (can_link_by_index(st->at.ifindex, &now) == 0)
-		dropped0 = now.rx_dropped + now.rx_over_errors;
+/* What one sample wrote and what arrived of it. */
+struct sample {
+	struct snap a, b;		/* the receiver's counts before and after */
+	uint64_t dropped0;		/* the counting interface's drops before */
+	double t0, wait;
+	uint64_t sent, enobufs, got, overflow, lost;
+	int err;			/* a write's errno that ended the sample */
+};
 
-	double t0 = pg_now(), deadline = t0 + (double)pg_arg_int(ctx->args, "time");
-	uint64_t sent = 0, enobufs = 0;
-	int err = 0;
+/* Writes frames for `seconds`, as fast as the interface takes them. */
+static void write_frames(struct stream *st, struct sample *sm, double seconds)
+{
+	double deadline = sm->t0 + seconds;
 	struct canfd_frame f;
 	while (pg_now() < deadline) {
 		can_fill(&f, st->sp.id, st->sp.len, st->sp.flags, st->seq);
 		ssize_t n = write(st->tx, &f, st->sp.mtu);
 		if (n == (ssize_t)st->sp.mtu) {
 			st->seq++;
-			sent++;
+			sm->sent++;
 		} else if (n < 0 && errno == ENOBUFS) {
-			enobufs++;
+			sm->enobufs++;
 			/* A full queue and nothing back for a second: nothing
 			 * leaves (a bus without a node to acknowledge). */
-			if (pg_now() - t0 > 1.0 && atomic_load(&st->ours) == a.ours)
+			if (pg_now() - sm->t0 > 1.0 && atomic_load(&st->ours) == sm->a.ours)
 				break;
 			sleep_s(st->sp.frame_s > 0 ? st->sp.frame_s : 50e-6);
 		} else if (n < 0 && errno == EINTR) {
 			continue;
 		} else {
-			err = n < 0 ? errno : EIO;
+			sm->err = n < 0 ? errno : EIO;
 			break;
 		}
 	}
-	/* Every frame written is either counted where it arrives, or dropped
-	 * by the counting socket; the rest are still on their way (queued for
-	 * the bus) until the wait is over. */
-	double wait = 1.0 + (st->link.txqlen + 64) * st->sp.frame_s * 2;
-	double until = pg_now() + wait;
+}
+
+/* Every frame written is either counted where it arrives, or dropped by
+ * the counting socket; the rest are still on their way (queued for the
+ * bus) until the wait is over. */
+static void await_frames(struct stream *st, struct sample *sm)
+{
+	sm->wait = 1.0 + (st->link.txqlen + 64) * st->sp.frame_s * 2;
+	double until = pg_now() + sm->wait;
 	for (;;) {
-		snap(st, &b);
-		if (b.ours - a.ours + (uint32_t)(b.overflow - a.overflow) >= sent ||
+		snap(st, &sm->b);
+		if (sm->b.ours - sm->a.ours + (uint32_t)(sm->b.overflow - sm->a.overflow) >= sm->sent ||
 		    atomic_load(&st->damaged) || atomic_load(&st->failed) || pg_now() > until)
 			break;
 		sleep_s(1e-3);
 	}
-	snap(st, &b);
+	snap(st, &sm->b);
+	sm->got = sm->b.ours - sm->a.ours;
+	sm->overflow = (uint32_t)(sm->b.overflow - sm->a.overflow);
+}
+
+/* Frames were written and none came back: a controller alone on its bus
+ * counts acknowledgement errors up to error-passive, the machine's setup
+ * (a skip), not a fault measured. */
+static int none_arrived(struct pg_ctx *ctx, const struct stream *st, const struct sample *sm)
+{
+	struct can_link now;
+	if (can_link_by_index(st->link.ifindex, &now) == 0 &&
+	    (now.state == CAN_STATE_ERROR_WARNING || now.state == CAN_STATE_ERROR_PASSIVE))
+		return pg_skip(ctx, "%s went %s and none of the %llu frames written came back: "
+			       "no node on the bus acknowledges them (connect a second node, and "
+			       "terminate the bus)", st->link.name,
+			       now.state == CAN_STATE_ERROR_WARNING ? "error-warning" : "error-passive",
+			       (unsigned long long)sm->sent);
+	return pg_error(ctx, "none of the %llu frames written to %s arrived on %s within "
+			"%.1f s: is the bus terminated, and is another node there to "
+			"acknowledge frames?", (unsigned long long)sm->sent, st->link.name,
+			st->at.name, sm->wait);
+}
+
+/* Whether the sample stands: the receiver sound, the writes, only our
+ * frames counted, some arrived and in order. PG_OK, or why not. */
+static int judge(struct pg_ctx *ctx, const struct stream *st, const struct sample *sm)
+{
 	if (atomic_load(&st->failed))
 		return pg_error(ctx, "%s", st->why);
 	if (atomic_load(&st->damaged))
 		return pg_error(ctx, "%s: %s (is another node sending id %x? pick another id)",
 				st->at.name, st->why, st->sp.id & CAN_EFF_MASK);
-	if (err == EAGAIN || err == EWOULDBLOCK)
+	if (sm->err == EAGAIN || sm->err == EWOULDBLOCK)
 		return pg_error(ctx, "%s took no frame for a second (the send buffer stayed full): "
 				"is the bus terminated, and is another node there to acknowledge "
 				"frames?", st->link.name);
-	if (err)
-		return pg_error(ctx, "writing frames to %s: %s", st->link.name, strerror(err));
-	uint64_t got = b.ours - a.ours, overflow = (uint32_t)(b.overflow - a.overflow);
-	if (got > sent)
+	if (sm->err)
+		return pg_error(ctx, "writing frames to %s: %s", st->link.name, strerror(sm->err));
+	if (sm->got > sm->sent)
 		return pg_error(ctx, "%llu frames with id %x arrived on %s, %llu were written: "
 				"another node sends this id (pick another id)",
-				(unsigned long long)got, st->sp.id & CAN_EFF_MASK, st->at.name,
-				(unsigned long long)sent);
-	if (sent && !got) {
-		/* A controller alone on its bus counts acknowledgement errors up
-		 * to error-passive: the machine's setup, not a fault measured. */
-		if (can_link_by_index(st->link.ifindex, &now) == 0 &&
-		    (now.state == CAN_STATE_ERROR_WARNING || now.state == CAN_STATE_ERROR_PASSIVE))
-			return pg_skip(ctx, "%s went %s and none of the %llu frames written came back: "
-				       "no node on the bus acknowledges them (connect a second node, and "
-				       "terminate the bus)", st->link.name,
-				       now.state == CAN_STATE_ERROR_WARNING ? "error-warning" : "error-passive",
-				       (unsigned long long)sent);
-		return pg_error(ctx, "none of the %llu frames written to %s arrived on %s within "
-				"%.1f s: is the bus terminated, and is another node there to "
-				"acknowledge frames?", (unsigned long long)sent, st->link.name,
-				st->at.name, wait);
-	}
-	uint64_t lost = sent - got;
-	if (!lost && b.gaps != a.gaps)
+				(unsigned long long)sm->got, st->sp.id & CAN_EFF_MASK, st->at.name,
+				(unsigned long long)sm->sent);
+	if (sm->sent && !sm->got)
+		return none_arrived(ctx, st, sm);
+	if (sm->got == sm->sent && sm->b.gaps != sm->a.gaps)
 		return pg_error(ctx, "every frame arrived on %s, but %llu out of order",
-				st->at.name, (unsigned long long)(b.gaps - a.gaps));
+				st->at.name, (unsigned long long)(sm->b.gaps - sm->a.gaps));
+	return PG_OK;
+}
 
-	st->sent_all += sent;
-	st->enobufs_all += enobufs;
-	st->lost_all += lost;
-	counts[0] = (double)(st->load ? got : sent);
-	int m = 1;
-	if (st->load) {
-		uint32_t drate = st->link.dbitrate ? st->link.dbitrate : st->link.bitrate;
-		counts[m++] = (double)(b.bits_nominal - a.bits_nominal) * 100.0 / st->link.bitrate +
-			      (double)(b.bits_data - a.bits_data) * 100.0 / drate;
-	}
-	counts[m++] = (double)enobufs;
-	counts[m++] = (double)lost;
-
+/* The note: what was written in all the samples so far, what was lost and
+ * where, and whether the interface's queue set the pace. */
+static void note_sample(struct pg_ctx *ctx, const struct stream *st, const struct sample *sm)
+{
 	char note[PG_MSG_LEN];
 	describe(st, note, sizeof(note));
-	size_t n = strlen(note);
-	n += (size_t)snprintf(note + n, sizeof(note) - n, ": %llu frames written, %s",
-			      (unsigned long long)st->sent_all,
-			      st->lost_all ? "not all received" : "every one received in order");
-	if (lost && n < sizeof(note)) {
-		uint64_t dropped = dropped0;
+	note_add(note, sizeof(note), ": %llu frames written, %s", (unsigned long long)st->sent_all,
+		 st->lost_all ? "not all received" : "every one received in order");
+	if (sm->lost) {
+		struct can_link now;
+		uint64_t dropped = sm->dropped0;
 		if (can_link_by_index(st->at.ifindex, &now) == 0)
 			dropped = now.rx_dropped + now.rx_over_errors;
-		n += (size_t)snprintf(note + n, sizeof(note) - n, "; %llu lost (%llu dropped by "
-				      "the counting socket, %llu by %s)",
-				      (unsigned long long)st->lost_all, (unsigned long long)overflow,
-				      (unsigned long long)(dropped - dropped0), st->at.name);
+		note_add(note, sizeof(note), "; %llu lost (%llu dropped by the counting socket, %llu "
+			 "by %s)", (unsigned long long)st->lost_all, (unsigned long long)sm->overflow,
+			 (unsigned long long)(dropped - sm->dropped0), st->at.name);
 	}
-	if (st->enobufs_all && n < sizeof(note))
-		n += (size_t)snprintf(note + n, sizeof(note) - n, "; writes refused %llu times "
-				      "(ENOBUFS): the interface's queue (txqueuelen %u) was full, the "
-				      "interface set the pace", (unsigned long long)st->enobufs_all,
-				      st->link.txqlen);
+	if (st->enobufs_all)
+		note_add(note, sizeof(note), "; writes refused %llu times (ENOBUFS): the interface's "
+			 "queue (txqueuelen %u) was full, the interface set the pace",
+			 (unsigned long long)st->enobufs_all, st->link.txqlen);
 	pg_note(ctx, "%s", note);
+}
+
+static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	struct stream *st = ctx->priv;
+	(void)iters;
+	struct sample sm = { 0 };
+	struct can_link now;
+	snap(st, &sm.a);
+	if (can_link_by_index(st->at.ifindex, &now) == 0)
+		sm.dropped0 = now.rx_dropped + now.rx_over_errors;
+	sm.t0 = pg_now();
+	write_frames(st, &sm, (double)pg_arg_int(ctx->args, "time"));
+	await_frames(st, &sm);
+	int rc = judge(ctx, st, &sm);
+	if (rc != PG_OK)
+		return rc;
+	sm.lost = sm.sent - sm.got;
+	st->sent_all += sm.sent;
+	st->enobufs_all += sm.enobufs;
+	st->lost_all += sm.lost;
+	int m = 0;
+	counts[m++] = (double)(st->load ? sm.got : sm.sent);
+	if (st->load) {
+		uint32_t drate = st->link.dbitrate ? st->link.dbitrate : st->link.bitrate;
+		counts[m++] = (double)(sm.b.bits_nominal - sm.a.bits_nominal) * 100.0 / st->link.bitrate +
+			      (double)(sm.b.bits_data - sm.a.bits_data) * 100.0 / drate;
+	}
+	counts[m++] = (double)sm.enobufs;
+	counts[m++] = (double)sm.lost;
+	note_sample(ctx, st, &sm);
 	if (st->load)
-		return check_load(ctx, st, counts[1] / (pg_now() - t0));
+		return check_load(ctx, st, counts[1] / (pg_now() - sm.t0));
 	return PG_OK;
 }
 

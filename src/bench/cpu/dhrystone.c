@@ -1,5 +1,5 @@
 /*
- * cpu.dhrystone: Dhrystone 2.1 (dhry_1.c, dhry_2.c), as the reference
+ * cpu.dhrystone: Dhrystone 2.1 (ref/dhry_1.c, ref/dhry_2.c), as the reference
  * program counts it. One iteration is one pass of the main loop, one
  * Dhrystone. Metrics: Dhrystones per second; DMIPS, that divided by 1757
  * (the VAX 11/780's score, the "1 MIPS" machine); DMIPS/MHz, DMIPS over the
@@ -18,7 +18,7 @@
 
 #include "core/bench.h"
 #include "cpu.h"
-#include "dhry.h"
+#include "ref/dhry.h"
 
 #define VAX_DHRYSTONES 1757.0	/* Dhrystones per second of the 1 MIPS VAX 11/780 */
 

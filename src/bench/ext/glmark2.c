@@ -52,131 +52,190 @@ static int parse_fps(const char *s, struct ext_glmark2_scene *sc)
 	return 0;
 }
 
-int ext_glmark2_parse(const char *text, struct ext_glmark2_run *r, char *err, size_t errlen)
-{
-	memset(r, 0, sizeof(*r));
-	int have_score = 0;
-	long long fps_sum = 0;
-	char error_line[160] = "";
-	char line[1024];
-	for (const char *p = text; ext_next_line(&p, line, sizeof(line));) {
-		size_t n = strlen(line);
-		const char *s = skip_spaces(line);
+/* One run's output being read: a function per kind of line (the banner,
+ * a scene, the score), each returning 0, or -1 with err set. */
+struct glmark2_parse {
+	struct ext_glmark2_run *r;
+	int have_score;
+	long long fps_sum;		/* of the scenes that ran */
+	char error_line[160];		/* glmark2's first "Error: " line */
+	char *err;
+	size_t errlen;
+};
 
-		if (ext_starts(s, "Error: ") && !error_line[0])
-			snprintf(error_line, sizeof(error_line), "%.159s", s);
-		if (ext_starts(s, "glmark2 Score:")) {
-			char *end;
-			const char *v = skip_spaces(s + strlen("glmark2 Score:"));
-			long sc = strtol(v, &end, 10);
-			if (end == v || *end || sc < 0) {
-				snprintf(err, errlen, "'%.100s' is not 'glmark2 Score: N'", s);
-				return -1;
-			}
-			if (have_score) {
-				snprintf(err, errlen, "a second 'glmark2 Score' line");
-				return -1;
-			}
-			r->score = (unsigned)sc;
-			have_score = 1;
-			continue;
-		}
-		if (ext_starts(s, "glmark2 ") && !r->version[0] && r->nscenes == 0) {
-			const char *v = s + strlen("glmark2 ");
-			if (strchr(v, ' ') || strlen(v) >= sizeof(r->version)) {
-				snprintf(err, errlen, "'%.100s' is not the banner's 'glmark2 VERSION'", s);
-				return -1;
-			}
-			snprintf(r->version, sizeof(r->version), "%.31s", v);
-			continue;
-		}
-		if (ext_starts(s, "GL_RENDERER:")) {
-			snprintf(r->renderer, sizeof(r->renderer), "%.127s", skip_spaces(s + 12));
-			continue;
-		}
-		if (ext_starts(s, "GL_VERSION:")) {
-			snprintf(r->gl_version, sizeof(r->gl_version), "%.95s", skip_spaces(s + 11));
-			continue;
-		}
-		if (s[0] != '[')
-			continue;
-		if (have_score) {
-			snprintf(err, errlen, "a scene line after the score: '%.100s'", s);
-			return -1;
-		}
-		struct ext_glmark2_scene sc;
-		memset(&sc, 0, sizeof(sc));
-		const char *res = strstr(s, ": FPS: ");
-		size_t spec_len;
-		if (res) {
-			spec_len = (size_t)(res - s);
-			if (parse_fps(res + strlen(": FPS: "), &sc) < 0) {
-				snprintf(err, errlen, "'%.100s' is not '[SCENE] OPTIONS: FPS: N FrameTime: "
-					 "T ms'", s);
-				return -1;
-			}
-			sc.status = 0;
-		} else if (n > 14 && strcmp(line + n - 13, ": Unsupported") == 0) {
-			spec_len = strlen(s) - 13;
-			sc.status = 1;
-		} else if (n > 16 && strcmp(line + n - 15, ": Set up failed") == 0) {
-			spec_len = strlen(s) - 15;
-			sc.status = 2;
-		} else {
-			snprintf(err, errlen, "'%.100s' is not '[SCENE] OPTIONS: FPS: N FrameTime: T ms' "
-				 "(nor Unsupported, nor Set up failed): output cut short or changed", s);
-			return -1;
-		}
-		if (!strchr(s, ']') || (size_t)(strchr(s, ']') - s) > spec_len) {
-			snprintf(err, errlen, "'%.100s' has no '[SCENE]'", s);
-			return -1;
-		}
-		if (spec_len >= sizeof(sc.spec))
-			spec_len = sizeof(sc.spec) - 1;
-		memcpy(sc.spec, s, spec_len);
-		sc.spec[spec_len] = '\0';
-		if (sc.status == 0) {
-			fps_sum += sc.fps;
-			r->nran++;
-		}
-		if (r->nscenes < EXT_GLMARK2_MAX_SCENES)
-			r->scene[r->nscenes] = sc;
-		r->nscenes++;
+static int score_line(struct glmark2_parse *gs, const char *s)
+{
+	char *end;
+	const char *v = skip_spaces(s + strlen("glmark2 Score:"));
+	long sc = strtol(v, &end, 10);
+	if (end == v || *end || sc < 0) {
+		snprintf(gs->err, gs->errlen, "'%.100s' is not 'glmark2 Score: N'", s);
+		return -1;
 	}
+	if (gs->have_score) {
+		snprintf(gs->err, gs->errlen, "a second 'glmark2 Score' line");
+		return -1;
+	}
+	gs->r->score = (unsigned)sc;
+	gs->have_score = 1;
+	return 0;
+}
+
+/* The banner: "glmark2 VERSION" (the first such line before any scene),
+ * GL_RENDERER and GL_VERSION. 1: s was one of them, 0: it was not, -1. */
+static int banner_line(struct glmark2_parse *gs, const char *s)
+{
+	struct ext_glmark2_run *r = gs->r;
+	if (ext_starts(s, "glmark2 ") && !r->version[0] && r->nscenes == 0) {
+		const char *v = s + strlen("glmark2 ");
+		if (strchr(v, ' ') || strlen(v) >= sizeof(r->version)) {
+			snprintf(gs->err, gs->errlen, "'%.100s' is not the banner's 'glmark2 VERSION'", s);
+			return -1;
+		}
+		snprintf(r->version, sizeof(r->version), "%.31s", v);
+		return 1;
+	}
+	if (ext_starts(s, "GL_RENDERER:")) {
+		snprintf(r->renderer, sizeof(r->renderer), "%.127s", skip_spaces(s + 12));
+		return 1;
+	}
+	if (ext_starts(s, "GL_VERSION:")) {
+		snprintf(r->gl_version, sizeof(r->gl_version), "%.95s", skip_spaces(s + 11));
+		return 1;
+	}
+	return 0;
+}
+
+/* How a scene line ends: its figures (status 0), Unsupported (1) or Set up
+ * failed (2); *spec_len: the length of "[SCENE] OPTIONS" before it. line is
+ * the whole line (n bytes), s the line without its leading spaces. */
+static int scene_result(struct glmark2_parse *gs, const char *line, size_t n, const char *s,
+			struct ext_glmark2_scene *sc, size_t *spec_len)
+{
+	const char *res = strstr(s, ": FPS: ");
+	if (res) {
+		*spec_len = (size_t)(res - s);
+		if (parse_fps(res + strlen(": FPS: "), sc) == 0)
+			return 0;
+		snprintf(gs->err, gs->errlen, "'%.100s' is not '[SCENE] OPTIONS: FPS: N FrameTime: "
+			 "T ms'", s);
+		return -1;
+	}
+	if (n > 14 && strcmp(line + n - 13, ": Unsupported") == 0) {
+		*spec_len = strlen(s) - 13;
+		sc->status = 1;
+		return 0;
+	}
+	if (n > 16 && strcmp(line + n - 15, ": Set up failed") == 0) {
+		*spec_len = strlen(s) - 15;
+		sc->status = 2;
+		return 0;
+	}
+	snprintf(gs->err, gs->errlen, "'%.100s' is not '[SCENE] OPTIONS: FPS: N FrameTime: T ms' "
+		 "(nor Unsupported, nor Set up failed): output cut short or changed", s);
+	return -1;
+}
+
+/* "[SCENE] OPTIONS: ..." */
+static int scene_line(struct glmark2_parse *gs, const char *line, const char *s)
+{
+	struct ext_glmark2_run *r = gs->r;
+	if (gs->have_score) {
+		snprintf(gs->err, gs->errlen, "a scene line after the score: '%.100s'", s);
+		return -1;
+	}
+	struct ext_glmark2_scene sc;
+	memset(&sc, 0, sizeof(sc));
+	size_t spec_len;
+	if (scene_result(gs, line, strlen(line), s, &sc, &spec_len) < 0)
+		return -1;
+	if (!strchr(s, ']') || (size_t)(strchr(s, ']') - s) > spec_len) {
+		snprintf(gs->err, gs->errlen, "'%.100s' has no '[SCENE]'", s);
+		return -1;
+	}
+	if (spec_len >= sizeof(sc.spec))
+		spec_len = sizeof(sc.spec) - 1;
+	memcpy(sc.spec, s, spec_len);
+	sc.spec[spec_len] = '\0';
+	if (sc.status == 0) {
+		gs->fps_sum += sc.fps;
+		r->nran++;
+	}
+	if (r->nscenes < EXT_GLMARK2_MAX_SCENES)
+		r->scene[r->nscenes] = sc;
+	r->nscenes++;
+	return 0;
+}
+
+static int parse_line(struct glmark2_parse *gs, const char *line)
+{
+	const char *s = skip_spaces(line);
+	if (ext_starts(s, "Error: ") && !gs->error_line[0])
+		snprintf(gs->error_line, sizeof(gs->error_line), "%.159s", s);
+	if (ext_starts(s, "glmark2 Score:"))
+		return score_line(gs, s);
+	int b = banner_line(gs, s);
+	if (b != 0)
+		return b < 0 ? -1 : 0;
+	return s[0] == '[' ? scene_line(gs, line, s) : 0;
+}
+
+/* After the last line: the banner, the score, a scene that ran. */
+static int parse_end(struct glmark2_parse *gs)
+{
+	const struct ext_glmark2_run *r = gs->r;
 	if (!r->version[0]) {
-		if (error_line[0])
-			snprintf(err, errlen, "glmark2 said '%s'", error_line);
+		if (gs->error_line[0])
+			snprintf(gs->err, gs->errlen, "glmark2 said '%s'", gs->error_line);
 		else
-			snprintf(err, errlen, "no 'glmark2 VERSION' banner line: not glmark2's output");
+			snprintf(gs->err, gs->errlen, "no 'glmark2 VERSION' banner line: not glmark2's output");
 		return -1;
 	}
 	if (!r->renderer[0] || !r->gl_version[0]) {
-		snprintf(err, errlen, "no '%s' line in the banner",
+		snprintf(gs->err, gs->errlen, "no '%s' line in the banner",
 			 !r->renderer[0] ? "GL_RENDERER: NAME" : "GL_VERSION: VERSION");
 		return -1;
 	}
-	if (!have_score) {
-		if (error_line[0])
-			snprintf(err, errlen, "no 'glmark2 Score: N' line; glmark2 said '%s'", error_line);
+	if (!gs->have_score) {
+		if (gs->error_line[0])
+			snprintf(gs->err, gs->errlen, "no 'glmark2 Score: N' line; glmark2 said '%s'",
+				 gs->error_line);
 		else
-			snprintf(err, errlen, "no 'glmark2 Score: N' line: the output is cut short");
+			snprintf(gs->err, gs->errlen, "no 'glmark2 Score: N' line: the output is cut short");
 		return -1;
 	}
 	if (r->nran == 0) {
-		snprintf(err, errlen, "none of the %d scenes ran (Unsupported or Set up failed): "
+		snprintf(gs->err, gs->errlen, "none of the %d scenes ran (Unsupported or Set up failed): "
 			 "no score", r->nscenes);
 		return -1;
 	}
-	/* Each scene adds its frames per second rounded down; the line shows
-	 * them rounded up: the sum shown is 0 to 2 per scene above. */
-	long long hi = fps_sum / r->nran;
-	long long lo = (fps_sum - 2LL * r->nran) / r->nran;
+	return 0;
+}
+
+/* Each scene adds its frames per second rounded down; the line shows them
+ * rounded up: the sum shown is 0 to 2 per scene above. */
+static int score_check(struct glmark2_parse *gs)
+{
+	const struct ext_glmark2_run *r = gs->r;
+	long long hi = gs->fps_sum / r->nran;
+	long long lo = (gs->fps_sum - 2LL * r->nran) / r->nran;
 	if ((long long)r->score > hi || (long long)r->score < lo) {
-		snprintf(err, errlen, "'glmark2 Score: %u' is not the mean of the %d scenes' FPS "
+		snprintf(gs->err, gs->errlen, "'glmark2 Score: %u' is not the mean of the %d scenes' FPS "
 			 "(%lld to %lld)", r->score, r->nran, lo, hi);
 		return -1;
 	}
 	return 0;
+}
+
+int ext_glmark2_parse(const char *text, struct ext_glmark2_run *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	struct glmark2_parse gs = { .r = r, .err = err, .errlen = errlen };
+	char line[1024];
+	for (const char *p = text; ext_next_line(&p, line, sizeof(line));)
+		if (parse_line(&gs, line) < 0)
+			return -1;
+	return parse_end(&gs) < 0 || score_check(&gs) < 0 ? -1 : 0;
 }
 
 /* ---- the benchmark ---- */

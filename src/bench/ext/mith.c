@@ -92,6 +92,189 @@ static const char *const key_name[K_N] = {
 };
 static const char *const key_form[K_N] = { "N", "N", "N", "SECONDS", "RATE" };
 
+/* One run's output being read: the three kinds of line MITH prints (the
+ * workload's brackets, error counts, the workload's figures) each have
+ * their function; every one returns 0, or -1 with err set. */
+struct mith_parse {
+	const char *workload;
+	size_t wl;
+	struct ext_mith_run *r;
+	int started, done, seen[K_N];
+	double wps;		/* workloads/sec as printed */
+	char *err;
+	size_t errlen;
+};
+
+/* "-- Workload:NAME=UID" opens the workload's report, "-- Done:NAME=UID"
+ * closes it; s is the line after "-- ". */
+static int bracket_line(struct mith_parse *ps, const char *line, const char *s)
+{
+	int is_done = ext_starts(s, "Done:");
+	const char *what = is_done ? "Done" : "Workload";
+	const char *name = s + (is_done ? 5 : 9);
+	const char *eq = strchr(name, '=');
+	long uid;
+	if (!eq || parse_long(eq + 1, &uid) < 0 || uid < 0) {
+		snprintf(ps->err, ps->errlen, "'%.120s' is not '-- %s:NAME=UID'", line, what);
+		return -1;
+	}
+	if ((size_t)(eq - name) != ps->wl || strncmp(name, ps->workload, ps->wl) != 0) {
+		snprintf(ps->err, ps->errlen, "'%.120s' is of another workload: expected "
+			 "'-- %s:%s=UID'", line, what, ps->workload);
+		return -1;
+	}
+	if (!is_done && ps->started) {
+		snprintf(ps->err, ps->errlen, "a second '-- Workload:%s=UID' line", ps->workload);
+		return -1;
+	}
+	if (!is_done) {
+		ps->started = 1;
+		ps->r->uid = (unsigned long)uid;
+		return 0;
+	}
+	if (!ps->started) {
+		snprintf(ps->err, ps->errlen, "'-- Done:%s' came before '-- Workload:%s=UID'",
+			 ps->workload, ps->workload);
+		return -1;
+	}
+	if ((unsigned long)uid != ps->r->uid) {
+		snprintf(ps->err, ps->errlen, "'%.120s' does not end workload %lu", line, ps->r->uid);
+		return -1;
+	}
+	ps->done = 1;
+	return 0;
+}
+
+/* "ITEM:fails=N" (an item's verification, under the item's own name) or
+ * "WORKLOAD:ERRORS=N": added to r->errors. */
+static int error_count(struct mith_parse *ps, const char *line, const char *val, const char *form)
+{
+	long f;
+	if (parse_long(val, &f) < 0 || f < 0) {
+		snprintf(ps->err, ps->errlen, "'%.120s' is not '-- %s=N'", line, form);
+		return -1;
+	}
+	ps->r->errors += f;
+	return 0;
+}
+
+/* The workload's figure k. The first one is the workload's: with -v1 an
+ * item of the same name (core) prints its own time(secs) later. */
+static int figure(struct mith_parse *ps, const char *line, int k, const char *val)
+{
+	struct ext_mith_run *r = ps->r;
+	if (ps->seen[k])
+		return 0;
+	ps->seen[k] = 1;
+	long v = 0;
+	int bad = 0;
+	if (k == K_SECS)
+		bad = parse_double(val, &r->seconds) < 0 || r->seconds < 0;
+	else if (k == K_WPS)	/* "inf" when the run was shorter than the clock */
+		bad = parse_double(val, &ps->wps) < 0 || ps->wps < 0;
+	else
+		bad = parse_long(val, &v) < 0 || v < (k == K_ITERATIONS ? 1 : 0);
+	if (k == K_CONTEXTS)
+		r->contexts = v;
+	else if (k == K_WORKERS)
+		r->workers = v;
+	else if (k == K_ITERATIONS)
+		r->iterations = v;
+	if (bad) {
+		snprintf(ps->err, ps->errlen, "'%.120s' is not '-- %s:%s=%s'", line, ps->workload,
+			 key_name[k], key_form[k]);
+		return -1;
+	}
+	return 0;
+}
+
+/* "NAME:KEY=VALUE" inside the workload's report; s is the line after "-- ". */
+static int item_line(struct mith_parse *ps, const char *line, const char *s)
+{
+	const char *colon = strchr(s, ':');
+	const char *eq = colon ? strchr(colon, '=') : NULL;
+	if (!eq)
+		return 0;
+	const char *key = colon + 1, *val = eq + 1;
+	size_t kl = (size_t)(eq - key);
+	if (kl == 5 && strncmp(key, "fails", 5) == 0)
+		return error_count(ps, line, val, "ITEM:fails");
+	if ((size_t)(colon - s) != ps->wl || strncmp(s, ps->workload, ps->wl) != 0)
+		return 0;
+	if (kl == 6 && strncmp(key, "ERRORS", 6) == 0) {
+		char form[96];
+		snprintf(form, sizeof(form), "%s:ERRORS", ps->workload);
+		return error_count(ps, line, val, form);
+	}
+	for (int k = 0; k < K_N; k++)
+		if (kl == strlen(key_name[k]) && strncmp(key, key_name[k], kl) == 0)
+			return figure(ps, line, k, val);
+	return 0;
+}
+
+static int parse_line(struct mith_parse *ps, const char *line)
+{
+	if (ext_starts(line, "-  ERROR:") || ext_starts(line, "-  FATAL:")) {
+		snprintf(ps->err, ps->errlen, "the workload said '%.160s'", line);
+		return -1;
+	}
+	if (!ext_starts(line, "-- "))
+		return 0;
+	const char *s = line + 3;
+	if (ext_starts(s, "Workload:") || ext_starts(s, "Done:"))
+		return bracket_line(ps, line, s);
+	return ps->started ? item_line(ps, line, s) : 0;
+}
+
+/* After the last line: the report whole, without errors, and its rate. */
+static int parse_end(struct mith_parse *ps)
+{
+	struct ext_mith_run *r = ps->r;
+	const char *w = ps->workload;
+	if (!ps->started) {
+		snprintf(ps->err, ps->errlen, "no '-- Workload:%s=UID' line: not the output of MITH "
+			 "workload %s", w, w);
+		return -1;
+	}
+	for (int k = 0; k < K_N; k++) {
+		if (k == K_WORKERS || ps->seen[k])
+			continue;
+		snprintf(ps->err, ps->errlen, "no '-- %s:%s=%s' line (output cut short or changed)",
+			 w, key_name[k], key_form[k]);
+		return -1;
+	}
+	if (!ps->done) {
+		snprintf(ps->err, ps->errlen, "no '-- Done:%s=%lu' line: the output is cut short", w,
+			 r->uid);
+		return -1;
+	}
+	if (r->errors > 0) {
+		snprintf(ps->err, ps->errlen, "the workload reported %ld error%s (its ERRORS or fails "
+			 "lines)", r->errors, r->errors == 1 ? "" : "s");
+		return -1;
+	}
+	return 0;
+}
+
+/* The rate, iterations / time(secs), which workloads/sec must agree with. */
+static int parse_rate(struct mith_parse *ps)
+{
+	struct ext_mith_run *r = ps->r;
+	if (!(r->seconds > 0) || isinf(ps->wps)) {
+		snprintf(ps->err, ps->errlen, "'-- %s:time(secs)=0': the run was shorter than the "
+			 "suite's clock; give more iterations", ps->workload);
+		return -1;
+	}
+	r->rate = (double)r->iterations / r->seconds;
+	/* workloads/sec is printed to 6 significant digits. */
+	if (fabs(r->rate - ps->wps) > 1e-3 * r->rate) {
+		snprintf(ps->err, ps->errlen, "'-- %s:workloads/sec=%g' is not iterations / "
+			 "time(secs) = %g", ps->workload, ps->wps, r->rate);
+		return -1;
+	}
+	return 0;
+}
+
 int ext_mith_parse(const char *text, const char *workload, struct ext_mith_run *r,
 		   char *err, size_t errlen)
 {
@@ -102,157 +285,13 @@ int ext_mith_parse(const char *text, const char *workload, struct ext_mith_run *
 		return -1;
 	}
 	snprintf(r->workload, sizeof(r->workload), "%s", workload);
-	size_t wl = strlen(workload);
-	int started = 0, done = 0, seen[K_N] = { 0 };
-	double wps = 0;
+	struct mith_parse ps = { .workload = workload, .wl = strlen(workload), .r = r, .err = err,
+				 .errlen = errlen };
 	char line[512];
-	for (const char *p = text; !done && ext_next_line(&p, line, sizeof(line));) {
-		if (ext_starts(line, "-  ERROR:") || ext_starts(line, "-  FATAL:")) {
-			snprintf(err, errlen, "the workload said '%.160s'", line);
+	for (const char *p = text; !ps.done && ext_next_line(&p, line, sizeof(line));)
+		if (parse_line(&ps, line) < 0)
 			return -1;
-		}
-		if (!ext_starts(line, "-- "))
-			continue;
-		const char *s = line + 3;
-		if (ext_starts(s, "Workload:") || ext_starts(s, "Done:")) {
-			int is_done = ext_starts(s, "Done:");
-			const char *name = s + (is_done ? 5 : 9);
-			const char *eq = strchr(name, '=');
-			long uid;
-			if (!eq || parse_long(eq + 1, &uid) < 0 || uid < 0) {
-				snprintf(err, errlen, "'%.120s' is not '-- %s:NAME=UID'", line,
-					 is_done ? "Done" : "Workload");
-				return -1;
-			}
-			if ((size_t)(eq - name) != wl || strncmp(name, workload, wl) != 0) {
-				snprintf(err, errlen, "'%.120s' is of another workload: expected "
-					 "'-- %s:%s=UID'", line, is_done ? "Done" : "Workload", workload);
-				return -1;
-			}
-			if (!is_done) {
-				if (started) {
-					snprintf(err, errlen, "a second '-- Workload:%s=UID' line", workload);
-					return -1;
-				}
-				started = 1;
-				r->uid = (unsigned long)uid;
-			} else {
-				if (!started) {
-					snprintf(err, errlen, "'-- Done:%s' came before '-- Workload:%s=UID'",
-						 workload, workload);
-					return -1;
-				}
-				if ((unsigned long)uid != r->uid) {
-					snprintf(err, errlen, "'%.120s' does not end workload %lu", line, r->uid);
-					return -1;
-				}
-				done = 1;
-			}
-			continue;
-		}
-		if (!started)
-			continue;
-		const char *colon = strchr(s, ':');
-		const char *eq = colon ? strchr(colon, '=') : NULL;
-		if (!eq)
-			continue;
-		const char *key = colon + 1, *val = eq + 1;
-		size_t kl = (size_t)(eq - key);
-		/* An item's verification result, under the item's own name. */
-		if (kl == 5 && strncmp(key, "fails", 5) == 0) {
-			long f;
-			if (parse_long(val, &f) < 0 || f < 0) {
-				snprintf(err, errlen, "'%.120s' is not '-- ITEM:fails=N'", line);
-				return -1;
-			}
-			r->errors += f;
-			continue;
-		}
-		if ((size_t)(colon - s) != wl || strncmp(s, workload, wl) != 0)
-			continue;
-		if (kl == 6 && strncmp(key, "ERRORS", 6) == 0) {
-			long f;
-			if (parse_long(val, &f) < 0 || f < 0) {
-				snprintf(err, errlen, "'%.120s' is not '-- %s:ERRORS=N'", line, workload);
-				return -1;
-			}
-			r->errors += f;
-			continue;
-		}
-		for (int k = 0; k < K_N; k++) {
-			if (kl != strlen(key_name[k]) || strncmp(key, key_name[k], kl) != 0)
-				continue;
-			/* The first one is the workload's: with -v1 an item of the
-			 * same name (core) prints its own time(secs) later. */
-			if (seen[k])
-				break;
-			seen[k] = 1;
-			int bad = 0;
-			long v;
-			switch (k) {
-			case K_CONTEXTS:
-				bad = parse_long(val, &v) < 0 || v < 0;
-				r->contexts = v;
-				break;
-			case K_WORKERS:
-				bad = parse_long(val, &v) < 0 || v < 0;
-				r->workers = v;
-				break;
-			case K_ITERATIONS:
-				bad = parse_long(val, &v) < 0 || v <= 0;
-				r->iterations = v;
-				break;
-			case K_SECS:
-				bad = parse_double(val, &r->seconds) < 0 || r->seconds < 0;
-				break;
-			case K_WPS:
-				/* "inf" when the run was shorter than the clock. */
-				bad = parse_double(val, &wps) < 0 || wps < 0;
-				break;
-			}
-			if (bad) {
-				snprintf(err, errlen, "'%.120s' is not '-- %s:%s=%s'", line, workload,
-					 key_name[k], key_form[k]);
-				return -1;
-			}
-			break;
-		}
-	}
-	if (!started) {
-		snprintf(err, errlen, "no '-- Workload:%s=UID' line: not the output of MITH "
-			 "workload %s", workload, workload);
-		return -1;
-	}
-	for (int k = 0; k < K_N; k++) {
-		if (k == K_WORKERS || seen[k])
-			continue;
-		snprintf(err, errlen, "no '-- %s:%s=%s' line (output cut short or changed)",
-			 workload, key_name[k], key_form[k]);
-		return -1;
-	}
-	if (!done) {
-		snprintf(err, errlen, "no '-- Done:%s=%lu' line: the output is cut short", workload,
-			 r->uid);
-		return -1;
-	}
-	if (r->errors > 0) {
-		snprintf(err, errlen, "the workload reported %ld error%s (its ERRORS or fails lines)",
-			 r->errors, r->errors == 1 ? "" : "s");
-		return -1;
-	}
-	if (!(r->seconds > 0) || isinf(wps)) {
-		snprintf(err, errlen, "'-- %s:time(secs)=0': the run was shorter than the suite's "
-			 "clock; give more iterations", workload);
-		return -1;
-	}
-	r->rate = (double)r->iterations / r->seconds;
-	/* workloads/sec is printed to 6 significant digits. */
-	if (fabs(r->rate - wps) > 1e-3 * r->rate) {
-		snprintf(err, errlen, "'-- %s:workloads/sec=%g' is not iterations / time(secs) = %g",
-			 workload, wps, r->rate);
-		return -1;
-	}
-	return 0;
+	return parse_end(&ps) < 0 || parse_rate(&ps) < 0 ? -1 : 0;
 }
 
 double ext_mark(const struct ext_mark_term *terms, int n, double factor, const double *rates)

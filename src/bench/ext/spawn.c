@@ -115,57 +115,31 @@ static int drain(struct pollfd *pfd, struct ext_text **to, int ms)
 	return (pfd[0].fd >= 0) + (pfd[1].fd >= 0);
 }
 
-int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
-	    double timeout_s, struct ext_proc *p, char *err, size_t errlen)
+/* The program's stdin (/dev/null) and its two output pipes; 0, or -1 with
+ * err set and nothing left open. */
+static int open_pipes(int o[2], int e[2], int *null_fd, char *err, size_t errlen)
 {
-	memset(p, 0, sizeof(*p));
-	if (append(&p->out, "", 0) < 0 || append(&p->err, "", 0) < 0) {
-		ext_proc_free(p);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+	*null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (*null_fd >= 0 && pipe2(o, O_CLOEXEC) == 0 && pipe2(e, O_CLOEXEC) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot make the program's pipes: %s", strerror(errno));
+	for (int i = 0; i < 2; i++) {
+		if (o[i] >= 0)
+			close(o[i]);
+		if (e[i] >= 0)
+			close(e[i]);
 	}
-	cpu_set_t set, *setp = NULL;
-	if (cpus && ncpus > 0) {
-		CPU_ZERO(&set);
-		for (int i = 0; i < ncpus; i++)
-			if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
-				CPU_SET(cpus[i], &set);
-		setp = &set;
-	}
-	int o[2] = { -1, -1 }, e[2] = { -1, -1 };
-	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (null_fd < 0 || pipe2(o, O_CLOEXEC) != 0 || pipe2(e, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "cannot make the program's pipes: %s", strerror(errno));
-		for (int i = 0; i < 2; i++) {
-			if (o[i] >= 0)
-				close(o[i]);
-			if (e[i] >= 0)
-				close(e[i]);
-		}
-		if (null_fd >= 0)
-			close(null_fd);
-		ext_proc_free(p);
-		return -1;
-	}
-	pid_t parent = getpid();
-	double t0 = pg_now();
-	pid_t pid = fork();
-	if (pid == 0)
-		child(argv, dir, o[1], e[1], null_fd, setp, parent);
-	int fork_errno = errno;
-	close(o[1]);
-	close(e[1]);
-	close(null_fd);
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(fork_errno));
-		close(o[0]);
-		close(e[0]);
-		ext_proc_free(p);
-		return -1;
-	}
-	setpgid(pid, pid);	/* also here, so a kill never misses the group */
+	if (*null_fd >= 0)
+		close(*null_fd);
+	return -1;
+}
 
-	struct pollfd pfd[2] = { { .fd = o[0], .events = POLLIN }, { .fd = e[0], .events = POLLIN } };
+/* Reads the program's output until both pipes close and it exits, its time
+ * is up or the run is interrupted; then ends its process group and reaps it. */
+static void collect(pid_t pid, int out_fd, int err_fd, double t0, double timeout_s,
+		    struct ext_proc *p)
+{
+	struct pollfd pfd[2] = { { .fd = out_fd, .events = POLLIN }, { .fd = err_fd, .events = POLLIN } };
 	struct ext_text *to[2] = { &p->out, &p->err };
 	int open_fds = 2, reaped = 0;
 	for (;;) {
@@ -200,6 +174,48 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 	if (!reaped)
 		while (waitpid(pid, &p->status, 0) < 0 && errno == EINTR)
 			;
+}
+
+int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
+	    double timeout_s, struct ext_proc *p, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	if (append(&p->out, "", 0) < 0 || append(&p->err, "", 0) < 0) {
+		ext_proc_free(p);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	cpu_set_t set, *setp = NULL;
+	if (cpus && ncpus > 0) {
+		CPU_ZERO(&set);
+		for (int i = 0; i < ncpus; i++)
+			if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
+				CPU_SET(cpus[i], &set);
+		setp = &set;
+	}
+	int o[2] = { -1, -1 }, e[2] = { -1, -1 }, null_fd;
+	if (open_pipes(o, e, &null_fd, err, errlen) < 0) {
+		ext_proc_free(p);
+		return -1;
+	}
+	pid_t parent = getpid();
+	double t0 = pg_now();
+	pid_t pid = fork();
+	if (pid == 0)
+		child(argv, dir, o[1], e[1], null_fd, setp, parent);
+	int fork_errno = errno;
+	close(o[1]);
+	close(e[1]);
+	close(null_fd);
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(fork_errno));
+		close(o[0]);
+		close(e[0]);
+		ext_proc_free(p);
+		return -1;
+	}
+	setpgid(pid, pid);	/* also here, so a kill never misses the group */
+	collect(pid, o[0], e[0], t0, timeout_s, p);
 	p->seconds = pg_now() - t0;
 	return 0;
 }

@@ -72,6 +72,79 @@ static int unanswered(struct pg_ctx *ctx, struct rp_state *st, uint64_t sent, ui
 			(unsigned long long)(st->timeout_ns / 1000000));
 }
 
+/* One exchange in progress: messages base.. sent, echoes recvd of them. */
+struct xchg {
+	uint64_t base, sent, recvd;
+	uint64_t count, deadline;	/* count messages, or (0) until deadline */
+	struct pg_hist *h;
+	int moved;			/* a message or an echo went since the last look */
+};
+
+static int still_sending(const struct xchg *x, uint64_t now)
+{
+	return x->count ? x->sent < x->count : now < x->deadline;
+}
+
+/* Writes messages while fewer than the window are in flight. PG_OK (also
+ * when no transmit buffer is free: poll's POLLOUT waits for one), or the
+ * error. */
+static int send_some(struct pg_ctx *ctx, struct rp_state *st, struct xchg *x)
+{
+	int sending = still_sending(x, now_ns());
+	while (sending && x->sent - x->recvd < (uint64_t)st->window) {
+		uint64_t seq = x->base + x->sent;
+		msg_payload_fill(st->tx, st->size, seq);
+		uint64_t t = now_ns();
+		ssize_t n = write(st->ept.fd, st->tx, st->size);
+		if (n == (ssize_t)st->size) {
+			st->sent_ns[seq % RING] = t;
+			x->sent++;
+			x->moved = 1;
+			sending = still_sending(x, t);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == ENOMEM))
+			break;
+		st->seq = x->base + x->sent;
+		if (n < 0 && errno == EMSGSIZE)
+			return pg_error(ctx, "%s: the bus refused a %zu-byte message (EMSGSIZE): "
+					"its limit is lower", st->ept.path, st->size);
+		if (n < 0)
+			return pg_error(ctx, "%s: write: %s", st->ept.path, strerror(errno));
+		return pg_error(ctx, "%s: wrote %zd of %zu bytes", st->ept.path, n, st->size);
+	}
+	return PG_OK;
+}
+
+/* Reads and checks the echoes that are there. */
+static int read_echoes(struct pg_ctx *ctx, struct rp_state *st, struct xchg *x)
+{
+	for (;;) {
+		ssize_t n = read(st->ept.fd, st->rx, sizeof(st->rx));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return PG_OK;
+		st->seq = x->base + x->sent;
+		if (n < 0)
+			return pg_error(ctx, "%s: read: %s", st->ept.path, strerror(errno));
+		uint64_t t = now_ns();
+		if (x->recvd == x->sent)
+			return pg_error(ctx, "%s: an echo of %zd bytes came that no message asked "
+					"for", st->ept.path, n);
+		char why[160];
+		if (msg_payload_check(st->rx, (size_t)n, st->size, x->base + x->recvd, why,
+				      sizeof(why)) < 0)
+			return pg_error(ctx, "%s: %s", st->ept.path, why);
+		if (x->h)
+			pg_hist_add(x->h, t - st->sent_ns[(x->base + x->recvd) % RING]);
+		x->recvd++;
+		x->moved = 1;
+	}
+}
+
 /*
  * Sends `count` messages (0: until deadline) keeping at most `window` in
  * flight, and reads and checks every echo; *done gets how many came back.
@@ -79,82 +152,38 @@ static int unanswered(struct pg_ctx *ctx, struct rp_state *st, uint64_t sent, ui
 static int exchange(struct pg_ctx *ctx, struct rp_state *st, uint64_t count, uint64_t deadline,
 		    struct pg_hist *h, uint64_t *done)
 {
-	const uint64_t base = st->seq;
-	uint64_t sent = 0, recvd = 0, last = now_ns();
-	const int fd = st->ept.fd;
+	struct xchg x = { .base = st->seq, .count = count, .deadline = deadline, .h = h };
+	uint64_t last = now_ns();
 	*done = 0;
 	for (;;) {
 		if (pg_interrupted)
 			return pg_error(ctx, "interrupted");
-		uint64_t now = now_ns();
-		int sending = count ? sent < count : now < deadline;
-		if (!sending && recvd == sent)
+		int sending = still_sending(&x, now_ns());
+		if (!sending && x.recvd == x.sent)
 			break;
-		int moved = 0;
-		while (sending && sent - recvd < (uint64_t)st->window) {
-			uint64_t seq = base + sent;
-			msg_payload_fill(st->tx, st->size, seq);
-			uint64_t t = now_ns();
-			ssize_t n = write(fd, st->tx, st->size);
-			if (n == (ssize_t)st->size) {
-				st->sent_ns[seq % RING] = t;
-				sent++;
-				moved = 1;
-				sending = count ? sent < count : t < deadline;
-				continue;
-			}
-			if (n < 0 && errno == EINTR)
-				continue;
-			/* No transmit buffer free: wait for one (poll's POLLOUT). */
-			if (n < 0 && (errno == EAGAIN || errno == ENOMEM))
-				break;
-			st->seq = base + sent;
-			if (n < 0 && errno == EMSGSIZE)
-				return pg_error(ctx, "%s: the bus refused a %zu-byte message (EMSGSIZE): "
-						"its limit is lower", st->ept.path, st->size);
-			if (n < 0)
-				return pg_error(ctx, "%s: write: %s", st->ept.path, strerror(errno));
-			return pg_error(ctx, "%s: wrote %zd of %zu bytes", st->ept.path, n, st->size);
-		}
-		for (;;) {
-			ssize_t n = read(fd, st->rx, sizeof(st->rx));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno == EAGAIN)
-				break;
-			st->seq = base + sent;
-			if (n < 0)
-				return pg_error(ctx, "%s: read: %s", st->ept.path, strerror(errno));
-			uint64_t t = now_ns();
-			if (recvd == sent)
-				return pg_error(ctx, "%s: an echo of %zd bytes came that no message asked "
-						"for", st->ept.path, n);
-			char why[160];
-			if (msg_payload_check(st->rx, (size_t)n, st->size, base + recvd, why,
-					      sizeof(why)) < 0)
-				return pg_error(ctx, "%s: %s", st->ept.path, why);
-			if (h)
-				pg_hist_add(h, t - st->sent_ns[(base + recvd) % RING]);
-			recvd++;
-			moved = 1;
-		}
-		now = now_ns();
-		if (moved) {
+		x.moved = 0;
+		int rc = send_some(ctx, st, &x);
+		if (rc == PG_OK)
+			rc = read_echoes(ctx, st, &x);
+		if (rc != PG_OK)
+			return rc;
+		uint64_t now = now_ns();
+		if (x.moved) {
 			last = now;
 			continue;
 		}
 		if (now - last >= st->timeout_ns) {
-			st->seq = base + sent;
-			return unanswered(ctx, st, sent, recvd);
+			st->seq = x.base + x.sent;
+			return unanswered(ctx, st, x.sent, x.recvd);
 		}
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		if (sending && sent - recvd < (uint64_t)st->window)
+		struct pollfd p = { .fd = st->ept.fd, .events = POLLIN };
+		if (still_sending(&x, now) && x.sent - x.recvd < (uint64_t)st->window)
 			p.events |= POLLOUT;
 		uint64_t left = (st->timeout_ns - (now - last)) / 1000000 + 1;
 		poll(&p, 1, left < SLICE_MS ? (int)left : SLICE_MS);
 	}
-	st->seq = base + sent;
-	*done = recvd;
+	st->seq = x.base + x.sent;
+	*done = x.recvd;
 	return PG_OK;
 }
 

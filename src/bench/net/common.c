@@ -158,10 +158,10 @@ int net_udp_data(struct pg_ctx *ctx, struct net_session *s, uint64_t window)
 	return fd;
 }
 
-void net_test_init(struct pg_net_test *t, const char *kind, const struct pg_args *a)
+void net_test_init(struct pg_net_test *t, enum pg_net_kind_id kind, const struct pg_args *a)
 {
 	memset(t, 0, sizeof(*t));
-	snprintf(t->kind, sizeof(t->kind), "%s", kind);
+	snprintf(t->kind, sizeof(t->kind), "%s", pg_net_kinds[kind].name);
 	t->time = (double)pg_arg_int(a, "time");
 	t->msg = (uint64_t)pg_arg_int(a, "msg");
 	t->window = (uint64_t)pg_arg_int(a, "window");
@@ -171,11 +171,11 @@ void net_test_init(struct pg_net_test *t, const char *kind, const struct pg_args
 	snprintf(t->cc, sizeof(t->cc), "%s", net_cc(a));
 }
 
-void net_udp_test_init(struct pg_net_test *t, const char *kind, int64_t size, uint64_t window,
-		       double time)
+void net_udp_test_init(struct pg_net_test *t, enum pg_net_kind_id kind, int64_t size,
+		       uint64_t window, double time)
 {
 	memset(t, 0, sizeof(*t));
-	snprintf(t->kind, sizeof(t->kind), "%s", kind);
+	snprintf(t->kind, sizeof(t->kind), "%s", pg_net_kinds[kind].name);
 	t->time = time;
 	t->size = (uint64_t)size;
 	t->msg = (uint64_t)size;

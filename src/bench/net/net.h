@@ -14,6 +14,7 @@
 
 #include "core/bench.h"
 #include "core/timer.h"
+#include "net/kinds.h"
 #include "net/pace.h"
 #include "net/peer.h"
 
@@ -46,11 +47,11 @@ int net_tcp_data(struct pg_ctx *ctx, struct net_session *s, char role,
 int net_udp_data(struct pg_ctx *ctx, struct net_session *s, uint64_t window);
 
 /* The test fields every benchmark fills the same way. */
-void net_test_init(struct pg_net_test *t, const char *kind, const struct pg_args *a);
+void net_test_init(struct pg_net_test *t, enum pg_net_kind_id kind, const struct pg_args *a);
 
 /* The START of a UDP trial: `size`-byte datagrams, one socket. */
-void net_udp_test_init(struct pg_net_test *t, const char *kind, int64_t size, uint64_t window,
-		       double time);
+void net_udp_test_init(struct pg_net_test *t, enum pg_net_kind_id kind, int64_t size,
+		       uint64_t window, double time);
 
 /* Ends a started test after an error this side set in ctx: the peer is
  * stopped, the error kept. Returns PG_ERROR. */

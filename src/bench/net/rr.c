@@ -85,15 +85,16 @@ static int rr_prepare(struct pg_ctx *ctx, uint64_t iters)
 		close(st->fd);
 	st->fd = -1;
 	st->lat.n = 0;
+	const struct pg_net_kind *k = ctx->bench->data;
 	struct pg_net_test t;
-	net_test_init(&t, ctx->bench->data, ctx->args);
+	net_test_init(&t, k->id, ctx->args);
 	t.time += 3;
 	int rc = net_start(ctx, &st->s, &t);
 	if (rc != PG_OK)
 		return rc;
-	if (strcmp(t.kind, "tcp_rr") == 0)
+	if (k->id == PG_NET_TCP_RR)
 		return net_tcp_data(ctx, &st->s, PG_NET_ROLE_ECHO, 0, NULL, &st->fd);
-	if (strcmp(t.kind, "udp_rr") == 0) {
+	if (k->id == PG_NET_UDP_RR) {
 		st->fd = net_udp_data(ctx, &st->s, 0);
 		if (st->fd < 0)
 			return PG_ERROR;
@@ -127,9 +128,9 @@ static int crr_once(struct rr_state *st)
 static int rr_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct rr_state *st = ctx->priv;
-	const char *kind = ctx->bench->data;
+	const struct pg_net_kind *k = ctx->bench->data;
 	(void)iters;
-	int udp = strcmp(kind, "udp_rr") == 0, crr = strcmp(kind, "tcp_crr") == 0;
+	int udp = k->id == PG_NET_UDP_RR, crr = k->id == PG_NET_TCP_CRR;
 	double deadline = pg_now() + (double)pg_arg_int(ctx->args, "time");
 	uint64_t done = 0, lost = 0, seq = 0;
 	int err = 0;
@@ -233,20 +234,20 @@ static const struct pg_metric rr_metrics[] = {
 };
 
 #define RR_BENCH(kind)									\
-	.params = rr_params, .metrics = rr_metrics, .trial = 1, .data = kind,		\
+	.params = rr_params, .metrics = rr_metrics, .trial = 1, .data = &pg_net_kinds[kind], \
 	.min_suite = PG_IN_STANDARD, .setup = rr_setup, .prepare = rr_prepare,		\
 	.step = rr_step, .teardown = rr_teardown
 
 const struct pg_bench pg_net_tcp_rr = {
-	.id = "net.tcp.rr", .title = "TCP request/response (netperf TCP_RR)", RR_BENCH("tcp_rr"),
+	.id = "net.tcp.rr", .title = "TCP request/response (netperf TCP_RR)", RR_BENCH(PG_NET_TCP_RR),
 	.section = &pg_net_sec_ethernet,
 };
 const struct pg_bench pg_net_tcp_crr = {
 	.id = "net.tcp.crr", .title = "TCP connect/request/response/close (netperf TCP_CRR)",
 	.section = &pg_net_sec_ethernet,
-	RR_BENCH("tcp_crr"),
+	RR_BENCH(PG_NET_TCP_CRR),
 };
 const struct pg_bench pg_net_udp_rr = {
-	.id = "net.udp.rr", .title = "UDP request/response (netperf UDP_RR)", RR_BENCH("udp_rr"),
+	.id = "net.udp.rr", .title = "UDP request/response (netperf UDP_RR)", RR_BENCH(PG_NET_UDP_RR),
 	.section = &pg_net_sec_ethernet,
 };

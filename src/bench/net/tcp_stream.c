@@ -29,7 +29,7 @@
 #define MAX_STREAMS 64
 
 struct stream_kind {
-	const char *kind;	/* the START test name */
+	enum pg_net_kind_id kind;
 	int send, recv;		/* this side sends / receives */
 };
 
@@ -270,9 +270,9 @@ static const struct pg_metric both_ways[] = {
 	{ 0 },
 };
 
-static const struct stream_kind k_stream = { "tcp_stream", 1, 0 };
-static const struct stream_kind k_maerts = { "tcp_maerts", 0, 1 };
-static const struct stream_kind k_bidir = { "tcp_bidir", 1, 1 };
+static const struct stream_kind k_stream = { PG_NET_TCP_STREAM, 1, 0 };
+static const struct stream_kind k_maerts = { PG_NET_TCP_MAERTS, 0, 1 };
+static const struct stream_kind k_bidir = { PG_NET_TCP_BIDIR, 1, 1 };
 
 #define STREAM_BENCH(kname, ttl, prm, met)						\
 	.title = ttl, .params = prm, .metrics = met, .trial = 1, .data = &kname,	\

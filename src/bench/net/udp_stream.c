@@ -54,7 +54,7 @@ int net_udp_trial(struct pg_ctx *ctx, struct net_session *s, int64_t size, doubl
 	memset(out, 0, sizeof(*out));
 	out->remote_busy = -1;
 	struct pg_net_test t;
-	net_udp_test_init(&t, "udp_stream", size, window, seconds + DRAIN_S + 2);
+	net_udp_test_init(&t, PG_NET_UDP_STREAM, size, window, seconds + DRAIN_S + 2);
 	int rc = net_start(ctx, s, &t);
 	if (rc != PG_OK)
 		return rc;

@@ -237,43 +237,106 @@ static void io_failed(const struct st_io *io, long res, char *err, size_t len)
 			 io->write ? "write" : "read", res, io->len, (unsigned long long)io->offset);
 }
 
+/* One st_job_run in progress: the clock, the window counted, the I/Os. */
+struct job_run {
+	struct st_job *j;
+	uint64_t max_ios;
+	struct pg_hist *hist;
+	struct st_counts *out;
+	char *err;
+	size_t len;
+	uint64_t now, ramp_end, time_ns, win_start, win_end, end;
+	int counting;			/* the ramp is over */
+	uint64_t started;
+	int inflight;
+	int failed;			/* the errno of the first I/O that failed */
+};
+
+/* Submits I/Os until depth are in flight (or max_ios are started). One
+ * submission per I/O, as fio with its default iodepth_batch_submit=1 (the
+ * seed's jobs): with several in one call a device sees them in bursts, and
+ * on a busy CPU that shows in the figures. */
+static void submit_some(struct job_run *r)
+{
+	struct st_job *j = r->j;
+	while (r->inflight < j->depth && (!r->max_ios || r->started < r->max_ios)) {
+		struct st_io *io = j->free_ios[--j->nfree];
+		next_io(j, io);
+		int rc = j->eng.ops->submit(&j->eng, &io, 1);
+		if (rc < 1) {
+			j->free_ios[j->nfree++] = io;
+			r->failed = rc < 0 ? -rc : EAGAIN;
+			io_failed(io, rc < 0 ? rc : -EAGAIN, r->err, r->len);
+			break;
+		}
+		r->inflight++;
+		r->started++;
+	}
+}
+
+/* As fio: what is reaped from the moment the ramp is seen to be over
+ * counts, and the time starts there. */
+static void ramp_over(struct job_run *r)
+{
+	if (r->counting || r->now < r->ramp_end)
+		return;
+	r->counting = 1;
+	r->win_start = r->now;
+	r->end = r->now + r->time_ns;
+	if (r->hist)
+		pg_hist_reset(r->hist);
+}
+
+/* The got I/Os just reaped: back to the free list, counted once the ramp
+ * is over; the first that failed is kept in err. */
+static void complete(struct job_run *r, int got)
+{
+	struct st_job *j = r->j;
+	for (int i = 0; i < got; i++) {
+		struct st_io *io = j->done[i];
+		j->free_ios[j->nfree++] = io;
+		r->inflight--;
+		if (io->res != (long)io->len) {
+			if (!r->failed) {
+				r->failed = io->res < 0 ? (int)-io->res : EIO;
+				io_failed(io, io->res, r->err, r->len);
+			}
+			continue;
+		}
+		if (!r->counting)
+			continue;
+		r->out->ios++;
+		r->out->bytes += io->len;
+		if (io->write)
+			r->out->write_bytes += io->len;
+		else
+			r->out->read_bytes += io->len;
+		if (r->hist)
+			pg_hist_add(r->hist, r->now - io->issued_ns);
+	}
+	if (r->counting)
+		r->win_end = r->now;
+}
+
 int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 	       volatile sig_atomic_t *stop, struct pg_hist *hist, struct st_counts *out,
 	       char *err, size_t len)
 {
-	const struct st_engine *e = j->eng.ops;
 	memset(out, 0, sizeof(*out));
 	if (max_ios)
 		ramp_s = 0;
-	uint64_t now = st_now_ns();
-	uint64_t ramp_end = now + (uint64_t)(ramp_s * 1e9);
-	uint64_t time_ns = (uint64_t)(time_s * 1e9);
-	int counting = ramp_s <= 0;
-	uint64_t win_start = now, win_end = now, end = now + time_ns;
-	uint64_t started = 0;
-	int inflight = 0, failed = 0;
-
+	struct job_run r = { .j = j, .max_ios = max_ios, .hist = hist, .out = out, .err = err,
+			     .len = len, .now = st_now_ns(), .counting = ramp_s <= 0 };
+	r.ramp_end = r.now + (uint64_t)(ramp_s * 1e9);
+	r.time_ns = (uint64_t)(time_s * 1e9);
+	r.win_start = r.win_end = r.now;
+	r.end = r.now + r.time_ns;
 	for (;;) {
-		int issue = !failed && !*stop &&
-			    (max_ios ? started < max_ios : (!counting || now < end));
-		/* One submission per I/O, as fio with its default
-		 * iodepth_batch_submit=1 (the seed's jobs): with several in
-		 * one call a device sees them in bursts, and on a busy CPU
-		 * that shows in the figures. */
-		while (issue && inflight < j->depth && (!max_ios || started < max_ios)) {
-			struct st_io *io = j->free_ios[--j->nfree];
-			next_io(j, io);
-			int r = e->submit(&j->eng, &io, 1);
-			if (r < 1) {
-				j->free_ios[j->nfree++] = io;
-				failed = r < 0 ? -r : EAGAIN;
-				io_failed(io, r < 0 ? r : -EAGAIN, err, len);
-				break;
-			}
-			inflight++;
-			started++;
-		}
-		if (inflight == 0) {
+		int issue = !r.failed && !*stop &&
+			    (max_ios ? r.started < max_ios : (!r.counting || r.now < r.end));
+		if (issue)
+			submit_some(&r);
+		if (r.inflight == 0) {
 			if (!issue)
 				break;
 			continue;
@@ -285,50 +348,19 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 		 * the convoy halves the latency counted from each submission
 		 * (randread 4k, depth 4, virtio: clat 38 us this way, 79 us
 		 * one at a time, fio 74 us). */
-		int got = e->reap(&j->eng, 1, 1, j->done);
+		int got = j->eng.ops->reap(&j->eng, 1, 1, j->done);
 		if (got < 0) {
-			if (!failed)
+			if (!r.failed)
 				snprintf(err, len, "reaping I/Os: %s (%s)", strerror(-got),
 					 st_errno_name(-got));
 			return got;
 		}
-		now = st_now_ns();
-		if (!counting && now >= ramp_end) {
-			/* As fio: what is reaped from the moment the ramp is
-			 * seen to be over counts, and the time starts there. */
-			counting = 1;
-			win_start = now;
-			end = now + time_ns;
-			if (hist)
-				pg_hist_reset(hist);
-		}
-		for (int i = 0; i < got; i++) {
-			struct st_io *io = j->done[i];
-			j->free_ios[j->nfree++] = io;
-			inflight--;
-			if (io->res != (long)io->len) {
-				if (!failed) {
-					failed = io->res < 0 ? (int)-io->res : EIO;
-					io_failed(io, io->res, err, len);
-				}
-				continue;
-			}
-			if (!counting)
-				continue;
-			out->ios++;
-			out->bytes += io->len;
-			if (io->write)
-				out->write_bytes += io->len;
-			else
-				out->read_bytes += io->len;
-			if (hist)
-				pg_hist_add(hist, now - io->issued_ns);
-		}
-		if (counting)
-			win_end = now;
+		r.now = st_now_ns();
+		ramp_over(&r);
+		complete(&r, got);
 	}
-	out->window_s = counting ? (double)(win_end - win_start) * 1e-9 : 0;
-	return failed ? -failed : 0;
+	out->window_s = r.counting ? (double)(r.win_end - r.win_start) * 1e-9 : 0;
+	return r.failed ? -r.failed : 0;
 }
 
 int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomic_t *stop,

@@ -302,6 +302,90 @@ static int take_prepared(struct pg_ctx *ctx, struct st_state *s, const char *pat
 	return 1;
 }
 
+/* The target found again, and the file or device this job uses on it open
+ * (s->fd) and sized (s->size). *kept: the file is one an earlier read
+ * result laid out (take_prepared). */
+static int take_target(struct pg_ctx *ctx, struct st_state *s, const char *path, uint64_t want,
+		       uint32_t bs, int *kept)
+{
+	const struct pg_param *dp = pg_param_find(ctx->bench, "destroy");
+	const char *destroy = dp ? destroy_arg(ctx->args) : "";
+	char err[PG_MSG_LEN];
+	/* Checked at planning already; again now, as things may have moved:
+	 * fully by copy 0, which then holds a device it writes exclusively
+	 * (the others' check of it would find it busy). */
+	if (st_target_examine(path, ctx->copy == 0 && s->kind->writes, destroy, &s->target, err,
+			      sizeof(err)) < 0)
+		return pg_error(ctx, "%s", err);
+	s->type = s->target.type;
+	int own = s->type == ST_DIR || s->type == ST_NEWFILE, rc;
+	*kept = own && s->kind->reads && take_prepared(ctx, s, path, want, bs);
+	if (own && !*kept) {
+		char dir[PATH_MAX];
+		own_name(ctx, s->type, path, s->file, sizeof(s->file));
+		files_dir(s->type, path, dir, sizeof(dir));
+		if (!s->kind->reads)
+			st_prepared_drop();	/* its room is this job's */
+		if ((rc = own_size(ctx, s, dir, want, bs)) != PG_OK)
+			return rc;
+	}
+	if (!*kept && (rc = open_target(ctx, s, path)) != PG_OK)
+		return rc;
+	if (!own && (rc = existing_size(ctx, s, want, bs)) != PG_OK)
+		return rc;
+	return PG_OK;
+}
+
+/* A file of our own: laid out for reading (and kept for the next read
+ * result of the run), or its blocks allocated for writing. */
+static int fill_own(struct pg_ctx *ctx, struct st_state *s, const char *path, uint64_t want,
+		    uint32_t bs, int kept)
+{
+	char err[PG_MSG_LEN];
+	if (s->type != ST_DIR && s->type != ST_NEWFILE)
+		return PG_OK;
+	if (s->kind->reads && !kept) {
+		int r = st_layout(s->fd, s->size, bs, s->direct, &pg_interrupted, err, sizeof(err));
+		if (r < 0)
+			return pg_error(ctx, "%s: %s", s->file, err);
+		if (pg_interrupted)
+			return pg_error(ctx, "interrupted");
+		st_prepared_keep(ctx->copy, ctx->copies, path, want, s->direct, s->fd, s->size);
+	} else if (!s->kind->reads) {
+		/* fio's fallocate=native: the blocks are the file's before the
+		 * first write, and a lack of space shows now. */
+		if (fallocate(s->fd, 0, 0, (off_t)s->size) < 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
+			int e = errno;
+			return pg_error(ctx, "%s: fallocate %llu bytes: %s (%s)", s->file,
+					(unsigned long long)s->size, strerror(e), st_errno_name(e));
+		}
+	}
+	return PG_OK;
+}
+
+/* Copy 0's note: the medium, the engine, the size, what an earlier step
+ * noted, and the mount options last (they are what a full note cuts
+ * short). */
+static void setup_note(struct pg_ctx *ctx, const struct st_state *s, const struct st_medium *m,
+		       int depth)
+{
+	char sz[32], dp[16], was[PG_MSG_LEN];
+	pg_format_size((int64_t)s->size, sz, sizeof(sz));
+	snprintf(dp, sizeof(dp), "%d", s->engine->async ? depth : 1);
+	snprintf(was, sizeof(was), "%s", ctx->note);
+	ctx->note[0] = '\0';
+	const char *kv[][2] = {
+		{ "medium", m->medium }, { "device", m->device }, { "model", m->model },
+		{ "fs", m->fs }, { "sync", yes_no(m->sync) }, { "engine", s->engine->name },
+		{ "depth", dp }, { "size", sz }, { "options", m->options },
+	};
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
+		note_add(ctx->note, sizeof(ctx->note), kv[i][0], kv[i][1]);
+		if (i == 7 && was[0])
+			note_add(ctx->note, sizeof(ctx->note), NULL, was);
+	}
+}
+
 static int st_setup(struct pg_ctx *ctx)
 {
 	struct st_state *s = calloc(1, sizeof(*s));
@@ -311,36 +395,12 @@ static int st_setup(struct pg_ctx *ctx)
 	s->fd = s->excl_fd = -1;
 	s->kind = ctx->bench->data;
 	const char *path = pg_arg_str(ctx->args, "path");
-	const struct pg_param *dp = pg_param_find(ctx->bench, "destroy");
-	const char *destroy = dp ? destroy_arg(ctx->args) : "";
 	uint32_t bs = (uint32_t)arg(ctx, "bs");
 	uint64_t want = (uint64_t)arg(ctx, "size");
 	s->direct = (int)arg(ctx, "direct");
-	char err[PG_MSG_LEN];
-
-	/* Checked at planning already; again now, as things may have moved:
-	 * fully by copy 0, which then holds a device it writes exclusively
-	 * (the others' check of it would find it busy). */
-	if (st_target_examine(path, ctx->copy == 0 && s->kind->writes, destroy, &s->target, err,
-			      sizeof(err)) < 0)
-		return pg_error(ctx, "%s", err);
-	s->type = s->target.type;
-	int own = s->type == ST_DIR || s->type == ST_NEWFILE;
-	int rc, kept = own && s->kind->reads && take_prepared(ctx, s, path, want, bs);
-	if (own && !kept) {
-		char dir[PATH_MAX];
-		own_name(ctx, s->type, path, s->file, sizeof(s->file));
-		files_dir(s->type, path, dir, sizeof(dir));
-		if (!s->kind->reads)
-			st_prepared_drop();	/* its room is this job's */
-		if ((rc = own_size(ctx, s, dir, want, bs)) != PG_OK)
-			return rc;
-	}
-	if (!kept && (rc = open_target(ctx, s, path)) != PG_OK)
+	int kept, rc;
+	if ((rc = take_target(ctx, s, path, want, bs, &kept)) != PG_OK)
 		return rc;
-	if (!own && (rc = existing_size(ctx, s, want, bs)) != PG_OK)
-		return rc;
-
 	struct st_medium m;
 	st_medium_detect(s->type == ST_DIR ? path : s->file, &m);
 	if (s->direct) {
@@ -351,24 +411,8 @@ static int st_setup(struct pg_ctx *ctx)
 			return pg_skip(ctx, "%s (%s) refuses O_DIRECT: -p direct=0 measures buffered I/O "
 				       "through the page cache", path, m.fs);
 	}
-
-	if (own && s->kind->reads && !kept) {
-		int r = st_layout(s->fd, s->size, bs, s->direct, &pg_interrupted, err, sizeof(err));
-		if (r < 0)
-			return pg_error(ctx, "%s: %s", s->file, err);
-		if (pg_interrupted)
-			return pg_error(ctx, "interrupted");
-		st_prepared_keep(ctx->copy, ctx->copies, path, want, s->direct, s->fd, s->size);
-	} else if (own && !s->kind->reads) {
-		/* fio's fallocate=native: the blocks are the file's before the
-		 * first write, and a lack of space shows now. */
-		if (fallocate(s->fd, 0, 0, (off_t)s->size) < 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
-			int e = errno;
-			return pg_error(ctx, "%s: fallocate %llu bytes: %s (%s)", s->file,
-					(unsigned long long)s->size, strerror(e), st_errno_name(e));
-		}
-	}
-
+	if ((rc = fill_own(ctx, s, path, want, bs, kept)) != PG_OK)
+		return rc;
 	struct st_job_spec spec = {
 		.fd = s->fd, .size = s->size, .bs = bs, .depth = (int)arg(ctx, "depth"),
 		.pattern = s->kind->pattern, .seed = 0x9e3779b9u + (uint64_t)ctx->copy * 7919u,
@@ -377,25 +421,8 @@ static int st_setup(struct pg_ctx *ctx)
 		spec.mix = (int)arg(ctx, "mix");
 	if ((rc = open_job(ctx, s, &spec)) != PG_OK)
 		return rc;
-
-	if (ctx->copy == 0) {
-		char sz[32], depth[16], was[PG_MSG_LEN];
-		pg_format_size((int64_t)s->size, sz, sizeof(sz));
-		snprintf(depth, sizeof(depth), "%d", s->engine->async ? spec.depth : 1);
-		snprintf(was, sizeof(was), "%s", ctx->note);
-		ctx->note[0] = '\0';
-		/* Mount options last: they are what a full note cuts short. */
-		const char *kv[][2] = {
-			{ "medium", m.medium }, { "device", m.device }, { "model", m.model },
-			{ "fs", m.fs }, { "sync", yes_no(m.sync) }, { "engine", s->engine->name },
-			{ "depth", depth }, { "size", sz }, { "options", m.options },
-		};
-		for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
-			note_add(ctx->note, sizeof(ctx->note), kv[i][0], kv[i][1]);
-			if (i == 7 && was[0])
-				note_add(ctx->note, sizeof(ctx->note), NULL, was);
-		}
-	}
+	if (ctx->copy == 0)
+		setup_note(ctx, s, &m, spec.depth);
 	return PG_OK;
 }
 

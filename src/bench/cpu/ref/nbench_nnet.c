@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "core/bench.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 #include "nbench.h"
 
 #define IN 35

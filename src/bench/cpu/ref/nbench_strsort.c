@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/bench.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 #include "nbench.h"
 
 #define STRINGARRAYSIZE 8111

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "core/bench.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 
 
 /* The Fortran COMMON block; per thread so copies do not share it. */

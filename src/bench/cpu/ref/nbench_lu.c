@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/bench.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 #include "nbench.h"
 
 #define N 101

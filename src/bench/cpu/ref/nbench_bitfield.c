@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/bench.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 #include "nbench.h"
 
 #define BITFARRAYSIZE 32768	/* longs in the bitmap */

@@ -29,7 +29,7 @@
 
 #include "core/bench.h"
 #include "core/params.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 
 #define RESID_MAX 16.0
 

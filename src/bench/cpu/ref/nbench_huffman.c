@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "core/bench.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 #include "nbench.h"
 
 #define HUFFARRAYSIZE 5000

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "core/bench.h"
-#include "cpu.h"
+#include "bench/cpu/cpu.h"
 
 #define NCOEF 100
 #define STEPS 200
