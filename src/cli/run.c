@@ -74,7 +74,7 @@ static int open_sinks(struct run_sinks *s, const struct run_config *c, const cha
 	char err[700] = "out of memory";
 	if (run_sink_console(s, c) < 0 || run_results_path(s, c, run_id, err, sizeof(err)) < 0 ||
 	    run_sink_store(s, c, err, sizeof(err)) < 0 || run_sink_file(s, c, err, sizeof(err)) < 0 ||
-	    run_sink_lava(s, c) < 0 || run_sink_summary(s, failed) < 0) {
+	    run_sink_lava(s, c) < 0 || run_sink_summary(s, failed, c->budget) < 0) {
 		run_sinks_close(s);
 		return pg_usage_error("run: %s", err);
 	}
@@ -126,15 +126,22 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 	item_opts(c, s, c->budget > 0 ? &shared : NULL, &ro);
 	ro.env = &w.env;
 	ro.env_base = &w.base;
-	if (ro.budget)
-		pg_budget_init(&shared, c->budget, p->n, &ro);
-	double t0 = pg_now();
+	if (ro.budget) {
+		pg_budget_init(&shared, c->budget, &ro);
+		for (int i = 0; i < p->n; i++)
+			pg_budget_add(&shared, p->items[i].bench, &p->items[i].args, &ro);
+	}
+	double t0 = pg_now(), floors_left = p->floors;
 	for (int i = 0; i < p->n && !pg_interrupted; i++) {
-		/* Until something has run, guess warm-up, calibration and samples. */
+		/* Until something has run, guess warm-up, calibration and samples;
+		 * never less than the floors of what is left. */
 		double left = i ? (pg_now() - t0) / i * (p->n - i)
 				: ((c->runs ? c->runs : c->min_runs) + 4) * c->min_time * p->n;
 		if (ro.budget && shared.deadline - pg_now() < left)
 			left = shared.deadline - pg_now();
+		if (left < floors_left)
+			left = floors_left;
+		floors_left -= p->items[i].floor;
 		run_quiet_wait(&w.quiet);
 		run_sinks_before(s, &p->items[i], i, p->n, left);
 		struct pg_result r;
@@ -160,6 +167,11 @@ int pg_cmd_run(int argc, char **argv)
 		run_plan_free(&plan);
 		return pg_usage_error("run: %s", err);
 	}
+	if (c.dry_run) {
+		run_plan_print(&c, &plan);
+		run_plan_free(&plan);
+		return PG_EXIT_OK;
+	}
 	struct pg_machine machine;
 	pg_machine_read(&machine);
 	if (machine.emulated)
@@ -179,6 +191,7 @@ int pg_cmd_run(int argc, char **argv)
 	snprintf(ri.id, sizeof(ri.id), "%s", run_id);
 	if ((rc = open_sinks(&sinks, &c, run_id, &failed)) == 0) {
 		raw_dir_of(sinks.path, sinks.raw_dir, sizeof(sinks.raw_dir));
+		run_plan_check_budget(&c, &plan);
 		run_sinks_begin(&sinks, &ri);
 		catch_signals();
 		run_plan(&c, &plan, &sinks);

@@ -44,6 +44,7 @@ struct run_config {
 	const char *const *selectors;
 	int nselectors;
 	double wait_quiet;	/* --wait-quiet: seconds before each benchmark; 0: none */
+	int dry_run;		/* --dry-run: print the plan and its floors, run nothing */
 };
 
 /* Parses argv into c. Returns -1 to go on, else the exit status to end
@@ -53,11 +54,13 @@ int run_parse_options(int argc, char **argv, struct run_config *c);
 struct run_item {
 	const struct pg_bench *bench;
 	struct pg_args args;
+	double floor;		/* seconds no share of the budget can shorten (pg_result_floor) */
 };
 
 struct run_plan {
 	struct run_item *items;
 	int n;
+	double floors;		/* the items' floors' sum */
 	/* The guide's sections of what runs, one per title. */
 	const struct pg_section *sections[64];
 	int nsections;
@@ -68,6 +71,15 @@ struct run_plan {
  * 0, or -1 with err set (bad input). */
 int run_make_plan(struct run_config *c, struct run_plan *p, char *err, size_t len);
 void run_plan_free(struct run_plan *p);
+/* Before the run: when the floors alone exceed --budget, one line on
+ * stderr saying by how much and which benchmarks take most of them (the
+ * run goes on, each result at its floor). */
+void run_plan_check_budget(const struct run_config *c, const struct run_plan *p);
+/* --dry-run: a line per item with its floor, and their sum against the
+ * budget, on stdout. */
+void run_plan_print(const struct run_config *c, const struct run_plan *p);
+/* "14m31s", "42.0s" */
+void run_format_seconds(double s, char *buf, size_t len);
 
 /* --wait-quiet (run_quiet.c): before a benchmark, wait a while for other
  * processes that hold the CPUs. */
@@ -121,8 +133,9 @@ int run_sinks_close(struct run_sinks *s);
 /* The table lines and the progress line. */
 int run_sink_console(struct run_sinks *s, const struct run_config *c);
 /* Counts ok, noisy, skipped and failed results, and ends the run with a
- * line of them and one per failure. *failed says whether one failed. */
-int run_sink_summary(struct run_sinks *s, int *failed);
+ * line of them and one per failure, and with a budget (seconds; 0: none)
+ * the time the run took against it. *failed says whether one failed. */
+int run_sink_summary(struct run_sinks *s, int *failed, double budget);
 
 /* --lava: a LAVA test case per result, a test set per group. */
 int run_sink_lava(struct run_sinks *s, const struct run_config *c);

@@ -14,7 +14,7 @@
 #define PG_LABEL_KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 
 enum { O_SUITE = 256, O_RUNS, O_MINTIME, O_BOARD, O_OUT, O_JSON, O_CPU, O_DB, O_NODB, O_PEER, O_PSK, O_ITERS,
-       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA, O_WAIT_QUIET };
+       O_DESTROY, O_BUDGET, O_LABEL, O_LAVA, O_WAIT_QUIET, O_DRY_RUN };
 
 static const struct pg_opt run_opts[] = {
 	{ "suite", 0, O_SUITE, "quick|standard|full",
@@ -26,8 +26,13 @@ static const struct pg_opt run_opts[] = {
 	{ "min-time", 0, O_MINTIME, "SECONDS",
 	  "each sample lasts at least this long (quick 0.05, standard 0.1, full 0.5)" },
 	{ "budget", 0, O_BUDGET, "DURATION|none",
-	  "the whole run's time (900, 15m, 1h30m): each result may use what is left over the results left "
-	  "(at least 3 samples each); standard suite: 13m unless given, none for no limit" },
+	  "the whole run's time (900, 15m, 1h30m): what no share can shorten (3 samples of each result, a "
+	  "trial's time and ramp) is kept for the results still to run, and each result whose samples "
+	  "can stop early may use its floor and an equal part of the rest; when the floors alone exceed "
+	  "it the run says so and goes on. Standard suite: 13m unless given, none for no limit" },
+	{ "dry-run", 0, O_DRY_RUN, NULL,
+	  "print what would run, each result's floor (what no share of --budget can shorten) and their "
+	  "sum against the budget; run nothing" },
 	{ "iterations", 0, O_ITERS, "N",
 	  "every sample is N iterations, not calibrated by time: the same work on any machine (for counting "
 	  "instructions, e.g. under callgrind)" },
@@ -190,9 +195,9 @@ static void suite_defaults(struct run_config *c)
 	c->ci_target = d[c->suite].ci_target;
 	c->max_time = d[c->suite].max_time;
 	/* The standard guide of every group within a quarter of an hour on a
-	 * two-core machine: 13 minutes for what the budget can shorten leaves
-	 * room for what it cannot (setup, a result's first 3 samples, the
-	 * zero-loss searches). */
+	 * two-core machine: the floors are kept within the 13 minutes
+	 * (core/budget.c); the rest is for what they do not know (setups, the
+	 * storage files' layout, a search's trials beyond its least). */
 	if (c->budget == 0 && c->runs == 0)
 		c->budget = d[c->suite].budget;
 	if (c->budget == RUN_NO_BUDGET)
@@ -264,6 +269,7 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 	case O_NODB: c->no_db = 1; break;
 	case O_LABEL: return add_label(c, arg);
 	case O_LAVA: c->lava = 1; break;
+	case O_DRY_RUN: c->dry_run = 1; break;
 	case O_WAIT_QUIET:
 		if ((rc = parse_number("--wait-quiet", arg, 0, 3600, 0, "seconds from 0 to 3600", &v)) < 0)
 			c->wait_quiet = v;

@@ -12,6 +12,7 @@
 #include "core/console.h"
 #include "core/record.h"
 #include "core/text.h"
+#include "core/timer.h"
 #include "run.h"
 
 int run_sinks_add(struct run_sinks *s, const struct run_sink_ops *ops, void *self)
@@ -116,7 +117,15 @@ struct summary {
 	int stops[PG_STOP_ONCE + 1];	/* why the measured results' samples stopped */
 	char failures[MAX_FAILURES][512];
 	int *failed;
+	double budget, started;	/* --budget (0: none); when the first record came */
 };
+
+static void summary_begin(void *self, const struct pg_run_info *ri)
+{
+	struct summary *s = self;
+	(void)ri;
+	s->started = pg_now();
+}
 
 static void summary_result(void *self, const struct pg_result *r)
 {
@@ -199,6 +208,17 @@ static void summary_end(void *self, int interrupted)
 		s->errors == 1 ? "" : "s");
 	summary_stops(s);
 	summary_disturbed(s);
+	if (s->budget > 0) {
+		char took[32], budget[32], over[32];
+		double t = pg_now() - s->started;
+		run_format_seconds(t, took, sizeof(took));
+		run_format_seconds(s->budget, budget, sizeof(budget));
+		run_format_seconds(t - s->budget, over, sizeof(over));
+		if (t <= s->budget)
+			fprintf(stderr, "perfguide: the run took %s of its %s budget\n", took, budget);
+		else
+			fprintf(stderr, "perfguide: the run took %s, %s over its %s budget\n", took, over, budget);
+	}
 	/* one line each, escaped (core/text.h) */
 	for (int i = 0; i < s->errors && i < MAX_FAILURES; i++) {
 		fputs("perfguide: error: ", stderr);
@@ -216,15 +236,16 @@ static int summary_close(void *self)
 }
 
 static const struct run_sink_ops summary_ops = {
-	.result = summary_result, .end = summary_end, .close = summary_close,
+	.begin = summary_begin, .result = summary_result, .end = summary_end, .close = summary_close,
 };
 
-int run_sink_summary(struct run_sinks *s, int *failed)
+int run_sink_summary(struct run_sinks *s, int *failed, double budget)
 {
 	struct summary *sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return -1;
 	sum->failed = failed;
+	sum->budget = budget;
 	if (run_sinks_add(s, &summary_ops, sum) < 0) {
 		free(sum);
 		return -1;

@@ -225,6 +225,14 @@ struct pg_bench {
 	/* Called whenever setup was, even when it skipped or failed: frees
 	 * whatever ctx->priv holds. */
 	void (*teardown)(struct pg_ctx *ctx);
+	/* What no share of the run's budget can shorten, known before the run
+	 * (core/budget.c): *setup_s, seconds of setup that are part of the
+	 * measurement (a search's shorter trials), and *sample_s, the least
+	 * seconds of one sample (a trial's fixed length), from the arguments.
+	 * NULL: a .trial or .once benchmark's sample lasts its `time`
+	 * parameter, plus `ramp` and `warmup` where it has them (else 0); any
+	 * other is calibrated to --min-time. */
+	void (*floor)(const struct pg_args *args, double *setup_s, double *sample_s);
 	/* The seed guide's row name for this result, if it has one. */
 	void (*label)(const struct pg_bench *b, const struct pg_args *args,
 		      const char *metric, char *buf, size_t len);

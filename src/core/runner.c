@@ -383,12 +383,6 @@ static double run_clock(const struct pg_run_opts *o)
 	return o->clock ? o->clock() : pg_now();
 }
 
-void pg_budget_init(struct pg_budget *b, double seconds, int results, const struct pg_run_opts *o)
-{
-	b->deadline = run_clock(o) + seconds;
-	b->left = results > 0 ? results : 1;
-}
-
 /* Room for one more sample in every per-sample array. */
 static int grow(struct pg_result *r, int *cap)
 {
@@ -688,19 +682,19 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		 const struct pg_run_opts *o, struct pg_result *r)
 {
 	double t0 = run_clock(o);
-	/* This result's time: the cap, or its share of what the budget has
-	 * left, whichever is less. */
+	/* This result's time: the cap, or its share of the budget (core/budget.c:
+	 * never below its floor, the floors of those after it kept back),
+	 * whichever is less. */
 	int by_budget = 0;
 	double cap = o->runs > 0 ? 0 : o->max_time;
 	if (o->budget) {
-		double share = (o->budget->deadline - t0) / (o->budget->left > 0 ? o->budget->left : 1);
+		double share = pg_budget_take(o->budget, b, a, o, t0);
 		if (share < 1e-9)
 			share = 1e-9;	/* spent: the floor of samples only (0 is no cap) */
 		if (o->runs == 0 && (cap <= 0 || share < cap)) {
 			cap = share;
 			by_budget = 1;
 		}
-		o->budget->left--;
 	}
 	/* An overhead measured while the machine was busy would void every
 	 * sample: set the benchmark up again, which measures it again. */

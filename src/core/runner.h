@@ -14,12 +14,20 @@
 #include "env.h"
 #include "stats.h"
 
-/* Time shared by the results of a whole run (--budget): each result may use
- * the time left over the results left, so one that needed less leaves more
- * to the others. */
+/*
+ * Time shared by the results of a whole run (--budget; core/budget.c). Every
+ * result has a floor, what no share can shorten (pg_result_floor): its
+ * least samples, and a trial's fixed length. The floors of the results
+ * still to run are kept back; a result that a longer share can lengthen
+ * (flexible) gets its floor and an equal part of what is left beyond them
+ * all, so one that needed less leaves more to the others and those at the
+ * end still have their floors; any other gets its floor.
+ */
 struct pg_budget {
 	double deadline;	/* on the runner's clock */
 	int left;		/* results still to run, the next one included */
+	int flexible;		/* of them, those a longer share can lengthen */
+	double floors;		/* their floors' sum, seconds */
 };
 
 /* Why a result has as many samples as it has. */
@@ -106,8 +114,25 @@ struct pg_result {
 /* Set from a signal handler: the runner stops at the next sample boundary. */
 extern volatile sig_atomic_t pg_interrupted;
 
-/* Starts a budget of `seconds` shared by `results` results. */
-void pg_budget_init(struct pg_budget *b, double seconds, int results, const struct pg_run_opts *o);
+/* Starts a budget of `seconds` from now, with no result yet. */
+void pg_budget_init(struct pg_budget *b, double seconds, const struct pg_run_opts *o);
+/* Adds a result still to run, with its floor (pg_result_floor). */
+void pg_budget_add(struct pg_budget *b, const struct pg_bench *bench, const struct pg_args *a,
+		   const struct pg_run_opts *o);
+/* Takes that result off the budget as it starts, at `now` on the runner's
+ * clock, and returns its share in seconds. */
+double pg_budget_take(struct pg_budget *b, const struct pg_bench *bench, const struct pg_args *a,
+		      const struct pg_run_opts *o, double now);
+
+/* The least seconds a result takes whatever its share of a budget: its
+ * least samples (--runs N, one for a fact of the machine, else
+ * PG_FLOOR_RUNS) of the least a sample lasts (the benchmark's floor hook,
+ * a trial's time and ramp, else --min-time, calibration's last step
+ * included), and the setup the benchmark says is part of it. *flexible:
+ * whether a longer share can lengthen it (not --runs, not one sample, not
+ * a floor already at the result's time cap). */
+double pg_result_floor(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+		       int *flexible);
 
 /* Fills r; returns r->status. An interrupted run ends in PG_ERROR with
  * pg_interrupted set. */

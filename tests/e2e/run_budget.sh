@@ -7,9 +7,9 @@ need_python
 cd "$T"
 
 "$PG" run mem.bw.rd mem.bw.wr mem.lat.rd -p size=64k --suite quick --budget 1.5 --no-db \
-	--out "$T/b.jsonl" >"$T/out" 2>"$T/err" || fail "budget run failed: $(cat "$T/err")"
-grep -Eq '^perfguide: [0-3] of 3 results reached their interval target' "$T/err" ||
-	fail "no interval summary: $(cat "$T/err")"
+	--out "$T/b.jsonl" >"$T/out" 2>"$T/err.b" || fail "budget run failed: $(cat "$T/err.b")"
+grep -Eq '^perfguide: [0-3] of 3 results reached their interval target' "$T/err.b" ||
+	fail "no interval summary: $(cat "$T/err.b")"
 "$PG" run mem.bw.rd -p size=64k --runs 4 --min-time 0.01 --no-db --out "$T/r.jsonl" \
 	>/dev/null 2>"$T/err" || fail "--runs run failed: $(cat "$T/err")"
 # The standard suite's default budget, and none when asked.
@@ -17,6 +17,27 @@ grep -Eq '^perfguide: [0-3] of 3 results reached their interval target' "$T/err"
 	>/dev/null 2>"$T/err" || fail "standard run failed: $(cat "$T/err")"
 "$PG" run mem.bw.rd -p size=64k --suite standard --budget none --min-time 0.01 --no-db \
 	--out "$T/n.jsonl" >/dev/null 2>"$T/err" || fail "--budget none run failed: $(cat "$T/err")"
+
+grep -Eq '^perfguide: the run took [0-9.ms]+(,| of its) .*1.5s budget$' "$T/err.b" ||
+	fail "no time against the budget in the summary: $(cat "$T/err.b")"
+grep -q 'cannot be met' "$T/err.b" && fail "1.5 s holds the floors of 3 results: $(cat "$T/err.b")"
+
+# What no share can shorten is known before the run: --dry-run prints it
+# (quick: samples of 0.05 s, a calibration step and 3 samples each), runs
+# nothing and writes nothing.
+"$PG" run mem.bw.rd -p size=64k,1m --suite quick --budget 1 --dry-run --no-db --out "$T/d.jsonl" \
+	>"$T/dry" 2>"$T/err" || fail "--dry-run failed: $(cat "$T/err")"
+[ ! -e "$T/d.jsonl" ] || fail "--dry-run wrote a results file"
+[ "$(grep -c '^mem.bw.rd .*size=.* floor 0.2s$' "$T/dry")" = 2 ] || fail "no floor per result: $(cat "$T/dry")"
+grep -qx '2 results, floors 0.4s of the 1.0s budget' "$T/dry" || fail "no sum of the floors: $(cat "$T/dry")"
+# Floors beyond the budget: said before the run, which goes on at the floors.
+"$PG" run mem.bw.rd -p size=64k,1m --suite quick --budget 0.1 --no-db --out "$T/f.jsonl" \
+	>/dev/null 2>"$T/err" || fail "a run past its budget failed: $(cat "$T/err")"
+grep -qx 'perfguide: the 0.1s budget cannot be met: .* takes 0.4s, 0.3s over; most of it mem.bw.rd (2 results, 0.4s); running anyway, each result at its floor' \
+	"$T/err" || fail "no warning of the floors: $(cat "$T/err")"
+grep -Eq '^perfguide: the run took [0-9.]+s, [0-9.]+s over its 0.1s budget$' "$T/err" ||
+	fail "the summary does not say the run went over: $(cat "$T/err")"
+[ "$(grep -c '"type":"result"' "$T/f.jsonl")" = 2 ] || fail "the run past its budget did not run everything"
 
 python3 - "$T/b.jsonl" "$T/r.jsonl" "$T/s.jsonl" "$T/n.jsonl" <<'PY'
 import json, sys

@@ -385,8 +385,9 @@ static void noise_stops_at_max_runs_or_the_time_cap(void **state)
 	pg_result_free(&r);
 }
 
-/* A budget is shared: each result may use what is left over the results
- * left, so what one did not need goes to those after it. */
+/* A budget is shared: results of equal floors may each use what is left
+ * over the results left, so what one did not need goes to those after it
+ * (test_budget.c: results of other floors). */
 static void a_budget_is_shared_by_the_results_left(void **state)
 {
 	(void)state;
@@ -394,7 +395,10 @@ static void a_budget_is_shared_by_the_results_left(void **state)
 	struct pg_run_opts o = { .min_runs = 3, .max_runs = 1000, .ci_target = 0.02,
 				 .min_time = 0.01, .max_time = 100, .clock = virtual_clock };
 	struct pg_budget budget;
-	pg_budget_init(&budget, 1.0, 3, &o);
+	pg_budget_init(&budget, 1.0, &o);
+	pg_budget_add(&budget, &fake, &quiet, &o);
+	pg_budget_add(&budget, &fake, &noisy, &o);
+	pg_budget_add(&budget, &fake, &noisy, &o);
 	o.budget = &budget;
 	double t0 = virtual_now;
 	struct pg_result r;
@@ -427,7 +431,8 @@ static void a_budget_is_shared_by_the_results_left(void **state)
 	pg_result_free(&r);
 
 	/* Past the budget, a result still has its floor of samples. */
-	pg_budget_init(&budget, 0, 1, &o);
+	pg_budget_init(&budget, 0, &o);
+	pg_budget_add(&budget, &fake, &noisy, &o);
 	assert_int_equal(pg_run_bench(&fake, &noisy, &o, &r), PG_OK);
 	assert_int_equal(r.nsamples, PG_FLOOR_RUNS);
 	assert_int_equal(r.stop, PG_STOP_BUDGET);

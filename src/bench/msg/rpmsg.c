@@ -324,10 +324,17 @@ static const struct pg_section msg_section = {
 	.plot_series = "channels",
 };
 
+/* A sample of `count` messages has no known length; one of `time` does. */
+static void rp_floor(const struct pg_args *a, double *setup_s, double *sample_s)
+{
+	*setup_s = 0;
+	*sample_s = pg_arg_int(a, "count") ? 0 : (double)pg_arg_int(a, "time");
+}
+
 #define RP_BENCH								\
 	.section = &msg_section, .metrics = rp_metrics,	\
 	.copies_param = "channels", .trial = 1, .check = rp_check,		\
-	.setup = rp_setup, .step = rp_step, .teardown = rp_teardown
+	.setup = rp_setup, .step = rp_step, .teardown = rp_teardown, .floor = rp_floor
 
 const struct pg_bench pg_msg_rpmsg_rr = {
 	.id = "msg.rpmsg.rr",

@@ -199,6 +199,28 @@ static int zl_open_raw(struct pg_ctx *ctx, struct zl_state *st)
 	return PG_OK;
 }
 
+/* The first trial's duration and the phases from `time`. */
+static void zl_plan(struct zl_state *st)
+{
+	st->first_dur = fmin(1.0, fmax(0.1, st->time / 25));
+	st->phases = (int)ceil(log(st->time / st->first_dur) / log(PHASE_GROWTH));
+	if (st->phases < 1)
+		st->phases = 1;
+}
+
+/* What no budget can shorten: the unpaced first trial and at least one
+ * trial of each phase's duration (a phase measures the last one's lower
+ * bound again at its own), the final one in the timed step. */
+static void zl_floor(const struct pg_args *a, double *setup_s, double *sample_s)
+{
+	struct zl_state st = { .time = (double)pg_arg_int(a, "time") };
+	zl_plan(&st);
+	*setup_s = st.first_dur;
+	for (int k = 0; k < st.phases; k++)
+		*setup_s += phase_dur(&st, k);
+	*sample_s = st.time;
+}
+
 static int zl_setup(struct pg_ctx *ctx)
 {
 	struct zl_state *st = calloc(1, sizeof(*st));
@@ -209,10 +231,7 @@ static int zl_setup(struct pg_ctx *ctx)
 	st->size = pg_arg_int(ctx->args, "size");
 	st->window = (uint64_t)pg_arg_int(ctx->args, "window");
 	st->time = (double)pg_arg_int(ctx->args, "time");
-	st->first_dur = fmin(1.0, fmax(0.1, st->time / 25));
-	st->phases = (int)ceil(log(st->time / st->first_dur) / log(PHASE_GROWTH));
-	if (st->phases < 1)
-		st->phases = 1;
+	zl_plan(st);
 	st->ratio[PDR] = strtod(pg_arg_str(ctx->args, "loss"), NULL) / 100;
 	int rc = net_open(ctx, &st->s);
 	if (rc == PG_OK && st->in)
@@ -333,5 +352,5 @@ const struct pg_bench pg_net_udp_zeroloss = {
 	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1, MLRsearch)",
 	.section = &pg_net_sec_ethernet,
 	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = zl_check,
-	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .label = zl_label,
+	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .floor = zl_floor, .label = zl_label,
 };
