@@ -28,6 +28,7 @@
 #include <linux/if_alg.h>
 
 #include "crypto.h"
+#include "core/err.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38
@@ -438,9 +439,8 @@ static int kalg_loop(void *x, uint8_t *buf, size_t len, uint64_t iters, char *er
 	}
 	return 0;
 fail:
-	snprintf(err, errlen, "kernel %s (%s): %s of a %zu-byte buffer failed: %s", alg->kernel,
-		 s->driver, what, len, strerror(errno));
-	return -1;
+	return pg_err(err, errlen, "kernel %s (%s): %s of a %zu-byte buffer failed: %s", alg->kernel,
+		      s->driver, what, len, strerror(errno));
 }
 
 static void kalg_describe(void *x, char *buf, size_t len)

@@ -21,6 +21,7 @@
 #include "core/runner.h"
 #include "core/timer.h"
 #include "ext.h"
+#include "core/err.h"
 
 /* How often the wait for output looks at the clock and at Ctrl-C. */
 #define POLL_MS 200
@@ -163,8 +164,7 @@ static void collect(pid_t pid, int out_fd, int err_fd, double t0, double timeout
 			reaped = 1;
 			break;
 		}
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
+		pg_sleep_s(0.01);
 	}
 	for (int i = 0; i < 2; i++)
 		if (pfd[i].fd >= 0)
@@ -182,8 +182,7 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 	memset(p, 0, sizeof(*p));
 	if (append(&p->out, "", 0) < 0 || append(&p->err, "", 0) < 0) {
 		ext_proc_free(p);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return pg_err(err, errlen, "out of memory");
 	}
 	cpu_set_t set, *setp = NULL;
 	if (cpus && ncpus > 0) {
