@@ -15,11 +15,6 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: nm (binutils) is not installed" >
 objs=$(find "$dir" -name '*.o' 2>/dev/null | LC_ALL=C sort)
 [ -n "$objs" ] || { echo "SKIP: no object files under $dir (another generator's layout?)" >&2; exit 77; }
 
-# Known exceptions, FILE:NAME, each with why; remove a line when its name
-# is fixed. None today.
-exceptions='
-'
-
 # One nm for all (-A: each line names its object file); the ported
 # reference programs (src/bench/*/ref/) keep their authors' names; the
 # compiler's and the sanitizers' own names begin with "__" or ".".
@@ -33,14 +28,8 @@ nm -A -g --defined-only $objs | awk -v dir="$dir/" '
 	sub(/\.o$/, "", f)
 	if (NF == 3 && $3 !~ /^(__|\.)/ && f !~ /^src\/bench\/[^\/]+\/ref\//)
 		print f, $3
-}' | awk -v exceptions="$exceptions" '
-BEGIN {
-	n = split(exceptions, ex, "\n")
-	for (i = 1; i <= n; i++)
-		if (ex[i] != "")
-			known[ex[i]] = 1
-	bad = 0
-}
+}' | awk '
+BEGIN { bad = 0 }
 function accepted(f, name,    p) {
 	if (name ~ /^pg_/ || name == "main")
 		return 1
@@ -63,7 +52,7 @@ function accepted(f, name,    p) {
 	return 0
 }
 {
-	if (!accepted($1, $2) && !(($1 ":" $2) in known)) {
+	if (!accepted($1, $2)) {
 		print $1 ": " $2 " has no accepted prefix"
 		bad = 1
 	}
