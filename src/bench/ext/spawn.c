@@ -340,7 +340,7 @@ struct text {
 	size_t len, used;
 };
 
-static void put(struct text *t, const char *s, size_t n)
+static void text_put(struct text *t, const char *s, size_t n)
 {
 	while (n-- > 0 && t->used + 1 < t->len)
 		t->buf[t->used++] = *s++;
@@ -355,18 +355,18 @@ void ext_format_argv(char *const argv[], char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; argv[i]; i++) {
 		if (i)
-			put(&t, " ", 1);
+			text_put(&t, " ", 1);
 		if (plain_word(argv[i])) {
-			put(&t, argv[i], strlen(argv[i]));
+			text_put(&t, argv[i], strlen(argv[i]));
 			continue;
 		}
-		put(&t, "'", 1);
+		text_put(&t, "'", 1);
 		for (const char *s = argv[i]; *s; s++)
 			if (*s == '\'')
-				put(&t, "'\\''", 4);
+				text_put(&t, "'\\''", 4);
 			else
-				put(&t, s, 1);
-		put(&t, "'", 1);
+				text_put(&t, s, 1);
+		text_put(&t, "'", 1);
 	}
 }
 
