@@ -14,6 +14,7 @@
 #include "help.h"
 #include "compare.h"
 #include "report/select.h"
+#include "core/err.h"
 
 enum { O_HISTORY = 256, O_FORCE, O_ALLOW_MISSING, O_GATE_DESC };
 
@@ -187,31 +188,30 @@ static void side_free(struct compare_side *s)
 /* One spec: a results file by its form (every run in it), a label
  * KEY=VALUE (every run of the store with it), or a run id or a board. */
 static int add_spec(const char *spec, const struct compare_opts *o, struct pg_store **store, struct compare_side *s,
-		    char *err, size_t len)
+		    char *err, size_t errlen)
 {
 	if (pg_select_names_file(spec)) {
 		struct pg_rrun *runs;
 		int n;
-		if (pg_rrun_read_all(spec, &runs, &n, err, len) < 0)
+		if (pg_rrun_read_all(spec, &runs, &n, err, errlen) < 0)
 			return -1;
 		int rc = add_runs(s, runs, n);
 		if (rc < 0) {
 			for (int i = 0; i < n; i++)
 				pg_rrun_free(&runs[i]);
-			snprintf(err, len, "out of memory");
+			snprintf(err, errlen, "out of memory");
 		}
 		free(runs);
 		return rc;
 	}
 	if (strchr(spec, '=') && !strchr(spec, '/'))
-		return compare_label_runs(spec, o, store, s, err, len);
+		return compare_label_runs(spec, o, store, s, err, errlen);
 	struct pg_rrun r;
-	if (pg_select_run(spec, o->db, store, &r, err, len) < 0)
+	if (pg_select_run(spec, o->db, store, &r, err, errlen) < 0)
 		return -1;
 	if (add_runs(s, &r, 1) < 0) {
 		pg_rrun_free(&r);
-		snprintf(err, len, "out of memory");
-		return -1;
+		return pg_err(err, errlen, "out of memory");
 	}
 	return 0;
 }

@@ -34,11 +34,11 @@ int compare_board_wanted(const struct compare_opts *o, const char *board);
  * they are of several), added to s. 0, or -1 with err set. *store is
  * opened on first need. */
 int compare_label_runs(const char *spec, const struct compare_opts *o, struct pg_store **store,
-		       struct compare_side *s, char *err, size_t len);
+		       struct compare_side *s, char *err, size_t errlen);
 
 /* BASE for --history K: the K complete runs of NEW's board before NEW. */
 int compare_history(const struct compare_opts *o, struct pg_store **store, const struct compare_side *new,
-		    struct compare_side *base, char *err, size_t len);
+		    struct compare_side *base, char *err, size_t errlen);
 
 /* Every board with a run of both releases; the exit status. */
 int compare_fleet(const struct compare_opts *o);

@@ -21,6 +21,7 @@
 #include "core/record_json.h"
 #include "report/select.h"
 #include "report/writer.h"
+#include "core/err.h"
 
 struct fleet_board {
 	char board[PG_BOARD_MAX + 1];
@@ -82,11 +83,11 @@ static int add_id(struct fleet_board *b, int which, const char *id)
 }
 
 /* Each board's runs of either release (the list is oldest first). */
-static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t len)
+static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t errlen)
 {
 	struct pg_run_summary *runs;
 	int n;
-	if (s->ops->list_runs(s, &runs, &n, err, len) < 0)
+	if (s->ops->list_runs(s, &runs, &n, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		int is_base = is_release(runs[i].labels, f->o->base_release);
@@ -96,8 +97,7 @@ static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t len)
 		struct fleet_board *b = board_of(f, runs[i].board);
 		if (!b || add_id(b, is_new, runs[i].id) < 0) {
 			pg_run_summaries_free(runs, n);
-			snprintf(err, len, "out of memory");
-			return -1;
+			return pg_err(err, errlen, "out of memory");
 		}
 	}
 	pg_run_summaries_free(runs, n);
@@ -106,14 +106,14 @@ static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t len)
 	return 0;
 }
 
-static int load_side(struct pg_store *s, struct fleet_board *b, int which, char *err, size_t len)
+static int load_side(struct pg_store *s, struct fleet_board *b, int which, char *err, size_t errlen)
 {
 	struct compare_side *side = &b->side[which];
 	side->runs = calloc((size_t)b->nids[which] + 1, sizeof(*side->runs));
 	if (!side->runs)
 		return -1;
 	for (int i = 0; i < b->nids[which]; i++) {
-		if (s->ops->load_run(s, b->ids[which][i], &side->runs[i], err, len) != 1)
+		if (s->ops->load_run(s, b->ids[which][i], &side->runs[i], err, errlen) != 1)
 			return -1;
 		side->n++;
 	}
@@ -121,7 +121,7 @@ static int load_side(struct pg_store *s, struct fleet_board *b, int which, char 
 }
 
 /* Loads and compares every board with both releases. */
-static int compare_boards(struct fleet *f, struct pg_store *s, char *err, size_t len)
+static int compare_boards(struct fleet *f, struct pg_store *s, char *err, size_t errlen)
 {
 	struct pg_cmp_opts co = { .threshold_pct = f->o->threshold, .gate_descriptive = f->o->gate_descriptive,
 				  .force = f->o->force, .releases = 1 };
@@ -130,13 +130,12 @@ static int compare_boards(struct fleet *f, struct pg_store *s, char *err, size_t
 		if (!b->nids[0] || !b->nids[1])
 			continue;
 		struct pg_cmp_side base = { 0 }, new = { 0 };
-		if (load_side(s, b, 0, err, len) < 0 || load_side(s, b, 1, err, len) < 0 ||
+		if (load_side(s, b, 0, err, errlen) < 0 || load_side(s, b, 1, err, errlen) < 0 ||
 		    (base = (struct pg_cmp_side){ b->side[0].runs, b->side[0].n },
 		     new = (struct pg_cmp_side){ b->side[1].runs, b->side[1].n },
 		     pg_compare_sides(&base, &new, &co, &b->c) < 0)) {
-			snprintf(err, len, "%s: cannot read its runs of releases %s and %s", b->board,
-				 f->o->base_release, f->o->release);
-			return -1;
+			return pg_err(err, errlen, "%s: cannot read its runs of releases %s and %s", b->board,
+				      f->o->base_release, f->o->release);
 		}
 		b->compared = 1;
 		b->status = pg_compare_exit(&b->c, f->o->allow_missing);
@@ -212,7 +211,7 @@ static json_t *board_json(const struct fleet_board *b)
 	return j;
 }
 
-static void print_json(const struct fleet *f, int status)
+static void fleet_print_json(const struct fleet *f, int status)
 {
 	json_t *o = json_object(), *boards = json_array(), *missing = json_array(), *regs = json_array();
 	json_object_set_new(o, "baseline_release", json_string(f->o->base_release));
@@ -391,7 +390,7 @@ int compare_fleet(const struct compare_opts *o)
 	}
 	rc = fleet_status(&f);
 	if (o->json)
-		print_json(&f, rc);
+		fleet_print_json(&f, rc);
 	else
 		print_md(&f);
 	fleet_free(&f);

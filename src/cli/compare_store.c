@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "report/select.h"
+#include "core/err.h"
 
 int compare_board_wanted(const struct compare_opts *o, const char *board)
 {
@@ -17,25 +18,23 @@ int compare_board_wanted(const struct compare_opts *o, const char *board)
 	return o->nboards == 0;
 }
 
-static int open_store(const struct compare_opts *o, struct pg_store **store, char *err, size_t len)
+static int open_store(const struct compare_opts *o, struct pg_store **store, char *err, size_t errlen)
 {
 	if (!*store)
-		*store = pg_select_store(o->db, 0, err, len);
+		*store = pg_select_store(o->db, 0, err, errlen);
 	return *store ? 0 : -1;
 }
 
 /* Loads the runs ids[0..n) into s. */
 static int load_runs(struct pg_store *store, char (*ids)[PG_RUN_ID_MAX + 1], int n, struct compare_side *s, char *err,
-		     size_t len)
+		     size_t errlen)
 {
 	struct pg_rrun *all = realloc(s->runs, sizeof(*all) * (size_t)(s->n + n + 1));
-	if (!all) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
+	if (!all)
+		return pg_err(err, errlen, "out of memory");
 	s->runs = all;
 	for (int i = 0; i < n; i++) {
-		if (store->ops->load_run(store, ids[i], &s->runs[s->n], err, len) != 1)
+		if (store->ops->load_run(store, ids[i], &s->runs[s->n], err, errlen) != 1)
 			return -1;
 		s->n++;
 	}
@@ -43,16 +42,16 @@ static int load_runs(struct pg_store *store, char (*ids)[PG_RUN_ID_MAX + 1], int
 }
 
 int compare_label_runs(const char *spec, const struct compare_opts *o, struct pg_store **store,
-		       struct compare_side *s, char *err, size_t len)
+		       struct compare_side *s, char *err, size_t errlen)
 {
 	char key[128];
 	const char *eq = strchr(spec, '=');
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - spec), spec);
-	if (open_store(o, store, err, len) < 0)
+	if (open_store(o, store, err, errlen) < 0)
 		return -1;
 	struct pg_run_summary *runs;
 	int n, found = 0, several = 0, rc = -1;
-	if ((*store)->ops->list_runs(*store, &runs, &n, err, len) < 0)
+	if ((*store)->ops->list_runs(*store, &runs, &n, err, errlen) < 0)
 		return -1;
 	char (*ids)[PG_RUN_ID_MAX + 1] = malloc(sizeof(*ids) * (size_t)(n + 1));
 	const char *first_board = NULL;
@@ -65,15 +64,15 @@ int compare_label_runs(const char *spec, const struct compare_opts *o, struct pg
 		snprintf(ids[found++], PG_RUN_ID_MAX + 1, "%s", runs[i].id);
 	}
 	if (!ids)
-		snprintf(err, len, "out of memory");
+		snprintf(err, errlen, "out of memory");
 	else if (!found)
-		snprintf(err, len, "no run in the store %s is labelled %s%s", (*store)->path, spec,
+		snprintf(err, errlen, "no run in the store %s is labelled %s%s", (*store)->path, spec,
 			 o->nboards ? " on the --board given" : "");
 	else if (several)
-		snprintf(err, len, "the runs labelled %s are of several boards (%s and others): give --board, "
+		snprintf(err, errlen, "the runs labelled %s are of several boards (%s and others): give --board, "
 			 "or compare a fleet with --baseline-release and --release", spec, first_board);
 	else
-		rc = load_runs(*store, ids, found, s, err, len);
+		rc = load_runs(*store, ids, found, s, err, errlen);
 	free(ids);
 	pg_run_summaries_free(runs, n);
 	return rc;
@@ -88,14 +87,14 @@ static int is_new(const struct compare_side *new, const char *id)
 }
 
 int compare_history(const struct compare_opts *o, struct pg_store **store, const struct compare_side *new,
-		    struct compare_side *base, char *err, size_t len)
+		    struct compare_side *base, char *err, size_t errlen)
 {
 	const struct pg_rrun *x = &new->runs[0];
-	if (open_store(o, store, err, len) < 0)
+	if (open_store(o, store, err, errlen) < 0)
 		return -1;
 	struct pg_run_summary *runs;
 	int n, found = 0, rc = -1;
-	if ((*store)->ops->list_runs(*store, &runs, &n, err, len) < 0)
+	if ((*store)->ops->list_runs(*store, &runs, &n, err, errlen) < 0)
 		return -1;
 	char (*ids)[PG_RUN_ID_MAX + 1] = malloc(sizeof(*ids) * (size_t)(n + 1));
 	/* oldest first: the K latest before NEW are the last K taken */
@@ -107,12 +106,12 @@ int compare_history(const struct compare_opts *o, struct pg_store **store, const
 	}
 	int from = found > o->history ? found - o->history : 0;
 	if (!ids)
-		snprintf(err, len, "out of memory");
+		snprintf(err, errlen, "out of memory");
 	else if (found - from < 2)
-		snprintf(err, len, "the store %s has %d complete run%s of board %s before %s: the history needs 2 or more",
+		snprintf(err, errlen, "the store %s has %d complete run%s of board %s before %s: the history needs 2 or more",
 			 (*store)->path, found - from, found - from == 1 ? "" : "s", x->board, x->id);
 	else
-		rc = load_runs(*store, ids + from, found - from, base, err, len);
+		rc = load_runs(*store, ids + from, found - from, base, err, errlen);
 	free(ids);
 	pg_run_summaries_free(runs, n);
 	return rc;

@@ -19,6 +19,7 @@
 #include "core/text.h"
 #include "report/select.h"
 #include "report/table_import.h"
+#include "core/err.h"
 
 enum { O_LAVA_LOG = 256 };
 
@@ -148,12 +149,12 @@ static int table_option(int c, const char *arg, struct table_opts *t)
 }
 /* The runs of one file: a results file, or with --table a table. */
 static int read_file(const char *path, const struct table_opts *t, const struct pg_table_map *map,
-		     struct pg_rrun **runs, int *n, char *err, size_t len)
+		     struct pg_rrun **runs, int *n, char *err, size_t errlen)
 {
 	if (!t->table)
-		return pg_rrun_read_all(path, runs, n, err, len);
+		return pg_rrun_read_all(path, runs, n, err, errlen);
 	struct pg_table_stats st;
-	if (pg_table_import(path, map, &t->imp, runs, n, &st, err, len) < 0)
+	if (pg_table_import(path, map, &t->imp, runs, n, &st, err, errlen) < 0)
 		return -1;
 	fprintf(stderr, "perfguide: import: ");
 	pg_term_puts(stderr, path);
@@ -163,18 +164,16 @@ static int read_file(const char *path, const struct table_opts *t, const struct 
 }
 
 /* The map of row names for --table: the benchmarks' labels, the map files. */
-static int table_map(struct table_opts *t, struct pg_table_map *map, char *err, size_t len)
+static int table_map(struct table_opts *t, struct pg_table_map *map, char *err, size_t errlen)
 {
 	char *labels = json_object_size(t->labels) ? json_dumps(t->labels, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	t->imp.labels = labels;
 	if (!t->table)
 		return 0;
-	if (pg_table_map_init(map) < 0) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
+	if (pg_table_map_init(map) < 0)
+		return pg_err(err, errlen, "out of memory");
 	for (int i = 0; i < t->nmaps; i++)
-		if (pg_table_map_read(t->maps[i], map, err, len) < 0)
+		if (pg_table_map_read(t->maps[i], map, err, errlen) < 0)
 			return -1;
 	return 0;
 }

@@ -165,7 +165,7 @@ static void print_text(const struct pg_machine *m)
 }
 
 #ifdef PG_HAVE_JANSSON
-static int print_json(const struct pg_machine *m)
+static int info_print_json(const struct pg_machine *m)
 {
 	char *s = pg_machine_json_text(m);
 	if (s && pg_json_write_safe(stdout, s) == 0)
@@ -174,7 +174,7 @@ static int print_json(const struct pg_machine *m)
 	return PG_EXIT_OK;
 }
 #else
-static int print_json(const struct pg_machine *m)
+static int info_print_json(const struct pg_machine *m)
 {
 	(void)m;
 	return pg_usage_error("info: --json needs a build with jansson (install libjansson-dev" PG_DEB_ARCH_SUFFIX
@@ -201,7 +201,7 @@ int pg_cmd_info(int argc, char **argv)
 	int rc = PG_EXIT_OK;
 	pg_machine_read(&m);
 	if (json)
-		rc = print_json(&m);
+		rc = info_print_json(&m);
 	else
 		print_text(&m);
 	pg_machine_free(&m);

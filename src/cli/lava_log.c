@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/base64.h"
+#include "core/err.h"
 #include "run.h"
 
 /* The console line a log line carries, in place; NULL when it carries
@@ -49,20 +50,18 @@ struct block {
 	struct pg_base64_decoder dec;
 };
 
-static int begin_block(struct block *b, const char *text, struct pg_lava_file *lf, char *err, size_t len)
+static int begin_block(struct block *b, const char *text, struct pg_lava_file *lf, char *err, size_t errlen)
 {
 	const char *p = strstr(text, PG_LAVA_LOG_BEGIN) + strlen(PG_LAVA_LOG_BEGIN);
 	char fmt[16] = "";
 	memset(b, 0, sizeof(*b));
-	if (sscanf(p, " %255s %ld %15s", b->name, &b->size, fmt) != 3 || strcmp(fmt, "base64") != 0 || b->size < 0) {
-		snprintf(err, len, "a results file's first line is damaged: '%.80s'", text);
-		return -1;
-	}
+	if (sscanf(p, " %255s %ld %15s", b->name, &b->size, fmt) != 3 || strcmp(fmt, "base64") != 0 || b->size < 0)
+		return pg_err(err, errlen, "a results file's first line is damaged: '%.80s'", text);
 	const char *tmp = getenv("TMPDIR");
 	snprintf(lf->path, sizeof(lf->path), "%s/perfguide-lava-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
 	int fd = mkstemp(lf->path);
 	if (fd < 0 || !(b->f = fdopen(fd, "wb"))) {
-		snprintf(err, len, "cannot make a temporary file in %s: %s", tmp && tmp[0] ? tmp : "/tmp", strerror(errno));
+		snprintf(err, errlen, "cannot make a temporary file in %s: %s", tmp && tmp[0] ? tmp : "/tmp", strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(lf->path);
@@ -76,7 +75,7 @@ static int begin_block(struct block *b, const char *text, struct pg_lava_file *l
 
 /* One line of the block: base64 only; a line that is not (LAVA's or the
  * kernel's on the console) is skipped, and a damaged one shows in the size. */
-static int block_line(struct block *b, const char *text, char *err, size_t len)
+static int block_line(struct block *b, const char *text, char *err, size_t errlen)
 {
 	size_t n = strlen(text);
 	if (n == 0 || strspn(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/= \t") != n)
@@ -85,10 +84,8 @@ static int block_line(struct block *b, const char *text, char *err, size_t len)
 	while (n) {
 		size_t k = n > 1024 ? 1024 : n;	/* at most 768 bytes out */
 		size_t o = pg_base64_decode(&b->dec, text, k, buf);
-		if (fwrite(buf, 1, o, b->f) != o) {
-			snprintf(err, len, "writing %s: %s", b->name, strerror(errno));
-			return -1;
-		}
+		if (fwrite(buf, 1, o, b->f) != o)
+			return pg_err(err, errlen, "writing %s: %s", b->name, strerror(errno));
 		b->got += (long)o;
 		text += k;
 		n -= k;
@@ -96,20 +93,16 @@ static int block_line(struct block *b, const char *text, char *err, size_t len)
 	return 0;
 }
 
-static int end_block(struct block *b, const char *text, char *err, size_t len)
+static int end_block(struct block *b, const char *text, char *err, size_t errlen)
 {
 	int complete = strstr(text, "incomplete") == NULL;
 	int rc = fclose(b->f);
 	b->f = NULL;
-	if (rc != 0) {
-		snprintf(err, len, "writing %s: %s", b->name, strerror(errno));
-		return -1;
-	}
-	if (!complete || b->got != b->size || b->dec.bad || b->dec.nbits >= 6) {
-		snprintf(err, len, "the results file %s in the log is damaged or cut: %ld of its %ld bytes%s", b->name,
-			 b->got, b->size, complete ? "" : " (perfguide could not read all of it on the board)");
-		return -1;
-	}
+	if (rc != 0)
+		return pg_err(err, errlen, "writing %s: %s", b->name, strerror(errno));
+	if (!complete || b->got != b->size || b->dec.bad || b->dec.nbits >= 6)
+		return pg_err(err, errlen, "the results file %s in the log is damaged or cut: %ld of its %ld bytes%s", b->name,
+			      b->got, b->size, complete ? "" : " (perfguide could not read all of it on the board)");
 	return 0;
 }
 
@@ -121,13 +114,11 @@ void pg_lava_files_free(struct pg_lava_file *files, int n)
 	free(files);
 }
 
-int pg_lava_log_extract(const char *log, struct pg_lava_file **out, char *err, size_t len)
+int pg_lava_log_extract(const char *log, struct pg_lava_file **out, char *err, size_t errlen)
 {
 	FILE *f = fopen(log, "r");
-	if (!f) {
-		snprintf(err, len, "%s: %s", log, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return pg_err(err, errlen, "%s: %s", log, strerror(errno));
 	struct pg_lava_file *files = NULL;
 	struct block b = { 0 };
 	int n = 0, rc = 0, in = 0;
@@ -140,19 +131,19 @@ int pg_lava_log_extract(const char *log, struct pg_lava_file **out, char *err, s
 		if (!in && strstr(text, PG_LAVA_LOG_BEGIN)) {
 			struct pg_lava_file *p = realloc(files, (size_t)(n + 1) * sizeof(*p));
 			if (!p) {
-				snprintf(err, len, "out of memory");
+				snprintf(err, errlen, "out of memory");
 				rc = -1;
 				break;
 			}
 			files = p;
 			memset(&files[n], 0, sizeof(files[n]));
-			rc = begin_block(&b, text, &files[n++], err, len);
+			rc = begin_block(&b, text, &files[n++], err, errlen);
 			in = rc == 0;
 		} else if (in && strstr(text, PG_LAVA_LOG_END)) {
-			rc = end_block(&b, text, err, len);
+			rc = end_block(&b, text, err, errlen);
 			in = 0;
 		} else if (in) {
-			rc = block_line(&b, text, err, len);
+			rc = block_line(&b, text, err, errlen);
 		}
 	}
 	free(line);
@@ -160,9 +151,9 @@ int pg_lava_log_extract(const char *log, struct pg_lava_file **out, char *err, s
 	if (b.f)
 		fclose(b.f);
 	if (rc == 0 && in)
-		snprintf(err, len, "the log ends inside the results file %s: it was cut", b.name), rc = -1;
+		rc = pg_err(err, errlen, "the log ends inside the results file %s: it was cut", b.name);
 	if (rc == 0 && n == 0)
-		snprintf(err, len, "%s holds no results file (was perfguide run with --lava?)", log), rc = -1;
+		rc = pg_err(err, errlen, "%s holds no results file (was perfguide run with --lava?)", log);
 	if (rc < 0) {
 		pg_lava_files_free(files, n);
 		return -1;

@@ -13,7 +13,7 @@ struct pg_lava_file {
 /* Every results file in the log, each decoded into a temporary file;
  * returns how many (at least one), or -1 with err set and nothing left
  * behind. pg_lava_files_free removes the files. */
-int pg_lava_log_extract(const char *log, struct pg_lava_file **files, char *err, size_t len);
+int pg_lava_log_extract(const char *log, struct pg_lava_file **files, char *err, size_t errlen);
 void pg_lava_files_free(struct pg_lava_file *files, int n);
 
 #endif

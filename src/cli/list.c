@@ -97,7 +97,7 @@ static void add_json(const struct pg_bench *b, json_t *all)
 	json_array_append_new(all, o);
 }
 
-static int print_json(const struct selection *sel)
+static int list_print_json(const struct selection *sel)
 {
 	json_t *all = json_array();
 	for (int i = 0; i < sel->n; i++)
@@ -108,7 +108,7 @@ static int print_json(const struct selection *sel)
 	return PG_EXIT_OK;
 }
 #else
-static int print_json(const struct selection *sel)
+static int list_print_json(const struct selection *sel)
 {
 	(void)sel;
 	return pg_usage_error("list: --json needs a build with jansson (install libjansson-dev" PG_DEB_ARCH_SUFFIX
@@ -149,7 +149,7 @@ int pg_cmd_list(int argc, char **argv)
 			return pg_usage_error("list: more than %d benchmarks selected", LIST_MAX);
 	}
 	if (json)
-		return print_json(&sel);
+		return list_print_json(&sel);
 	for (int i = 0; i < sel.n; i++)
 		print_text(sel.b[i]);
 	return PG_EXIT_OK;

@@ -1,4 +1,5 @@
 #include "params.h"
+#include "err.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,17 +34,13 @@ int pg_parse_size(const char *s, int64_t *out, char *err, size_t errlen)
 	const char *p = s;
 	while (isspace((unsigned char)*p))
 		p++;
-	if (*p == '-' || *p == '+' || !isdigit((unsigned char)*p)) {
-		snprintf(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
-		return -1;
-	}
+	if (*p == '-' || *p == '+' || !isdigit((unsigned char)*p))
+		return pg_err(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
 	errno = 0;
 	char *end;
 	unsigned long long v = strtoull(p, &end, 10);
-	if (errno) {
-		snprintf(err, errlen, "size '%s' is too large", s);
-		return -1;
-	}
+	if (errno)
+		return pg_err(err, errlen, "size '%s' is too large", s);
 	int shift = 0;
 	switch (tolower((unsigned char)*end)) {
 	case '\0': break;
@@ -51,26 +48,19 @@ int pg_parse_size(const char *s, int64_t *out, char *err, size_t errlen)
 	case 'm': shift = 20; end++; break;
 	case 'g': shift = 30; end++; break;
 	default:
-		snprintf(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
-		return -1;
+		return pg_err(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
 	}
 	/* Accept "4kb"/"16mb"/"1GiB"-style spellings of the same suffix. */
 	if (shift && tolower((unsigned char)*end) == 'i')
 		end++;
 	if (shift && tolower((unsigned char)*end) == 'b')
 		end++;
-	if (*end != '\0') {
-		snprintf(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
-		return -1;
-	}
-	if (v == 0) {
-		snprintf(err, errlen, "size '%s' must be greater than zero", s);
-		return -1;
-	}
-	if (v > ((unsigned long long)INT64_MAX >> shift)) {
-		snprintf(err, errlen, "size '%s' is too large", s);
-		return -1;
-	}
+	if (*end != '\0')
+		return pg_err(err, errlen, "'%s' is not a size (use 512, 4k, 16m or 1g)", s);
+	if (v == 0)
+		return pg_err(err, errlen, "size '%s' must be greater than zero", s);
+	if (v > ((unsigned long long)INT64_MAX >> shift))
+		return pg_err(err, errlen, "size '%s' is too large", s);
 	*out = (int64_t)(v << shift);
 	return 0;
 }
@@ -110,37 +100,29 @@ int pg_value_parse(const struct pg_param *p, const char *text,
 {
 	memset(v, 0, sizeof(*v));
 	v->param = p;
-	if (strlen(text) >= sizeof(v->text)) {
-		snprintf(err, errlen, "value for '%s' is too long", p->name);
-		return -1;
-	}
+	if (strlen(text) >= sizeof(v->text))
+		return pg_err(err, errlen, "value for '%s' is too long", p->name);
 	snprintf(v->text, sizeof(v->text), "%s", text);
 	char e[160];
 	switch (p->type) {
 	case PG_P_SIZE:
 		if (p->choices && in_choices(p->choices, text))
 			return 0;
-		if (pg_parse_size(text, &v->num, e, sizeof(e)) < 0) {
-			snprintf(err, errlen, "%s: %s", p->name, e);
-			return -1;
-		}
+		if (pg_parse_size(text, &v->num, e, sizeof(e)) < 0)
+			return pg_err(err, errlen, "%s: %s", p->name, e);
 		break;
 	case PG_P_INT: {
 		char *end;
 		errno = 0;
 		long long n = strtoll(text, &end, 10);
-		if (errno || end == text || *end != '\0') {
-			snprintf(err, errlen, "%s: '%s' is not a whole number", p->name, text);
-			return -1;
-		}
+		if (errno || end == text || *end != '\0')
+			return pg_err(err, errlen, "%s: '%s' is not a whole number", p->name, text);
 		v->num = n;
 		break;
 	}
 	case PG_P_STR:
-		if (p->choices && !in_choices(p->choices, text)) {
-			snprintf(err, errlen, "%s: '%s' is not one of %s", p->name, text, p->choices);
-			return -1;
-		}
+		if (p->choices && !in_choices(p->choices, text))
+			return pg_err(err, errlen, "%s: '%s' is not one of %s", p->name, text, p->choices);
 		return 0;
 	}
 	if (v->num < p->min || (p->max && v->num > p->max)) {
@@ -159,15 +141,11 @@ int pg_override_parse(const char *arg, struct pg_override *ov, char *err, size_t
 {
 	const char *eq = strchr(arg, '=');
 	memset(ov, 0, sizeof(*ov));
-	if (!eq || eq == arg || eq[1] == '\0') {
-		snprintf(err, errlen, "-p takes NAME=VALUE, not '%s'", arg);
-		return -1;
-	}
+	if (!eq || eq == arg || eq[1] == '\0')
+		return pg_err(err, errlen, "-p takes NAME=VALUE, not '%s'", arg);
 	size_t nl = (size_t)(eq - arg);
-	if (nl >= sizeof(ov->name) || strlen(eq + 1) >= sizeof(ov->values)) {
-		snprintf(err, errlen, "-p '%s' is too long", arg);
-		return -1;
-	}
+	if (nl >= sizeof(ov->name) || strlen(eq + 1) >= sizeof(ov->values))
+		return pg_err(err, errlen, "-p '%s' is too long", arg);
 	memcpy(ov->name, arg, nl);
 	snprintf(ov->values, sizeof(ov->values), "%s", eq + 1);
 	return 0;
@@ -208,10 +186,8 @@ static int parse_list(const struct pg_param *p, const char *list,
 	 * workloads): copied whole, never cut short. */
 	char *buf = strdup(list);
 	int n = 0;
-	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", p->name);
-		return -1;
-	}
+	if (!buf)
+		return pg_err(err, errlen, "%s: out of memory", p->name);
 	char *save = NULL;
 	const char *sep = p->whole ? "" : ",";
 	for (char *tok = strtok_r(buf, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
@@ -227,10 +203,8 @@ static int parse_list(const struct pg_param *p, const char *list,
 		n++;
 	}
 	free(buf);
-	if (n == 0) {
-		snprintf(err, errlen, "%s: no value given", p->name);
-		return -1;
-	}
+	if (n == 0)
+		return pg_err(err, errlen, "%s: no value given", p->name);
 	return n;
 }
 
@@ -277,10 +251,8 @@ static int gather(const struct pg_bench *b, enum pg_suite suite, struct pg_overr
 	sw->np = 0;
 	for (const struct pg_param *p = b->params; p && p->name; p++, sw->np++) {
 		int np = sw->np;
-		if (np == PG_MAX_PARAMS) {
-			snprintf(err, errlen, "%s: more than %d parameters", b->id, PG_MAX_PARAMS);
-			return -1;
-		}
+		if (np == PG_MAX_PARAMS)
+			return pg_err(err, errlen, "%s: more than %d parameters", b->id, PG_MAX_PARAMS);
 		const char *list = suite_list(p, suite);
 		sw->from_user[np] = 0;
 		for (int i = 0; i < nov; i++) {
@@ -292,10 +264,8 @@ static int gather(const struct pg_bench *b, enum pg_suite suite, struct pg_overr
 			}
 		}
 		int n = parse_list(p, list, sw->vals[np], SWEEP_MAXV, e, sizeof(e));
-		if (n < 0) {
-			snprintf(err, errlen, "%s: %s", b->id, e);
-			return -1;
-		}
+		if (n < 0)
+			return pg_err(err, errlen, "%s: %s", b->id, e);
 		sw->nvals[np] = n;
 	}
 	return 0;
@@ -325,8 +295,7 @@ static int admit(const struct pg_bench *b, const struct pg_args *a, int user, in
 	char e[200], args[128];
 	if (b->check && b->check(a, e, sizeof(e)) < 0) {
 		pg_args_format(a, args, sizeof(args));
-		snprintf(err, errlen, "%s %s: %s", b->id, args, e);
-		return -1;
+		return pg_err(err, errlen, "%s %s: %s", b->id, args, e);
 	}
 	int64_t need = mem_need(b, a);
 	if (mem_avail <= 0 || need <= mem_avail)
@@ -335,11 +304,9 @@ static int admit(const struct pg_bench *b, const struct pg_args *a, int user, in
 	pg_args_format(a, args, sizeof(args));
 	pg_format_size(need, nb, sizeof(nb));
 	pg_format_size(mem_avail, ab, sizeof(ab));
-	if (user) {
-		snprintf(err, errlen, "%s %s needs %s of memory, more than the %s available",
-			 b->id, args, nb, ab);
-		return -1;
-	}
+	if (user)
+		return pg_err(err, errlen, "%s %s needs %s of memory, more than the %s available",
+			      b->id, args, nb, ab);
 	fprintf(stderr, "perfguide: %s %s left out: needs %s of memory, %s available\n",
 		b->id, args, nb, ab);
 	return 0;
@@ -363,16 +330,12 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 	int total = 1;
 	for (int i = 0; i < sw.np; i++) {
 		total *= sw.nvals[i];
-		if (total > MAX_COMBOS) {
-			snprintf(err, errlen, "%s: more than %d parameter combinations", b->id, MAX_COMBOS);
-			return -1;
-		}
+		if (total > MAX_COMBOS)
+			return pg_err(err, errlen, "%s: more than %d parameter combinations", b->id, MAX_COMBOS);
 	}
 	struct pg_args *res = calloc((size_t)total, sizeof(*res));
-	if (!res) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!res)
+		return pg_err(err, errlen, "out of memory");
 	int kept = 0;
 	for (int c = 0; c < total; c++) {
 		int user, ok;

@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
+int pg_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
-static double median_of(const double *sorted, size_t n)
+double pg_median_sorted(const double *sorted, size_t n)
 {
 	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
@@ -75,8 +75,8 @@ static void find_modes(const double *sorted, size_t n, struct pg_stats *out)
 	if (gap > 2 * spread && gap > 0.01 * fabs(out->median)) {
 		out->bimodal = 1;
 		out->n_lo = at;
-		out->mode_lo = median_of(sorted, at);
-		out->mode_hi = median_of(sorted + at, n - at);
+		out->mode_lo = pg_median_sorted(sorted, at);
+		out->mode_hi = pg_median_sorted(sorted + at, n - at);
 	}
 }
 
@@ -90,10 +90,10 @@ void pg_stats_compute(const double *s, size_t n, struct pg_stats *out)
 	if (!sorted)
 		return;
 	memcpy(sorted, s, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	qsort(sorted, n, sizeof(*sorted), pg_cmp_double);
 	out->min = sorted[0];
 	out->max = sorted[n - 1];
-	out->median = median_of(sorted, n);
+	out->median = pg_median_sorted(sorted, n);
 	median_ci(sorted, n, out);
 	find_modes(sorted, n, out);
 	free(sorted);

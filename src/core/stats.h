@@ -36,6 +36,11 @@ struct pg_stats {
 	size_t n_lo;
 };
 
+/* qsort's comparison of doubles, ascending. */
+int pg_cmp_double(const void *a, const void *b);
+/* The median of n > 0 values sorted ascending. */
+double pg_median_sorted(const double *sorted, size_t n);
+
 void pg_stats_compute(const double *samples, size_t n, struct pg_stats *out);
 
 /* The coverage of [x(l), x(n+1-l)] for the median of n samples (l >= 1). */

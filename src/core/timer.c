@@ -1,6 +1,19 @@
 #include "timer.h"
 
+#include <errno.h>
 #include <stdio.h>
+
+void pg_sleep_s(double s)
+{
+	if (!(s > 0))
+		return;
+	time_t whole = (time_t)s;
+	struct timespec ts = { .tv_sec = whole, .tv_nsec = (long)((s - (double)whole) * 1e9) };
+	if (ts.tv_nsec > 999999999L)
+		ts.tv_nsec = 999999999L;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
 
 double pg_wall_time(void)
 {

@@ -12,6 +12,10 @@ static inline double pg_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Sleeps s seconds, all of them: a signal handled meanwhile does not end
+ * the sleep (a caller polling a flag the handler sets sees it after). */
+void pg_sleep_s(double s);
+
 /* CLOCK_REALTIME in seconds. */
 double pg_wall_time(void);
 

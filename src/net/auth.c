@@ -8,6 +8,7 @@
 
 #include "net/proto.h"
 #include "pg_build.h"
+#include "core/err.h"
 
 #ifdef PG_HAVE_CRYPTO
 #include <openssl/crypto.h>
@@ -15,41 +16,34 @@
 #include <openssl/hmac.h>
 #endif
 
-int pg_net_auth_available(char *err, size_t len)
+int pg_net_auth_available(char *err, size_t errlen)
 {
 #ifdef PG_HAVE_CRYPTO
 	(void)err;
-	(void)len;
+	(void)errlen;
 	return 0;
 #else
-	snprintf(err, len, "built without libcrypto: --psk-file needs libssl-dev" PG_DEB_ARCH_SUFFIX " at build time");
-	return -1;
+	return pg_err(err, errlen, "built without libcrypto: --psk-file needs libssl-dev" PG_DEB_ARCH_SUFFIX " at build time");
 #endif
 }
 
-int pg_net_load_key(const char *path, struct pg_net_key *k, int *loose, char *err, size_t len)
+int pg_net_load_key(const char *path, struct pg_net_key *k, int *loose, char *err, size_t errlen)
 {
-	if (pg_net_auth_available(err, len) < 0)
+	if (pg_net_auth_available(err, errlen) < 0)
 		return -1;
 	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, len, "cannot read key file %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return pg_err(err, errlen, "cannot read key file %s: %s", path, strerror(errno));
 	struct stat st;
 	*loose = fstat(fileno(f), &st) == 0 && (st.st_mode & 077);
 	char line[PG_NET_MAX_KEYLEN + 2];
 	int ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);
 	size_t n = ok ? strcspn(line, "\r\n") : 0;
-	if (ok && n == strlen(line) && n > PG_NET_MAX_KEYLEN) {
-		snprintf(err, len, "key file %s: the key is longer than %d bytes", path, PG_NET_MAX_KEYLEN);
-		return -1;
-	}
-	if (n == 0) {
-		snprintf(err, len, "key file %s: the first line (the key) is empty", path);
-		return -1;
-	}
+	if (ok && n == strlen(line) && n > PG_NET_MAX_KEYLEN)
+		return pg_err(err, errlen, "key file %s: the key is longer than %d bytes", path, PG_NET_MAX_KEYLEN);
+	if (n == 0)
+		return pg_err(err, errlen, "key file %s: the first line (the key) is empty", path);
 	memcpy(k->key, line, n);
 	k->len = n;
 	memset(line, 0, sizeof(line));
@@ -72,15 +66,13 @@ int pg_net_nonce(uint8_t *nonce)
 }
 
 int pg_net_mac(const struct pg_net_key *k, const uint8_t *nonce, size_t n,
-	       char out[PG_NET_MAC_HEX], char *err, size_t len)
+	       char out[PG_NET_MAC_HEX], char *err, size_t errlen)
 {
 #ifdef PG_HAVE_CRYPTO
 	unsigned char mac[EVP_MAX_MD_SIZE];
 	unsigned int mlen = 0;
-	if (!HMAC(EVP_sha256(), k->key, (int)k->len, nonce, n, mac, &mlen) || mlen != 32) {
-		snprintf(err, len, "HMAC-SHA256 failed");
-		return -1;
-	}
+	if (!HMAC(EVP_sha256(), k->key, (int)k->len, nonce, n, mac, &mlen) || mlen != 32)
+		return pg_err(err, errlen, "HMAC-SHA256 failed");
 	pg_net_hex(mac, mlen, out);
 	return 0;
 #else
@@ -88,7 +80,7 @@ int pg_net_mac(const struct pg_net_key *k, const uint8_t *nonce, size_t n,
 	(void)nonce;
 	(void)n;
 	out[0] = '\0';
-	return pg_net_auth_available(err, len);
+	return pg_net_auth_available(err, errlen);
 #endif
 }
 

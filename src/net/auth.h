@@ -20,19 +20,19 @@ struct pg_net_key {
 
 /* Reads the key file's first line (its newline stripped). *loose is set when
  * others than the owner may read the file. 0, or -1 with err set. */
-int pg_net_load_key(const char *path, struct pg_net_key *k, int *loose, char *err, size_t len);
+int pg_net_load_key(const char *path, struct pg_net_key *k, int *loose, char *err, size_t errlen);
 
 /* PG_NET_NONCE random bytes (getrandom). 0 or -1. */
 int pg_net_nonce(uint8_t *nonce);
 
 /* hex of HMAC-SHA256(key, nonce) into out. 0, or -1 with err set. */
 int pg_net_mac(const struct pg_net_key *k, const uint8_t *nonce, size_t n,
-	       char out[PG_NET_MAC_HEX], char *err, size_t len);
+	       char out[PG_NET_MAC_HEX], char *err, size_t errlen);
 
 /* 1 when hex is the right answer (compared in constant time), else 0. */
 int pg_net_mac_ok(const struct pg_net_key *k, const uint8_t *nonce, size_t n, const char *hex);
 
 /* 0 when built with libcrypto, else -1 with the reason in err. */
-int pg_net_auth_available(char *err, size_t len);
+int pg_net_auth_available(char *err, size_t errlen);
 
 #endif

@@ -23,6 +23,7 @@
 #include "net/auth.h"
 #include "net/kinds.h"
 #include "net/proto.h"
+#include "core/err.h"
 
 /* How long STOP may take beyond the timeout: the peer drains what is still
  * in flight on the data sockets before it reports (test.c, at most 1 s). */
@@ -70,7 +71,7 @@ static int split_addr(const char *addr, char *host, size_t hlen, char *port, siz
 }
 
 static int connect_by(int fd, const struct sockaddr *sa, socklen_t salen, double timeout,
-		      char *err, size_t len)
+		      char *err, size_t errlen)
 {
 	int fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
@@ -78,48 +79,40 @@ static int connect_by(int fd, const struct sockaddr *sa, socklen_t salen, double
 	if (r < 0 && errno == EINPROGRESS) {
 		struct pollfd p = { .fd = fd, .events = POLLOUT };
 		r = poll(&p, 1, (int)(timeout * 1000.0) + 1);
-		if (r == 0) {
-			snprintf(err, len, "no answer within %.0f s", timeout);
-			return -1;
-		}
+		if (r == 0)
+			return pg_err(err, errlen, "no answer within %.0f s", timeout);
 		int soerr = 0;
 		socklen_t sl = sizeof(soerr);
 		getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
 		errno = soerr;
 		r = soerr ? -1 : 0;
 	}
-	if (r < 0) {
-		snprintf(err, len, "%s", strerror(errno));
-		return -1;
-	}
+	if (r < 0)
+		return pg_err(err, errlen, "%s", strerror(errno));
 	fcntl(fd, F_SETFL, fl);
 	return 0;
 }
 
 /* Sends o and waits for the answer; -1 with "peer NAME: ..." in err. */
 static int ask(struct pg_peer *p, struct pg_net_out *o, struct pg_net_frame *f, double wait,
-	       char *err, size_t len)
+	       char *err, size_t errlen)
 {
 	char e[200];
 	int bad = 0;
-	if (pg_net_out_end(o) < 0) {
-		snprintf(err, len, "peer %s: %s message too long", p->name, pg_net_msg_name(o->buf[5]));
-		return -1;
-	}
+	if (pg_net_out_end(o) < 0)
+		return pg_err(err, errlen, "peer %s: %s message too long", p->name, pg_net_msg_name(o->buf[5]));
 	if (pg_net_send(p->fd, o, p->timeout, e, sizeof(e)) < 0 ||
 	    pg_net_recv(p->fd, f, wait, p->timeout, &bad, e, sizeof(e)) < 0) {
-		snprintf(err, len, "peer %s: %s%s", p->name, e,
-			 bad ? " (is it `perfguide serve` of this version?)" : "");
-		return -1;
+		return pg_err(err, errlen, "peer %s: %s%s", p->name, e,
+			      bad ? " (is it `perfguide serve` of this version?)" : "");
 	}
 	if (f->type == PG_NET_ERROR || f->type == PG_NET_BUSY) {
 		/* the peer's words, escaped: '<' could start a LAVA signal */
 		const char *why = pg_net_get(f, "reason");
 		char shown[512];
 		pg_term_text(why ? why : "", shown, sizeof(shown));
-		snprintf(err, len, "peer %s %s%s%s", p->name,
-			 f->type == PG_NET_BUSY ? "is busy" : "refused", why ? ": " : "", shown);
-		return -1;
+		return pg_err(err, errlen, "peer %s %s%s%s", p->name,
+			      f->type == PG_NET_BUSY ? "is busy" : "refused", why ? ": " : "", shown);
 	}
 	return 0;
 }
@@ -139,34 +132,28 @@ static int unhex(const char *s, uint8_t *out, size_t n)
 }
 
 static int authenticate(struct pg_peer *p, const struct pg_net_frame *w, const char *psk_file,
-			char *err, size_t len)
+			char *err, size_t errlen)
 {
 	char e[200], mac[PG_NET_MAC_HEX];
 	const char *auth = pg_net_get(w, "auth");
 	if (!auth || strcmp(auth, "none") == 0)
 		return 0;
-	if (strcmp(auth, "hmac-sha256") != 0) {
-		snprintf(err, len, "peer %s asks for authentication '%.32s' this client does not know",
-			 p->name, auth);
-		return -1;
-	}
-	if (!psk_file) {
-		snprintf(err, len, "peer %s requires a key: give its key file (--psk-file)", p->name);
-		return -1;
-	}
+	if (strcmp(auth, "hmac-sha256") != 0)
+		return pg_err(err, errlen, "peer %s asks for authentication '%.32s' this client does not know",
+			      p->name, auth);
+	if (!psk_file)
+		return pg_err(err, errlen, "peer %s requires a key: give its key file (--psk-file)", p->name);
 	uint8_t nonce[PG_NET_NONCE];
 	const char *nh = pg_net_get(w, "nonce");
-	if (!nh || unhex(nh, nonce, sizeof(nonce)) < 0) {
-		snprintf(err, len, "peer %s sent no valid nonce", p->name);
-		return -1;
-	}
+	if (!nh || unhex(nh, nonce, sizeof(nonce)) < 0)
+		return pg_err(err, errlen, "peer %s sent no valid nonce", p->name);
 	struct pg_net_key *k = malloc(sizeof(*k));
 	int loose;
 	if (!k || pg_net_load_key(psk_file, k, &loose, e, sizeof(e)) < 0 ||
 	    pg_net_mac(k, nonce, sizeof(nonce), mac, e, sizeof(e)) < 0) {
 		if (!k)
 			snprintf(e, sizeof(e), "out of memory");
-		snprintf(err, len, "%s", e);
+		snprintf(err, errlen, "%s", e);
 		free(k);
 		return -1;
 	}
@@ -176,28 +163,24 @@ static int authenticate(struct pg_peer *p, const struct pg_net_frame *w, const c
 	struct pg_net_frame f;
 	pg_net_out_begin(&o, PG_NET_AUTH);
 	pg_net_out_add(&o, "mac", "%s", mac);
-	if (ask(p, &o, &f, p->timeout, err, len) < 0)
+	if (ask(p, &o, &f, p->timeout, err, errlen) < 0)
 		return -1;
-	if (f.type != PG_NET_AUTH_OK) {
-		snprintf(err, len, "peer %s answered AUTH with %s", p->name, pg_net_msg_name(f.type));
-		return -1;
-	}
+	if (f.type != PG_NET_AUTH_OK)
+		return pg_err(err, errlen, "peer %s answered AUTH with %s", p->name, pg_net_msg_name(f.type));
 	return 0;
 }
 
 /* The control connection to host:port, the first of its addresses that
  * answers within p->timeout. 0, or -1 with err set. */
 static int peer_connect(struct pg_peer *p, const char *addr, const char *host, const char *port,
-			char *err, size_t len)
+			char *err, size_t errlen)
 {
 	char e[200];
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
 	struct addrinfo *ai = NULL;
 	int gr = getaddrinfo(host, port, &hints, &ai);
-	if (gr != 0) {
-		snprintf(err, len, "peer %s: %s", addr, gai_strerror(gr));
-		return -1;
-	}
+	if (gr != 0)
+		return pg_err(err, errlen, "peer %s: %s", addr, gai_strerror(gr));
 	snprintf(p->name, sizeof(p->name), ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
 	snprintf(e, sizeof(e), "no address");
 	for (struct addrinfo *a = ai; a && p->fd < 0; a = a->ai_next) {
@@ -215,30 +198,26 @@ static int peer_connect(struct pg_peer *p, const char *addr, const char *host, c
 		p->addrlen = a->ai_addrlen;
 	}
 	freeaddrinfo(ai);
-	if (p->fd < 0) {
-		snprintf(err, len, "cannot reach peer %s: %s (is `perfguide serve` running there?)",
-			 p->name, e);
-		return -1;
-	}
+	if (p->fd < 0)
+		return pg_err(err, errlen, "cannot reach peer %s: %s (is `perfguide serve` running there?)",
+			      p->name, e);
 	int one = 1;
 	setsockopt(p->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	return 0;
 }
 
 /* HELLO, and what WELCOME says of the peer; then the key when it asks. */
-static int hello(struct pg_peer *p, const char *psk_file, char *err, size_t len)
+static int hello(struct pg_peer *p, const char *psk_file, char *err, size_t errlen)
 {
 	char e[200];
 	struct pg_net_out o;
 	struct pg_net_frame f;
 	pg_net_out_begin(&o, PG_NET_HELLO);
 	pg_net_out_add(&o, "client", "perfguide");
-	if (ask(p, &o, &f, p->timeout, err, len) < 0)
+	if (ask(p, &o, &f, p->timeout, err, errlen) < 0)
 		return -1;
-	if (f.type != PG_NET_WELCOME) {
-		snprintf(err, len, "peer %s answered HELLO with %s", p->name, pg_net_msg_name(f.type));
-		return -1;
-	}
+	if (f.type != PG_NET_WELCOME)
+		return pg_err(err, errlen, "peer %s answered HELLO with %s", p->name, pg_net_msg_name(f.type));
 	const char *v = pg_net_get(&f, "version");
 	const char *tests = pg_net_get(&f, "tests");
 	snprintf(p->version, sizeof(p->version), "%s", v ? v : "");
@@ -248,26 +227,22 @@ static int hello(struct pg_peer *p, const char *psk_file, char *err, size_t len)
 		p->max_rate = 0;
 	p->have_tests = tests != NULL;
 	snprintf(p->tests, sizeof(p->tests), "%s", tests ? tests : "");
-	return authenticate(p, &f, psk_file, err, len);
+	return authenticate(p, &f, psk_file, err, errlen);
 }
 
 int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
-		 struct pg_peer **out, char *err, size_t len)
+		 struct pg_peer **out, char *err, size_t errlen)
 {
 	char host[256], port[16];
 	*out = NULL;
-	if (split_addr(addr, host, sizeof(host), port, sizeof(port)) < 0) {
-		snprintf(err, len, "bad peer address '%s' (HOST[:PORT])", addr);
-		return -1;
-	}
+	if (split_addr(addr, host, sizeof(host), port, sizeof(port)) < 0)
+		return pg_err(err, errlen, "bad peer address '%s' (HOST[:PORT])", addr);
 	struct pg_peer *p = calloc(1, sizeof(*p));
-	if (!p) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
+	if (!p)
+		return pg_err(err, errlen, "out of memory");
 	p->fd = -1;
 	p->timeout = timeout_s > 0 ? timeout_s : 5.0;
-	if (peer_connect(p, addr, host, port, err, len) < 0 || hello(p, psk_file, err, len) < 0) {
+	if (peer_connect(p, addr, host, port, err, errlen) < 0 || hello(p, psk_file, err, errlen) < 0) {
 		if (p->fd >= 0)
 			close(p->fd);
 		free(p);
@@ -278,7 +253,7 @@ int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
 }
 
 int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port,
-		  char *err, size_t len)
+		  char *err, size_t errlen)
 {
 	struct pg_net_out o;
 	struct pg_net_frame f;
@@ -294,34 +269,28 @@ int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port
 		pg_net_out_add(&o, "cc", "%s", t->cc);
 	if (t->rate)
 		pg_net_out_add(&o, "rate", "%" PRIu64, t->rate);
-	if (ask(p, &o, &f, p->timeout, err, len) < 0)
+	if (ask(p, &o, &f, p->timeout, err, errlen) < 0)
 		return -1;
 	uint64_t port;
-	if (f.type != PG_NET_READY) {
-		snprintf(err, len, "peer %s answered START with %s", p->name, pg_net_msg_name(f.type));
-		return -1;
-	}
-	if (pg_net_get_u64(&f, "port", 0, 1, 65535, &port, e, sizeof(e)) != 0) {
-		snprintf(err, len, "peer %s: READY without a data port", p->name);
-		return -1;
-	}
+	if (f.type != PG_NET_READY)
+		return pg_err(err, errlen, "peer %s answered START with %s", p->name, pg_net_msg_name(f.type));
+	if (pg_net_get_u64(&f, "port", 0, 1, 65535, &port, e, sizeof(e)) != 0)
+		return pg_err(err, errlen, "peer %s: READY without a data port", p->name);
 	*data_port = (int)port;
 	return 0;
 }
 
-int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t len)
+int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t errlen)
 {
 	struct pg_net_out o;
 	struct pg_net_frame f;
 	char e[200];
 	memset(r, 0, sizeof(*r));
 	pg_net_out_begin(&o, PG_NET_STOP);
-	if (ask(p, &o, &f, p->timeout + STOP_SLACK, err, len) < 0)
+	if (ask(p, &o, &f, p->timeout + STOP_SLACK, err, errlen) < 0)
 		return -1;
-	if (f.type != PG_NET_REPORT) {
-		snprintf(err, len, "peer %s answered STOP with %s", p->name, pg_net_msg_name(f.type));
-		return -1;
-	}
+	if (f.type != PG_NET_REPORT)
+		return pg_err(err, errlen, "peer %s answered STOP with %s", p->name, pg_net_msg_name(f.type));
 	double busy;
 	if (pg_net_get_u64(&f, "bytes_rx", 0, 0, UINT64_MAX, &r->bytes_rx, e, sizeof(e)) < 0 ||
 	    pg_net_get_u64(&f, "bytes_tx", 0, 0, UINT64_MAX, &r->bytes_tx, e, sizeof(e)) < 0 ||
@@ -331,14 +300,11 @@ int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t l
 	    pg_net_get_double(&f, "user_s", 0, 0, 1e9, &r->user_s, e, sizeof(e)) < 0 ||
 	    pg_net_get_double(&f, "sys_s", 0, 0, 1e9, &r->sys_s, e, sizeof(e)) < 0 ||
 	    pg_net_get_double(&f, "send_s", 0, 0, 1e9, &r->send_s, e, sizeof(e)) < 0) {
-		snprintf(err, len, "peer %s: bad REPORT: %s", p->name, e);
-		return -1;
+		return pg_err(err, errlen, "peer %s: bad REPORT: %s", p->name, e);
 	}
 	int b = pg_net_get_double(&f, "busy_pct", 0, 0, 100, &busy, e, sizeof(e));
-	if (b < 0) {
-		snprintf(err, len, "peer %s: bad REPORT: %s", p->name, e);
-		return -1;
-	}
+	if (b < 0)
+		return pg_err(err, errlen, "peer %s: bad REPORT: %s", p->name, e);
 	r->have_busy = b == 0;
 	r->busy_pct = busy;
 	return 0;
@@ -435,7 +401,7 @@ static int read_listening(int fd, char *addr, size_t addrlen)
 	return 0;
 }
 
-int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t len)
+int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t errlen)
 {
 	/* Everything the child needs is prepared before fork: after it, only
 	 * async-signal-safe calls until exec. */
@@ -448,13 +414,11 @@ int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_
 			 "--max-rate", "0", "--max-time", "86400", "--max-conns-per-addr", "64",
 			 "--exit-with-parent", NULL };
 	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		snprintf(err, len, "starting the local peer: %s", strerror(errno));
-		return -1;
-	}
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return pg_err(err, errlen, "starting the local peer: %s", strerror(errno));
 	pid_t c = fork();
 	if (c < 0) {
-		snprintf(err, len, "starting the local peer: %s", strerror(errno));
+		snprintf(err, errlen, "starting the local peer: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
@@ -476,8 +440,7 @@ int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_
 	close(fds[0]);
 	if (rc < 0) {
 		pg_peer_stop_local(c);
-		snprintf(err, len, "the local peer (%s serve) did not start", exe);
-		return -1;
+		return pg_err(err, errlen, "the local peer (%s serve) did not start", exe);
 	}
 	*pid = c;
 	return 0;
@@ -492,8 +455,7 @@ void pg_peer_stop_local(pid_t pid)
 		pid_t r = waitpid(pid, NULL, WNOHANG);
 		if (r == pid || (r < 0 && errno != EINTR))
 			return;
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
+		pg_sleep_s(0.01);
 	}
 	kill(pid, SIGKILL);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

@@ -191,7 +191,7 @@ static int next_conn(struct test *t, int *draining, uint8_t *role)
 			if (*draining && errno != EINTR)
 				return -1;
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-				pg_serve_sleep_ms(10);
+				pg_sleep_s(0.01);
 			continue;
 		}
 		*role = 0;

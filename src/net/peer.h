@@ -129,14 +129,14 @@ struct pg_peer;	/* a control connection, client side */
  * peer asks for it, authenticates. Returns 0, or -1 with err set to one line
  * a user can act on ("peer 10.0.0.2:12867 is busy", "wrong key"). */
 int pg_peer_open(const char *addr, const char *psk_file, double timeout_s,
-		 struct pg_peer **out, char *err, size_t len);
+		 struct pg_peer **out, char *err, size_t errlen);
 
 /* START: returns 0 with *data_port set, or -1 with err set (refused, limits). */
 int pg_peer_start(struct pg_peer *p, const struct pg_net_test *t, int *data_port,
-		  char *err, size_t len);
+		  char *err, size_t errlen);
 
 /* STOP: returns 0 with the peer's report, or -1 with err set (peer gone). */
-int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t len);
+int pg_peer_stop(struct pg_peer *p, struct pg_net_report *r, char *err, size_t errlen);
 
 /* The peer's perfguide version from WELCOME, or "" (a peer older than the
  * key). */
@@ -158,7 +158,7 @@ void pg_peer_close(struct pg_peer *p);
  * (this executable, /proc/self/exe), without the caps of a peer that others
  * reach (no --max-rate, the longest --max-time), waits until it listens, and
  * writes "127.0.0.1:PORT" to addr. Returns 0, or -1 with err set. */
-int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t len);
+int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_t errlen);
 /* Stops a peer pg_peer_spawn_local started and reaps it. */
 void pg_peer_stop_local(pid_t pid);
 

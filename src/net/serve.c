@@ -29,6 +29,7 @@
 #include "net/auth.h"
 #include "net/proto.h"
 #include "net/serve_int.h"
+#include "core/err.h"
 
 #define RATE_BURST 0.05		/* --max-rate: seconds of unused budget a sender may catch up */
 
@@ -88,12 +89,6 @@ int pg_serve_same_ip(const struct sockaddr_storage *a, const struct sockaddr_sto
 	return 0;
 }
 
-void pg_serve_sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 /* --max-rate: everything the peer sends, in all its tests together, draws
  * on one budget (a token bucket). The n bytes just sent take n * 8 / rate
  * seconds of it, and the sender waits until that is due; budget unused
@@ -117,8 +112,7 @@ void pg_serve_throttle(struct test *t, uint64_t n)
 			return;
 		if (wait > 0.05)
 			wait = 0.05;
-		struct timespec ts = { 0, (long)(wait * 1e9) };
-		nanosleep(&ts, NULL);
+		pg_sleep_s(wait);
 	}
 }
 
@@ -148,7 +142,7 @@ void pg_serve_defaults(struct pg_serve_opts *o)
 	o->read_timeout = 5;
 }
 
-static int listen_on(const struct pg_serve_opts *o, struct sockaddr_storage *a, char *err, size_t len)
+static int listen_on(const struct pg_serve_opts *o, struct sockaddr_storage *a, char *err, size_t errlen)
 {
 	char port[16];
 	snprintf(port, sizeof(port), "%d", o->port);
@@ -156,16 +150,14 @@ static int listen_on(const struct pg_serve_opts *o, struct sockaddr_storage *a, 
 				  .ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV };
 	struct addrinfo *ai = NULL;
 	int gr = getaddrinfo(o->bind, port, &hints, &ai);
-	if (gr != 0) {
-		snprintf(err, len, "bad --bind address '%s': %s", o->bind, gai_strerror(gr));
-		return -1;
-	}
+	if (gr != 0)
+		return pg_err(err, errlen, "bad --bind address '%s': %s", o->bind, gai_strerror(gr));
 	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	int one = 1;
 	if (fd >= 0)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, SOMAXCONN) < 0) {
-		snprintf(err, len, "cannot listen on %s port %d: %s", o->bind, o->port, strerror(errno));
+		snprintf(err, errlen, "cannot listen on %s port %d: %s", o->bind, o->port, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		freeaddrinfo(ai);
@@ -180,7 +172,7 @@ static int listen_on(const struct pg_serve_opts *o, struct sockaddr_storage *a, 
 /* The options with their defaults resolved (the caps depend on the key),
  * and the bounds pg_serve_opts cannot express. */
 static int resolve_options(struct server *s, const struct pg_serve_opts *opts, char *err,
-			   size_t len)
+			   size_t errlen)
 {
 	struct pg_serve_opts *o = &s->opts;
 	*o = *opts;
@@ -189,25 +181,21 @@ static int resolve_options(struct server *s, const struct pg_serve_opts *opts, c
 		o->max_rate = o->psk_file ? 0 : PG_SERVE_OPEN_RATE;
 	if (o->max_time < 0)
 		o->max_time = o->psk_file ? PG_SERVE_KEYED_TIME : PG_SERVE_OPEN_TIME;
-	if (o->max_streams > SERVE_MAX_STREAMS) {
-		snprintf(err, len, "--max-streams is at most %d", SERVE_MAX_STREAMS);
-		return -1;
-	}
-	if (o->max_conns < 1 || o->max_conns_per_addr < 1) {
-		snprintf(err, len, "--max-conns and --max-conns-per-addr are at least 1");
-		return -1;
-	}
+	if (o->max_streams > SERVE_MAX_STREAMS)
+		return pg_err(err, errlen, "--max-streams is at most %d", SERVE_MAX_STREAMS);
+	if (o->max_conns < 1 || o->max_conns_per_addr < 1)
+		return pg_err(err, errlen, "--max-conns and --max-conns-per-addr are at least 1");
 	return 0;
 }
 
-static int load_key(struct server *s, char *err, size_t len)
+static int load_key(struct server *s, char *err, size_t errlen)
 {
 	const char *path = s->o->psk_file;
 	int loose = 0;
 	if (!path)
 		return 0;
 	s->key = malloc(sizeof(*s->key));
-	if (!s->key || pg_net_load_key(path, s->key, &loose, err, len) < 0) {
+	if (!s->key || pg_net_load_key(path, s->key, &loose, err, errlen) < 0) {
 		free(s->key);
 		s->key = NULL;
 		return -1;
@@ -234,7 +222,7 @@ static void warn_open(const struct pg_serve_opts *o, const struct sockaddr_stora
 
 /* The places of the control connections, and SIGTERM and SIGINT written
  * to a pipe the accept loop polls. */
-static int prepare_loop(struct server *s, char *err, size_t len)
+static int prepare_loop(struct server *s, char *err, size_t errlen)
 {
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_mutex_init(&s->rate_mu, NULL);
@@ -242,9 +230,9 @@ static int prepare_loop(struct server *s, char *err, size_t len)
 	int sp[2];
 	if (!s->conn || pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0) {
 		if (s->conn)
-			snprintf(err, len, "pipe: %s", strerror(errno));
+			snprintf(err, errlen, "pipe: %s", strerror(errno));
 		else
-			snprintf(err, len, "out of memory");
+			snprintf(err, errlen, "out of memory");
 		free(s->conn);
 		s->conn = NULL;
 		return -1;
@@ -262,21 +250,21 @@ static int prepare_loop(struct server *s, char *err, size_t len)
 /* Everything before the first connection is accepted, ending with
  * "listening on ADDR:PORT" on stdout. On failure what it opened is closed
  * again. */
-static int prepare(struct server *s, const struct pg_serve_opts *opts, char *err, size_t len)
+static int prepare(struct server *s, const struct pg_serve_opts *opts, char *err, size_t errlen)
 {
-	if (resolve_options(s, opts, err, len) < 0)
+	if (resolve_options(s, opts, err, errlen) < 0)
 		return -1;
 	signal(SIGPIPE, SIG_IGN);
-	if (load_key(s, err, len) < 0)
+	if (load_key(s, err, errlen) < 0)
 		return -1;
 	struct sockaddr_storage a;
 	char name[80];
-	s->lfd = listen_on(s->o, &a, err, len);
+	s->lfd = listen_on(s->o, &a, err, errlen);
 	if (s->lfd >= 0) {
 		pg_serve_addr_str(&a, name, sizeof(name));
 		warn_open(s->o, &a, name);
 	}
-	if (s->lfd < 0 || prepare_loop(s, err, len) < 0) {
+	if (s->lfd < 0 || prepare_loop(s, err, errlen) < 0) {
 		if (s->lfd >= 0)
 			close(s->lfd);
 		free(s->key);
@@ -394,15 +382,15 @@ static void accept_loop(struct server *s)
 		if (cfd >= 0)
 			admit(s, cfd, &from, &attr);
 		else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-			pg_serve_sleep_ms(10);
+			pg_sleep_s(0.01);
 	}
 	pthread_attr_destroy(&attr);
 }
 
-int pg_serve(const struct pg_serve_opts *opts, char *err, size_t len)
+int pg_serve(const struct pg_serve_opts *opts, char *err, size_t errlen)
 {
 	struct server *s = &the_server;
-	if (prepare(s, opts, err, len) < 0)
+	if (prepare(s, opts, err, errlen) < 0)
 		return -1;
 	accept_loop(s);
 	close(s->lfd);

@@ -36,6 +36,6 @@ void pg_serve_defaults(struct pg_serve_opts *o);
 /* Prepares the listening socket and prints "listening on ADDR:PORT" on
  * stdout, then serves until SIGTERM or SIGINT. Returns 0, or -1 with err set
  * when it could not start (bad address, port in use, bad key file). */
-int pg_serve(const struct pg_serve_opts *o, char *err, size_t len);
+int pg_serve(const struct pg_serve_opts *o, char *err, size_t errlen);
 
 #endif

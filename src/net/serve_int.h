@@ -140,13 +140,12 @@ void pg_serve_log(const struct pg_serve_opts *o, const char *who, const char *fm
 void pg_serve_throttle(struct test *t, uint64_t n);
 int pg_serve_same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b);
 void pg_serve_addr_str(const struct sockaddr_storage *a, char *buf, size_t len);
-void pg_serve_sleep_ms(int ms);
 
 /* test.c */
 /* START: the test f asks for, checked against the limits, its data socket
  * on cfd's local address and its thread running. NULL with err set. */
 struct test *pg_serve_test_start(struct server *s, int cfd, const struct sockaddr_storage *client,
-				 const struct pg_net_frame *f, char *err, size_t len);
+				 const struct pg_net_frame *f, char *err, size_t errlen);
 /* The data port READY names. */
 int pg_serve_test_port(const struct test *t);
 /* STOP: the window ends now; what is still in flight is counted, the

@@ -20,6 +20,7 @@
 #include "core/timer.h"
 #include "net/proto.h"
 #include "net/serve_int.h"
+#include "core/err.h"
 
 #define MAX_WINDOW (1ULL << 30)
 #define MAX_UDP 65507
@@ -47,20 +48,18 @@ void pg_serve_mark_first(struct test *t)
 
 /* START's values, each in its range; *streams as asked. */
 static int read_start(const struct pg_net_frame *f, struct test *t, uint64_t *streams, char *err,
-		      size_t len)
+		      size_t errlen)
 {
 	const char *kind = pg_net_get(f, "test");
 	t->kind = pg_net_kind_find(kind);
-	if (!t->kind) {
-		snprintf(err, len, "unknown test '%.32s'", kind ? kind : "");
-		return -1;
-	}
-	if (pg_net_get_double(f, "time", 0, 0, 1e9, &t->time, err, len) < 0 ||
-	    pg_net_get_u64(f, "msg", 0, 0, UINT64_MAX, &t->msg, err, len) < 0 ||
-	    pg_net_get_u64(f, "window", 0, 0, MAX_WINDOW, &t->window, err, len) < 0 ||
-	    pg_net_get_u64(f, "size", 0, 0, UINT64_MAX, &t->size, err, len) < 0 ||
-	    pg_net_get_u64(f, "streams", 0, 0, UINT64_MAX, streams, err, len) < 0 ||
-	    pg_net_get_u64(f, "rate", 0, 0, (uint64_t)MAX_RATE_BPS, &t->rate, err, len) < 0)
+	if (!t->kind)
+		return pg_err(err, errlen, "unknown test '%.32s'", kind ? kind : "");
+	if (pg_net_get_double(f, "time", 0, 0, 1e9, &t->time, err, errlen) < 0 ||
+	    pg_net_get_u64(f, "msg", 0, 0, UINT64_MAX, &t->msg, err, errlen) < 0 ||
+	    pg_net_get_u64(f, "window", 0, 0, MAX_WINDOW, &t->window, err, errlen) < 0 ||
+	    pg_net_get_u64(f, "size", 0, 0, UINT64_MAX, &t->size, err, errlen) < 0 ||
+	    pg_net_get_u64(f, "streams", 0, 0, UINT64_MAX, streams, err, errlen) < 0 ||
+	    pg_net_get_u64(f, "rate", 0, 0, (uint64_t)MAX_RATE_BPS, &t->rate, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -68,46 +67,37 @@ static int read_start(const struct pg_net_frame *f, struct test *t, uint64_t *st
 /* The peer's limits (--max-time, --max-msg, --max-streams); a source's
  * rate capped at --max-rate. */
 static int check_limits(const struct pg_serve_opts *o, struct test *t, uint64_t streams, char *err,
-			size_t len)
+			size_t errlen)
 {
 	int udp = t->kind->udp;
 	uint64_t maxsize = udp && o->max_msg > MAX_UDP ? MAX_UDP : o->max_msg;
-	if (t->time > o->max_time) {
-		snprintf(err, len, "time=%g s is over this peer's limit of %g s (--max-time)",
-			 t->time, o->max_time);
-		return -1;
-	}
-	if (t->msg > o->max_msg || t->size > maxsize) {
-		snprintf(err, len, "%s=%" PRIu64 " is over this peer's limit of %" PRIu64 " bytes%s",
-			 t->msg > o->max_msg ? "msg" : "size", t->msg > o->max_msg ? t->msg : t->size,
-			 t->msg > o->max_msg ? o->max_msg : maxsize,
-			 t->size > MAX_UDP && udp ? " (a UDP datagram)" : " (--max-msg)");
-		return -1;
-	}
-	if (t->kind->source && t->size < SERVE_SEQ_BYTES) {
-		snprintf(err, len, "size=%" PRIu64 " is too small for %s (at least %d bytes: "
-			 "the sequence number)", t->size, t->kind->name, SERVE_SEQ_BYTES);
-		return -1;
-	}
+	if (t->time > o->max_time)
+		return pg_err(err, errlen, "time=%g s is over this peer's limit of %g s (--max-time)",
+			      t->time, o->max_time);
+	if (t->msg > o->max_msg || t->size > maxsize)
+		return pg_err(err, errlen, "%s=%" PRIu64 " is over this peer's limit of %" PRIu64 " bytes%s",
+			      t->msg > o->max_msg ? "msg" : "size", t->msg > o->max_msg ? t->msg : t->size,
+			      t->msg > o->max_msg ? o->max_msg : maxsize,
+			      t->size > MAX_UDP && udp ? " (a UDP datagram)" : " (--max-msg)");
+	if (t->kind->source && t->size < SERVE_SEQ_BYTES)
+		return pg_err(err, errlen, "size=%" PRIu64 " is too small for %s (at least %d bytes: "
+			      "the sequence number)", t->size, t->kind->name, SERVE_SEQ_BYTES);
 	/* --max-rate caps what this peer sends, here as in every test. */
 	if (t->kind->source && o->max_rate > 0 && (t->rate == 0 || (double)t->rate > o->max_rate * 1e6))
 		t->rate = (uint64_t)(o->max_rate * 1e6);
-	if (streams > (uint64_t)o->max_streams) {
-		snprintf(err, len, "streams=%" PRIu64 " is over this peer's limit of %d (--max-streams)",
-			 streams, o->max_streams);
-		return -1;
-	}
+	if (streams > (uint64_t)o->max_streams)
+		return pg_err(err, errlen, "streams=%" PRIu64 " is over this peer's limit of %d (--max-streams)",
+			      streams, o->max_streams);
 	return 0;
 }
 
 /* cc=, a name of [a-z0-9_-] (it goes to setsockopt); none on UDP. */
-static int read_cc(const struct pg_net_frame *f, struct test *t, char *err, size_t len)
+static int read_cc(const struct pg_net_frame *f, struct test *t, char *err, size_t errlen)
 {
 	const char *cc = pg_net_get(f, "cc");
 	if (cc && (strlen(cc) >= sizeof(t->cc) ||
 		   strspn(cc, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(cc))) {
-		snprintf(err, len, "bad congestion control name '%.32s'", cc);
-		return -1;
+		return pg_err(err, errlen, "bad congestion control name '%.32s'", cc);
 	}
 	snprintf(t->cc, sizeof(t->cc), "%s", cc && !t->kind->udp ? cc : "");
 	return 0;
@@ -115,11 +105,11 @@ static int read_cc(const struct pg_net_frame *f, struct test *t, char *err, size
 
 /* Reads and checks a START against the limits. 0, or -1 with err set. */
 static int parse_start(const struct pg_serve_opts *o, const struct pg_net_frame *f, struct test *t,
-		       char *err, size_t len)
+		       char *err, size_t errlen)
 {
 	uint64_t streams;
-	if (read_start(f, t, &streams, err, len) < 0 || check_limits(o, t, streams, err, len) < 0 ||
-	    read_cc(f, t, err, len) < 0)
+	if (read_start(f, t, &streams, err, errlen) < 0 || check_limits(o, t, streams, err, errlen) < 0 ||
+	    read_cc(f, t, err, errlen) < 0)
 		return -1;
 	if (t->time == 0)
 		t->time = o->max_time;
@@ -144,77 +134,74 @@ static int set_buffers(int fd, uint64_t window)
 	return 0;
 }
 
-static int socket_error(char *err, size_t len)
+static int socket_error(char *err, size_t errlen)
 {
-	snprintf(err, len, "data socket: %s", strerror(errno));
-	return -1;
+	return pg_err(err, errlen, "data socket: %s", strerror(errno));
 }
 
 /* A congestion control the peer's kernel refuses: what to change there. */
-static int cc_refused(const struct test *t, char *err, size_t len)
+static int cc_refused(const struct test *t, char *err, size_t errlen)
 {
 	if (errno == EPERM)
-		snprintf(err, len, "congestion control '%s' is not allowed on the peer "
+		snprintf(err, errlen, "congestion control '%s' is not allowed on the peer "
 			 "(net.ipv4.tcp_allowed_congestion_control)", t->cc);
 	else
-		snprintf(err, len, "congestion control '%s' is not available on the peer "
+		snprintf(err, errlen, "congestion control '%s' is not available on the peer "
 			 "(net.ipv4.tcp_available_congestion_control): %s", t->cc, strerror(errno));
 	return -1;
 }
 
 /* The data socket on the control connection's local address, any port:
  * listening (TCP) or bound (UDP). */
-static int open_data_socket(struct test *t, int cfd, char *err, size_t len)
+static int open_data_socket(struct test *t, int cfd, char *err, size_t errlen)
 {
 	struct sockaddr_storage local;
 	socklen_t ll = sizeof(local);
 	if (getsockname(cfd, (struct sockaddr *)&local, &ll) < 0)
-		return socket_error(err, len);
+		return socket_error(err, errlen);
 	if (local.ss_family == AF_INET6)
 		((struct sockaddr_in6 *)&local)->sin6_port = 0;
 	else
 		((struct sockaddr_in *)&local)->sin_port = 0;
 	t->fd = socket(local.ss_family, (t->kind->udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
 	if (t->fd < 0 || set_buffers(t->fd, t->window) < 0)
-		return socket_error(err, len);
+		return socket_error(err, errlen);
 	if (t->kind->plane->prepare)
 		t->kind->plane->prepare(t);
 	if (t->cc[0] && setsockopt(t->fd, IPPROTO_TCP, TCP_CONGESTION, t->cc, (socklen_t)strlen(t->cc)) < 0)
-		return cc_refused(t, err, len);
+		return cc_refused(t, err, errlen);
 	if (bind(t->fd, (struct sockaddr *)&local, ll) < 0)
-		return socket_error(err, len);
+		return socket_error(err, errlen);
 	if (t->kind->udp) {
 		struct timeval tv = { 0, (suseconds_t)(SERVE_DRAIN_QUIET * 1e6) };
 		setsockopt(t->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	} else if (listen(t->fd, 128) < 0 || fcntl(t->fd, F_SETFL, O_NONBLOCK) < 0) {
-		return socket_error(err, len);
+		return socket_error(err, errlen);
 	}
 	return 0;
 }
 
 /* The stop pipe, the clock, and the kind's data plane in its thread. */
-static int start_plane(struct test *t, char *err, size_t len)
+static int start_plane(struct test *t, char *err, size_t errlen)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
-		return socket_error(err, len);
+		return socket_error(err, errlen);
 	t->stop_r = p[0];
 	t->stop_w = p[1];
 	t->start = pg_now();
 	t->deadline = t->start + t->time;
-	if (pthread_create(&t->th, NULL, t->kind->plane->run, t) != 0) {
-		snprintf(err, len, "cannot start a thread");
-		return -1;
-	}
+	if (pthread_create(&t->th, NULL, t->kind->plane->run, t) != 0)
+		return pg_err(err, errlen, "cannot start a thread");
 	return 0;
 }
 
 struct test *pg_serve_test_start(struct server *s, int cfd, const struct sockaddr_storage *client,
-				 const struct pg_net_frame *f, char *err, size_t len)
+				 const struct pg_net_frame *f, char *err, size_t errlen)
 {
 	struct test *t = calloc(1, sizeof(*t));
 	if (!t) {
-		snprintf(err, len, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	t->o = s->o;
@@ -222,8 +209,8 @@ struct test *pg_serve_test_start(struct server *s, int cfd, const struct sockadd
 	t->fd = t->stop_r = t->stop_w = -1;
 	pthread_mutex_init(&t->mu, NULL);
 	t->client = *client;
-	if (parse_start(s->o, f, t, err, len) < 0 || open_data_socket(t, cfd, err, len) < 0 ||
-	    start_plane(t, err, len) < 0) {
+	if (parse_start(s->o, f, t, err, errlen) < 0 || open_data_socket(t, cfd, err, errlen) < 0 ||
+	    start_plane(t, err, errlen) < 0) {
 		pg_serve_test_free(t);
 		return NULL;
 	}
@@ -278,7 +265,7 @@ static void drain_sinks(struct test *t, double stop)
 		int waiting;
 		if (!sinks_live(t, &waiting))
 			break;
-		pg_serve_sleep_ms(2);
+		pg_sleep_s(0.002);
 		uint64_t now_rx = atomic_load(&t->bytes_rx);
 		if (now_rx != last || waiting) {
 			last = now_rx;

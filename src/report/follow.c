@@ -17,14 +17,14 @@ struct pg_follow {
 	int begun, failed;
 };
 
-struct pg_follow *pg_follow_open(const char *db, const char *path, char *err, size_t len)
+struct pg_follow *pg_follow_open(const char *db, const char *path, char *err, size_t errlen)
 {
 	struct pg_follow *fw = calloc(1, sizeof(*fw));
 	if (!fw) {
-		snprintf(err, len, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	fw->store = pg_select_store(db, 1, err, len);
+	fw->store = pg_select_store(db, 1, err, errlen);
 	if (!fw->store) {
 		free(fw);
 		return NULL;

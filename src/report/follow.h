@@ -14,7 +14,7 @@ struct pg_follow;
 /* Opens (creating) the store at db, or the default store when db is NULL,
  * to follow the results file at path from its current end. NULL with err
  * set when the store cannot be opened. */
-struct pg_follow *pg_follow_open(const char *db, const char *path, char *err, size_t len);
+struct pg_follow *pg_follow_open(const char *db, const char *path, char *err, size_t errlen);
 
 /* Adds the lines written to the file since the last call. */
 void pg_follow_sync(struct pg_follow *fw);

@@ -15,22 +15,17 @@
 
 #include "core/record_json.h"
 #include "core/registry.h"
+#include "core/stats.h"
 #include "core/text.h"
 
 /* A title declared by a result but described nowhere goes after the known
  * ones; "Other benchmarks" is always last. */
 #define ORDER_UNDESCRIBED 1000000
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static double median_of(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	qsort(v, (size_t)n, sizeof(*v), pg_cmp_double);
+	return pg_median_sorted(v, (size_t)n);
 }
 
 /* The section a result is in: its own, else its benchmark's, else Other. */
@@ -54,7 +49,7 @@ static void copy_section(struct pg_section *to, const struct pg_section *from)
 
 /* How a title is described: by the run that carries it, else by a benchmark
  * of this perfguide that declares it, else by its title alone. */
-static void describe(struct pg_section *s, const char *title, json_t *run_sections)
+static void section_describe(struct pg_section *s, const char *title, json_t *run_sections)
 {
 	size_t i;
 	json_t *o;
@@ -78,7 +73,7 @@ static int section_index(struct pg_guide *g, const char *title, json_t *run_sect
 	if (!n)
 		return -1;
 	g->sections = n;
-	describe(&n[g->nsections], title, run_sections);
+	section_describe(&n[g->nsections], title, run_sections);
 	return g->nsections++;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/record_json.h"
+#include "core/stats.h"
 #include "core/text.h"
 
 /* A row on a plot: its x, and the value of the parameter its line is for. */
@@ -210,12 +211,6 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 	return across;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The distinct x values, ascending, and how each prints. */
 static int plot_xs(struct pg_plot *p, const struct group *grp)
 {
@@ -225,7 +220,7 @@ static int plot_xs(struct pg_plot *p, const struct group *grp)
 		return -1;
 	for (int i = 0; i < grp->n; i++)
 		p->xs[i] = grp->pts[i].x;
-	qsort(p->xs, (size_t)grp->n, sizeof(double), cmp_double);
+	qsort(p->xs, (size_t)grp->n, sizeof(double), pg_cmp_double);
 	p->nx = 0;
 	p->logx = 1;
 	for (int i = 0; i < grp->n; i++) {

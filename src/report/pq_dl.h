@@ -4,7 +4,7 @@
  * SASL) into every perfguide process, whatever it does, and what fork and
  * exit cost grows with a process's mappings: os.proc.fork read 4.3 times
  * lat_proc's figure with them, 1.5 times without (docs/methodology-os.md).
- * Calls go through the table: pq.PQexec(...).
+ * Calls go through the table: pg_pq.PQexec(...).
  */
 #ifndef PG_PQ_DL_H
 #define PG_PQ_DL_H
@@ -30,9 +30,9 @@ struct pg_pq {
 #undef PG_PQ_MEMBER
 };
 
-extern struct pg_pq pq;
+extern struct pg_pq pg_pq;
 
 /* 0 once libpq is loaded (the first call loads it); -1 and why in err. */
-int pg_pq_load(char *err, size_t len);
+int pg_pq_load(char *err, size_t errlen);
 
 #endif

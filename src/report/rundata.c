@@ -15,6 +15,7 @@
 #include "core/record_json.h"
 #include "core/registry.h"
 #include "core/text.h"
+#include "core/err.h"
 
 void pg_rrun_free(struct pg_rrun *r)
 {
@@ -89,49 +90,37 @@ static int valid_labels(json_t *labels)
 	return 1;
 }
 
-static int name_check(const char *what, const char *v, size_t max, char *err, size_t len)
+static int name_check(const char *what, const char *v, size_t max, char *err, size_t errlen)
 {
-	if (!v || !v[0]) {
-		snprintf(err, len, "run record without \"%s\"", what);
-		return -1;
-	}
-	if (strlen(v) > max) {
-		snprintf(err, len, "the run's %s is longer than %zu bytes (the limit)", what, max);
-		return -1;
-	}
-	if (pg_text_has_control(v)) {
-		snprintf(err, len, "the run's %s holds a control character", what);
-		return -1;
-	}
+	if (!v || !v[0])
+		return pg_err(err, errlen, "run record without \"%s\"", what);
+	if (strlen(v) > max)
+		return pg_err(err, errlen, "the run's %s is longer than %zu bytes (the limit)", what, max);
+	if (pg_text_has_control(v))
+		return pg_err(err, errlen, "the run's %s holds a control character", what);
 	return 0;
 }
 
-int pg_rrun_check_names(const char *id, const char *board, char *err, size_t len)
+int pg_rrun_check_names(const char *id, const char *board, char *err, size_t errlen)
 {
-	if (name_check("id", id, PG_RUN_ID_MAX, err, len) < 0 || name_check("board", board, PG_BOARD_MAX, err, len) < 0)
+	if (name_check("id", id, PG_RUN_ID_MAX, err, errlen) < 0 || name_check("board", board, PG_BOARD_MAX, err, errlen) < 0)
 		return -1;
 	return 0;
 }
 
-static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
+static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t errlen)
 {
 	const char *schema = str(o, "schema"), *id = str(o, "id"), *board = str(o, "board");
-	if (!schema || strncmp(schema, "perfguide/", 10) != 0) {
-		snprintf(err, len, "not a perfguide results file (no \"schema\":\"perfguide/...\")");
-		return -1;
-	}
-	if (strcmp(schema, "perfguide/1") != 0) {
-		snprintf(err, len, "results schema %s is newer than this perfguide reads (perfguide/1)", schema);
-		return -1;
-	}
-	if (pg_rrun_check_names(id, board, err, len) < 0)
+	if (!schema || strncmp(schema, "perfguide/", 10) != 0)
+		return pg_err(err, errlen, "not a perfguide results file (no \"schema\":\"perfguide/...\")");
+	if (strcmp(schema, "perfguide/1") != 0)
+		return pg_err(err, errlen, "results schema %s is newer than this perfguide reads (perfguide/1)", schema);
+	if (pg_rrun_check_names(id, board, err, errlen) < 0)
 		return -1;
 	json_t *labels = json_object_get(o, "labels");
-	if (labels && !valid_labels(labels)) {
-		snprintf(err, len, "\"labels\" is not an object of short strings (keys to 64 bytes, values to 128, "
-			 "no control characters)");
-		return -1;
-	}
+	if (labels && !valid_labels(labels))
+		return pg_err(err, errlen, "\"labels\" is not an object of short strings (keys to 64 bytes, values to 128, "
+			      "no control characters)");
 	r->id = strdup(id);
 	r->board = strdup(board);
 	r->started = pg_strdup0(str(o, "started"));
@@ -148,18 +137,17 @@ static int add_run(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	return 0;
 }
 
-static int add_result(struct pg_rrun *r, json_t *o, char *err, size_t len)
+static int add_result(struct pg_rrun *r, json_t *o, char *err, size_t errlen)
 {
 	struct pg_record x;
-	if (pg_record_from_json(o, &x, err, len) < 0)
+	if (pg_record_from_json(o, &x, err, errlen) < 0)
 		return -1;
 	if (r->nres == r->res_cap) {
 		int cap = r->res_cap ? r->res_cap * 2 : 16;
 		struct pg_record *n = realloc(r->res, sizeof(*n) * (size_t)cap);
 		if (!n) {
 			pg_record_free(&x);
-			snprintf(err, len, "out of memory");
-			return -1;
+			return pg_err(err, errlen, "out of memory");
 		}
 		r->res = n;
 		r->res_cap = cap;
@@ -168,36 +156,34 @@ static int add_result(struct pg_rrun *r, json_t *o, char *err, size_t len)
 	return 0;
 }
 
-int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t len)
+int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &je);
-	if (!o) {
-		snprintf(err, len, "not JSON: %s", je.text);
-		return -1;
-	}
+	if (!o)
+		return pg_err(err, errlen, "not JSON: %s", je.text);
 	int rc = -1;
 	const char *type = str(o, "type");
 	if (!json_is_object(o) || !type) {
-		snprintf(err, len, "not a perfguide record (no \"type\")");
+		snprintf(err, errlen, "not a perfguide record (no \"type\")");
 	} else if (strcmp(type, "run") == 0) {
 		if (r->id)
 			rc = 1;		/* the next run appended to the same file */
 		else
-			rc = add_run(r, o, err, len);
+			rc = add_run(r, o, err, errlen);
 	} else if (r->finished) {
-		snprintf(err, len, "record after the \"end\" record");
+		snprintf(err, errlen, "record after the \"end\" record");
 	} else if (!r->id) {
-		snprintf(err, len, "not a perfguide results file (the first record is not a \"run\" record)");
+		snprintf(err, errlen, "not a perfguide results file (the first record is not a \"run\" record)");
 	} else if (strcmp(type, "result") == 0) {
-		rc = add_result(r, o, err, len);
+		rc = add_result(r, o, err, errlen);
 	} else if (strcmp(type, "end") == 0) {
 		const char *fin = str(o, "finished"), *st = str(o, "status");
 		r->finished = strdup(fin ? fin : "");
 		r->end_status = strdup(st ? st : "complete");
 		rc = 0;
 	} else {
-		snprintf(err, len, "unknown record type '%s'", type);
+		snprintf(err, errlen, "unknown record type '%s'", type);
 	}
 	json_decref(o);
 	return rc;
@@ -270,7 +256,7 @@ static int read_record(struct pg_rrun **runs, int *nruns, struct pg_rrun **cur, 
 	return r < 0 ? -1 : 0;
 }
 
-int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *nruns, char *err, size_t len)
+int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *nruns, char *err, size_t errlen)
 {
 	*runs = NULL;
 	*nruns = 0;
@@ -282,28 +268,28 @@ int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *n
 	while ((n = pg_read_line(f, &line, &cap, PG_LINE_MAX)) != 0) {
 		lineno++;
 		if (n < 0) {
-			snprintf(err, len, "%s: line %d: longer than %d bytes (the limit of a results file line)", name,
+			snprintf(err, errlen, "%s: line %d: longer than %d bytes (the limit of a results file line)", name,
 				 lineno, PG_LINE_MAX);
 			rc = -1;
 			break;
 		}
 		if (lineno > PG_RECORDS_MAX) {
-			snprintf(err, len, "%s: more than %d records (the limit of a results file)", name, PG_RECORDS_MAX);
+			snprintf(err, errlen, "%s: more than %d records (the limit of a results file)", name, PG_RECORDS_MAX);
 			rc = -1;
 			break;
 		}
 		if (read_record(runs, nruns, &cur, name, line, (size_t)n, msg, sizeof(msg)) < 0) {
-			snprintf(err, len, "%s: line %d: %s", name, lineno, msg);
+			snprintf(err, errlen, "%s: line %d: %s", name, lineno, msg);
 			rc = -1;
 			break;
 		}
 	}
 	if (rc == 0 && ferror(f)) {
-		snprintf(err, len, "%s: %s", name, strerror(errno));
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && *nruns == 0) {
-		snprintf(err, len, "%s: empty: not a perfguide results file", name);
+		snprintf(err, errlen, "%s: empty: not a perfguide results file", name);
 		rc = -1;
 	}
 	free(line);
@@ -317,29 +303,27 @@ int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *n
 	return rc;
 }
 
-int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *nruns, char *err, size_t len)
+int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *nruns, char *err, size_t errlen)
 {
 	*runs = NULL;
 	*nruns = 0;
 	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	int rc = pg_rrun_read_stream(f, path, runs, nruns, err, len);
+	if (!f)
+		return pg_err(err, errlen, "%s: %s", path, strerror(errno));
+	int rc = pg_rrun_read_stream(f, path, runs, nruns, err, errlen);
 	fclose(f);
 	return rc;
 }
 
-int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t len)
+int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t errlen)
 {
 	struct pg_rrun *runs;
 	int n;
 	memset(r, 0, sizeof(*r));
-	if (pg_rrun_read_all(path, &runs, &n, err, len) < 0)
+	if (pg_rrun_read_all(path, &runs, &n, err, errlen) < 0)
 		return -1;
 	if (n > 1) {
-		snprintf(err, len, "%s holds %d runs: import it and name the run by its id", path, n);
+		snprintf(err, errlen, "%s holds %d runs: import it and name the run by its id", path, n);
 		for (int i = 0; i < n; i++)
 			pg_rrun_free(&runs[i]);
 		free(runs);

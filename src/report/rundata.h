@@ -44,7 +44,7 @@ void pg_rrun_free(struct pg_rrun *r);
 
 /* -1 with err set when a run's id or board is empty, too long or holds a
  * control character: the check every run passes before it reaches a store. */
-int pg_rrun_check_names(const char *id, const char *board, char *err, size_t len);
+int pg_rrun_check_names(const char *id, const char *board, char *err, size_t errlen);
 
 /* One line of at most max bytes (the newline included) into *buf; its
  * length, 0 at the end of the file, or -1 when it is longer than max (a line
@@ -54,17 +54,17 @@ ssize_t pg_read_line(FILE *f, char **buf, size_t *cap, size_t max);
 /* Reads every run of a results file (one, or several when a file was
  * written again with the same --out); on a corrupt or truncated file
  * returns -1 with err naming the line and what is wrong, and nothing read. */
-int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *n, char *err, size_t len);
+int pg_rrun_read_all(const char *path, struct pg_rrun **runs, int *n, char *err, size_t errlen);
 /* The same from an open stream; name is what err and each run's source say. */
-int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *n, char *err, size_t len);
+int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *n, char *err, size_t errlen);
 /* The same for a file that must hold exactly one run. */
-int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t len);
+int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t errlen);
 
 /* Parses one line of a results file. *r must be zeroed before the first
  * line. Returns 0; 1 when the line is a run record and r already has one
  * (a new run starts; nothing was added); -1 with err set. Records after
  * "end" are refused. */
-int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t len);
+int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t errlen);
 
 /* Whether two runs' labels (JSON object text; NULL or "" for none) are
  * the same set of keys and values. */

@@ -8,7 +8,7 @@
 #include "store.h"
 
 /* The store at db, or the default one when db is NULL. */
-struct pg_store *pg_select_store(const char *db, int create, char *err, size_t len);
+struct pg_store *pg_select_store(const char *db, int create, char *err, size_t errlen);
 
 /* 1 when spec names a results file by its form: a path with a '/' or a
  * name ending .jsonl. */
@@ -20,6 +20,6 @@ int pg_select_names_file(const char *spec);
  * here is refused, naming both. *store is opened from db on first need.
  * Returns 0, or -1 with err set. */
 int pg_select_run(const char *spec, const char *db, struct pg_store **store, struct pg_rrun *r,
-		  char *err, size_t len);
+		  char *err, size_t errlen);
 
 #endif

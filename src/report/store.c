@@ -11,6 +11,7 @@
 
 #include "core/text.h"
 #include "store.h"
+#include "core/err.h"
 
 int pg_store_is_url(const char *where)
 {
@@ -34,12 +35,12 @@ const char *pg_store_env(void)
 	return db && db[0] ? db : NULL;
 }
 
-struct pg_store *pg_store_open(const char *where, int create, char *err, size_t len)
+struct pg_store *pg_store_open(const char *where, int create, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
 		if (backends[i].claims(where))
-			return backends[i].open(where, create, err, len);
-	snprintf(err, len, "%s: no store backend takes it", where);
+			return backends[i].open(where, create, err, errlen);
+	snprintf(err, errlen, "%s: no store backend takes it", where);
 	return NULL;
 }
 
@@ -61,62 +62,57 @@ void pg_store_close(struct pg_store *s)
 		s->ops->close(s);
 }
 
-enum pg_schema_state pg_store_schema_state(int64_t version, int known, char *err, size_t len)
+enum pg_schema_state pg_store_schema_state(int64_t version, int known, char *err, size_t errlen)
 {
 	if (version < 1) {
-		snprintf(err, len, "store schema version %lld is not one perfguide writes (1 to %d): the store is damaged",
+		snprintf(err, errlen, "store schema version %lld is not one perfguide writes (1 to %d): the store is damaged",
 			 (long long)version, known);
 		return PG_SCHEMA_BAD;
 	}
 	return version == known ? PG_SCHEMA_CURRENT : version < known ? PG_SCHEMA_OLDER : PG_SCHEMA_NEWER;
 }
 
-int pg_store_schema_newer(int64_t version, int known, int readable, int create, char *err, size_t len)
+int pg_store_schema_newer(int64_t version, int known, int readable, int create, char *err, size_t errlen)
 {
-	if (!readable) {
-		snprintf(err, len, "store schema %lld is newer than this perfguide reads (1 to %d): use a perfguide "
-			 "that knows schema %lld", (long long)version, known, (long long)version);
-		return -1;
-	}
-	if (create) {
-		snprintf(err, len, "store schema %lld is newer than this perfguide writes (%d): it can read the store "
-			 "(runs, report, compare) but not add to it; add with a perfguide that knows schema %lld",
-			 (long long)version, known, (long long)version);
-		return -1;
-	}
+	if (!readable)
+		return pg_err(err, errlen, "store schema %lld is newer than this perfguide reads (1 to %d): use a perfguide "
+			      "that knows schema %lld", (long long)version, known, (long long)version);
+	if (create)
+		return pg_err(err, errlen, "store schema %lld is newer than this perfguide writes (%d): it can read the store "
+			      "(runs, report, compare) but not add to it; add with a perfguide that knows schema %lld",
+			      (long long)version, known, (long long)version);
 	return 0;
 }
 
-int pg_store_read_only(char *err, size_t len)
+int pg_store_read_only(char *err, size_t errlen)
 {
-	snprintf(err, len, "the store's schema is newer than this perfguide writes: not adding to it");
-	return -1;
+	return pg_err(err, errlen, "the store's schema is newer than this perfguide writes: not adding to it");
 }
 
-int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t len)
+int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_rrun *r, char *err, size_t errlen)
 {
-	int found = s->ops->load_run(s, r->id, held, err, len);
+	int found = s->ops->load_run(s, r->id, held, err, errlen);
 	if (found <= 0) {
 		if (found == 0)
-			snprintf(err, len, "run %s vanished from the store", r->id);
+			snprintf(err, errlen, "run %s vanished from the store", r->id);
 		return -1;
 	}
 	char what[300];
 	int same = pg_rrun_same(held, r, what, sizeof(what));
 	if (!same)
-		snprintf(err, len, "run %s is already in the store with other content (%s): a run id names one run",
+		snprintf(err, errlen, "run %s is already in the store with other content (%s): a run id names one run",
 			 r->id, what);
 	pg_rrun_free(held);
 	return same;
 }
 
-int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t len)
+int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, int *n, char *err, size_t errlen)
 {
 	struct pg_run_summary *all;
 	int nall;
 	*ids = NULL;
 	*n = 0;
-	if (s->ops->list_runs(s, &all, &nall, err, len) < 0)
+	if (s->ops->list_runs(s, &all, &nall, err, errlen) < 0)
 		return -1;
 	*ids = calloc((size_t)nall + 1, sizeof(char *));
 	for (int i = 0; *ids && i < nall; i++)

@@ -22,6 +22,8 @@
 #include "core/text.h"
 #include "pq_dl.h"
 #include "store.h"
+#include "store_pgsql_int.h"
+#include "core/err.h"
 
 /* The migration lock (one bigint key) and the run locks (two int keys: this,
  * and the run id's hash); the two key spaces do not overlap. */
@@ -55,14 +57,7 @@ static const char *const migrations[] = {
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
-struct pq_store {
-	struct pg_store base;
-	PGconn *c;
-	int prepared;		/* the result insert is prepared */
-	int newer;		/* a newer perfguide's store: read, never written */
-};
-
-static PGconn *conn_of(struct pg_store *s)
+PGconn *pq_conn(struct pg_store *s)
 {
 	return ((struct pq_store *)s)->c;
 }
@@ -75,32 +70,32 @@ static void first_line(const char *msg, char *buf, size_t len)
 
 /* Runs sql with text parameters; the result when it has the status wanted,
  * else NULL with err set to "what: the server's message". */
-static PGresult *query(PGconn *c, const char *sql, int n, const char *const *v, ExecStatusType want,
-		       const char *what, char *err, size_t len)
+PGresult *pq_query(PGconn *c, const char *sql, int n, const char *const *v, ExecStatusType want,
+		   const char *what, char *err, size_t errlen)
 {
 	/* Without parameters, sql may be several statements (a migration). */
-	PGresult *res = n ? pq.PQexecParams(c, sql, n, NULL, v, NULL, NULL, 0) : pq.PQexec(c, sql);
-	if (pq.PQresultStatus(res) == want)
+	PGresult *res = n ? pg_pq.PQexecParams(c, sql, n, NULL, v, NULL, NULL, 0) : pg_pq.PQexec(c, sql);
+	if (pg_pq.PQresultStatus(res) == want)
 		return res;
 	char msg[400];
-	const char *primary = res ? pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	first_line(primary ? primary : pq.PQerrorMessage(c), msg, sizeof(msg));
-	snprintf(err, len, "%s: %s", what, msg);
-	pq.PQclear(res);
+	const char *primary = res ? pg_pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	first_line(primary ? primary : pg_pq.PQerrorMessage(c), msg, sizeof(msg));
+	snprintf(err, errlen, "%s: %s", what, msg);
+	pg_pq.PQclear(res);
 	return NULL;
 }
 
 static int command(PGconn *c, const char *sql, int n, const char *const *v, const char *what, char *err,
-		   size_t len)
+		   size_t errlen)
 {
-	PGresult *res = query(c, sql, n, v, PGRES_COMMAND_OK, what, err, len);
-	pq.PQclear(res);
+	PGresult *res = pq_query(c, sql, n, v, PGRES_COMMAND_OK, what, err, errlen);
+	pg_pq.PQclear(res);
 	return res ? 0 : -1;
 }
 
 static void rollback(PGconn *c)
 {
-	pq.PQclear(pq.PQexec(c, "ROLLBACK"));
+	pg_pq.PQclear(pg_pq.PQexec(c, "ROLLBACK"));
 }
 
 static const char *column_type(const struct pg_field *f)
@@ -115,9 +110,9 @@ static const char *column_type(const struct pg_field *f)
 }
 
 /* Migration v -> v + 1: its SQL, then the result columns of version v + 1. */
-static int migrate_one(PGconn *c, int v, char *err, size_t len)
+static int migrate_one(PGconn *c, int v, char *err, size_t errlen)
 {
-	if (migrations[v][0] && command(c, migrations[v], 0, NULL, "creating the tables", err, len) < 0)
+	if (migrations[v][0] && command(c, migrations[v], 0, NULL, "creating the tables", err, errlen) < 0)
 		return -1;
 	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
 		if (f->since != v + 1 || (f->flags & PG_F_SAMPLES))
@@ -125,66 +120,21 @@ static int migrate_one(PGconn *c, int v, char *err, size_t len)
 		char sql[160];
 		snprintf(sql, sizeof(sql), "ALTER TABLE results ADD COLUMN %s %s%s", f->name, column_type(f),
 			 (f->flags & PG_F_KEY) ? " NOT NULL" : "");
-		if (command(c, sql, 0, NULL, "adding a column", err, len) < 0)
+		if (command(c, sql, 0, NULL, "adding a column", err, errlen) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 /* In the caller's transaction. */
-static int migrate(PGconn *c, int from, int to, char *err, size_t len)
+static int migrate(PGconn *c, int from, int to, char *err, size_t errlen)
 {
 	for (int v = from; v < to; v++)
-		if (migrate_one(c, v, err, len) < 0)
+		if (migrate_one(c, v, err, errlen) < 0)
 			return -1;
 	char sql[80];
 	snprintf(sql, sizeof(sql), "UPDATE perfguide_schema SET version = %d", to);
-	return command(c, sql, 0, NULL, "setting the schema version", err, len);
-}
-
-static int result_columns(char *buf, size_t len);
-
-#define STR(x) #x
-#define XSTR(x) STR(x)
-/* What reading asks of the store. As SQLite's: a run whose id or board is
- * longer than a results file may give (only a store written by something
- * else has one) is not listed. */
-static const char list_sql[] =
-	"SELECT r.id, r.board, r.started, r.version, coalesce(r.status, 'incomplete'),"
-	" (SELECT count(*) FROM results WHERE run_id = r.id), r.labels FROM runs r"
-	" WHERE octet_length(r.id) <= " XSTR(PG_RUN_ID_MAX) " AND octet_length(r.board) <= " XSTR(PG_BOARD_MAX)
-	" ORDER BY r.started COLLATE \"C\" NULLS FIRST, r.id COLLATE \"C\"";
-static const char run_row_sql[] =
-	"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
-	" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = $1";
-
-/* Every result of a run ($1) with its samples, in one query. */
-static int results_sql(char *sql, size_t len)
-{
-	char cols[1024];
-	if (result_columns(cols, sizeof(cols)) < 0)
-		return -1;
-	snprintf(sql, len, "SELECT (SELECT array_agg(value ORDER BY seq) FROM samples WHERE result_id = results.id),"
-		 " %s FROM results WHERE run_id = $1 ORDER BY seq", cols);
-	return 0;
-}
-
-/* 1 when every query that reads runs finds its tables and columns (a
- * newer perfguide's store: read where it can be). */
-static int readable(PGconn *c)
-{
-	char sql[1400];
-	if (results_sql(sql, sizeof(sql)) < 0)
-		return 0;
-	const char *const all[] = { list_sql, run_row_sql, sql };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		PGresult *res = pq.PQprepare(c, "", all[i], 0, NULL);
-		int ok = pq.PQresultStatus(res) == PGRES_COMMAND_OK;
-		pq.PQclear(res);
-		if (!ok)
-			return 0;
-	}
-	return 1;
+	return command(c, sql, 0, NULL, "setting the schema version", err, errlen);
 }
 
 /* A version as the server gave its text: 64 bits, all of it a number (a
@@ -200,32 +150,30 @@ static long long version_of(const char *t)
 
 /* What the database holds: 0 ours at *version, 1 empty, -1 not ours or
  * unreadable (err set). */
-static int inspect(PGconn *c, long long *version, char *err, size_t len)
+static int inspect(PGconn *c, long long *version, char *err, size_t errlen)
 {
 	static const char sql[] =
 		"SELECT count(*), count(*) FILTER (WHERE c.relname = 'perfguide_schema') FROM pg_class c"
 		" JOIN pg_namespace n ON n.oid = c.relnamespace"
 		" WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')";
-	PGresult *res = query(c, sql, 0, NULL, PGRES_TUPLES_OK, "reading the database", err, len);
+	PGresult *res = pq_query(c, sql, 0, NULL, PGRES_TUPLES_OK, "reading the database", err, errlen);
 	if (!res)
 		return -1;
-	int tables = atoi(pq.PQgetvalue(res, 0, 0)), ours = atoi(pq.PQgetvalue(res, 0, 1));
-	pq.PQclear(res);
+	int tables = atoi(pg_pq.PQgetvalue(res, 0, 0)), ours = atoi(pg_pq.PQgetvalue(res, 0, 1));
+	pg_pq.PQclear(res);
 	if (tables == 0)
 		return 1;
-	if (!ours) {
-		snprintf(err, len, "not a perfguide store (a database with other tables)");
+	if (!ours)
+		return pg_err(err, errlen, "not a perfguide store (a database with other tables)");
+	res = pq_query(c, "SELECT version FROM perfguide_schema", 0, NULL, PGRES_TUPLES_OK, "reading the schema",
+		    err, errlen);
+	if (!res || pg_pq.PQntuples(res) != 1) {
+		snprintf(err, errlen, "not a perfguide store (no schema version)");
+		pg_pq.PQclear(res);
 		return -1;
 	}
-	res = query(c, "SELECT version FROM perfguide_schema", 0, NULL, PGRES_TUPLES_OK, "reading the schema",
-		    err, len);
-	if (!res || pq.PQntuples(res) != 1) {
-		snprintf(err, len, "not a perfguide store (no schema version)");
-		pq.PQclear(res);
-		return -1;
-	}
-	*version = pq.PQgetisnull(res, 0, 0) ? 0 : version_of(pq.PQgetvalue(res, 0, 0));
-	pq.PQclear(res);
+	*version = pg_pq.PQgetisnull(res, 0, 0) ? 0 : version_of(pg_pq.PQgetvalue(res, 0, 0));
+	pg_pq.PQclear(res);
 	return 0;
 }
 
@@ -233,35 +181,35 @@ static int inspect(PGconn *c, long long *version, char *err, size_t len)
  * up to date an older store, leaves a newer one as it is (the version
  * rules of store.h, as SQLite's). to < 0: to this build's version.
  * Returns 0, 1 for a newer store (the caller checks it is readable), -1. */
-static int check_schema(PGconn *c, int create, int to, long long *version, char *err, size_t len)
+static int check_schema(PGconn *c, int create, int to, long long *version, char *err, size_t errlen)
 {
 	char sql[80];
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d)", LOCK_KEY);
 	int what, newer = 0;
 	PGresult *res;
 	*version = 0;
-	if (command(c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+	if (command(c, "BEGIN", 0, NULL, "starting a transaction", err, errlen) < 0)
 		return -1;
-	if (!(res = query(c, sql, 0, NULL, PGRES_TUPLES_OK, "locking the schema", err, len)))
+	if (!(res = pq_query(c, sql, 0, NULL, PGRES_TUPLES_OK, "locking the schema", err, errlen)))
 		goto bad;
-	pq.PQclear(res);
-	if ((what = inspect(c, version, err, len)) < 0)
+	pg_pq.PQclear(res);
+	if ((what = inspect(c, version, err, errlen)) < 0)
 		goto bad;
 	if (what == 1 && !create) {
-		snprintf(err, len, "not a perfguide store (empty)");
+		snprintf(err, errlen, "not a perfguide store (empty)");
 		goto bad;
 	}
 	if (what == 0) {
-		enum pg_schema_state st = pg_store_schema_state(*version, SCHEMA_VERSION, err, len);
+		enum pg_schema_state st = pg_store_schema_state(*version, SCHEMA_VERSION, err, errlen);
 		if (st == PG_SCHEMA_BAD)
 			goto bad;
 		newer = st == PG_SCHEMA_NEWER;
 	}
 	if (to < 0)
 		to = SCHEMA_VERSION;
-	if (!newer && *version < to && migrate(c, (int)*version, to, err, len) < 0)
+	if (!newer && *version < to && migrate(c, (int)*version, to, err, errlen) < 0)
 		goto bad;
-	if (command(c, "COMMIT", 0, NULL, "committing the schema", err, len) < 0)
+	if (command(c, "COMMIT", 0, NULL, "committing the schema", err, errlen) < 0)
 		goto bad;
 	return newer;
 bad:
@@ -276,31 +224,31 @@ static void ignore_notice(void *arg, const char *msg)
 }
 
 /* postgresql://user@host:port/db, without the password, for messages. */
-static void describe(PGconn *c, char *buf, size_t len)
+static void server_describe(PGconn *c, char *buf, size_t len)
 {
-	const char *host = pq.PQhost(c), *port = pq.PQport(c);
+	const char *host = pg_pq.PQhost(c), *port = pg_pq.PQport(c);
 	if (host && host[0] == '/')
-		snprintf(buf, len, "postgresql://%s@/%s?host=%s", pq.PQuser(c), pq.PQdb(c), host);
+		snprintf(buf, len, "postgresql://%s@/%s?host=%s", pg_pq.PQuser(c), pg_pq.PQdb(c), host);
 	else
-		snprintf(buf, len, "postgresql://%s@%s%s%s/%s", pq.PQuser(c), host ? host : "", port && port[0] ? ":" : "",
-			 port ? port : "", pq.PQdb(c));
+		snprintf(buf, len, "postgresql://%s@%s%s%s/%s", pg_pq.PQuser(c), host ? host : "", port && port[0] ? ":" : "",
+			 port ? port : "", pg_pq.PQdb(c));
 }
 
-static PGconn *connect_to(const char *url, char *err, size_t len)
+static PGconn *connect_to(const char *url, char *err, size_t errlen)
 {
-	if (pg_pq_load(err, len) < 0)
+	if (pg_pq_load(err, errlen) < 0)
 		return NULL;
-	PGconn *c = pq.PQconnectdb(url);
-	if (pq.PQstatus(c) != CONNECTION_OK) {
+	PGconn *c = pg_pq.PQconnectdb(url);
+	if (pg_pq.PQstatus(c) != CONNECTION_OK) {
 		char msg[400];
-		first_line(c ? pq.PQerrorMessage(c) : "out of memory", msg, sizeof(msg));
-		snprintf(err, len, "cannot connect to the PostgreSQL store: %s", msg);
-		pq.PQfinish(c);
+		first_line(c ? pg_pq.PQerrorMessage(c) : "out of memory", msg, sizeof(msg));
+		snprintf(err, errlen, "cannot connect to the PostgreSQL store: %s", msg);
+		pg_pq.PQfinish(c);
 		return NULL;
 	}
-	pq.PQsetNoticeProcessor(c, ignore_notice, NULL);
+	pg_pq.PQsetNoticeProcessor(c, ignore_notice, NULL);
 	/* Every double back as it went in (servers before 12 round). */
-	pq.PQclear(pq.PQexec(c, "SET extra_float_digits = 3"));
+	pg_pq.PQclear(pg_pq.PQexec(c, "SET extra_float_digits = 3"));
 	return c;
 }
 
@@ -309,39 +257,39 @@ int pg_store_pgsql_version(void)
 	return SCHEMA_VERSION;
 }
 
-int pg_store_pgsql_create_at(const char *url, int version, char *err, size_t len)
+int pg_store_pgsql_create_at(const char *url, int version, char *err, size_t errlen)
 {
-	PGconn *c = connect_to(url, err, len);
+	PGconn *c = connect_to(url, err, errlen);
 	if (!c)
 		return -1;
 	long long had;
-	int rc = check_schema(c, 1, version, &had, err, len);
-	pq.PQfinish(c);
+	int rc = check_schema(c, 1, version, &had, err, errlen);
+	pg_pq.PQfinish(c);
 	return rc < 0 ? -1 : 0;
 }
 
 static const struct pg_store_ops pgsql_ops;
 
-struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, size_t len)
+struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, size_t errlen)
 {
 	char msg[512], where[400];
-	PGconn *c = connect_to(url, err, len);
+	PGconn *c = connect_to(url, err, errlen);
 	if (!c)
 		return NULL;
-	describe(c, where, sizeof(where));
+	server_describe(c, where, sizeof(where));
 	long long version;
 	int newer = check_schema(c, create, -1, &version, msg, sizeof(msg));
 	if (newer == 1)
-		newer = pg_store_schema_newer(version, SCHEMA_VERSION, readable(c), create, msg, sizeof(msg)) < 0 ? -1 : 1;
+		newer = pg_store_schema_newer(version, SCHEMA_VERSION, pq_readable(c), create, msg, sizeof(msg)) < 0 ? -1 : 1;
 	if (newer < 0) {
-		snprintf(err, len, "%s: %s", where, msg);
-		pq.PQfinish(c);
+		snprintf(err, errlen, "%s: %s", where, msg);
+		pg_pq.PQfinish(c);
 		return NULL;
 	}
 	struct pq_store *s = calloc(1, sizeof(*s));
 	if (!s) {
-		snprintf(err, len, "out of memory");
-		pq.PQfinish(c);
+		snprintf(err, errlen, "out of memory");
+		pg_pq.PQfinish(c);
 		return NULL;
 	}
 	s->base.ops = &pgsql_ops;
@@ -381,7 +329,7 @@ static const char *field_text(const struct pg_field *f, const struct pg_record *
 }
 
 /* The result columns, in pg_record_fields' order, and their count. */
-static int result_columns(char *buf, size_t len)
+int pq_result_columns(char *buf, size_t len)
 {
 	size_t at = 0;
 	int n = 0;
@@ -403,25 +351,23 @@ static int result_columns(char *buf, size_t len)
 /* A result and its samples in one statement (one round trip), prepared
  * once per connection: $1 run id, $2 seq, $3.. the columns, then the
  * samples as an array. */
-static int prepare_insert(struct pq_store *s, char *err, size_t len)
+static int prepare_insert(struct pq_store *s, char *err, size_t errlen)
 {
 	char cols[1024], marks[600], sql[2048];
-	int n = result_columns(cols, sizeof(cols)), at = 0;
-	if (n < 0 || n > MAX_COLUMNS) {
-		snprintf(err, len, "too many result columns");
-		return -1;
-	}
+	int n = pq_result_columns(cols, sizeof(cols)), at = 0;
+	if (n < 0 || n > MAX_COLUMNS)
+		return pg_err(err, errlen, "too many result columns");
 	for (int i = 0; i < n; i++)
 		at += snprintf(marks + at, sizeof(marks) - (size_t)at, "%s$%d", i ? ", " : "", i + 3);
 	snprintf(sql, sizeof(sql),
 		 "WITH r AS (INSERT INTO results(run_id, seq, %s) VALUES ($1, $2, %s) RETURNING id)"
 		 " INSERT INTO samples(result_id, seq, value) SELECT r.id, s.o - 1, s.v"
 		 " FROM r, unnest($%d::float8[]) WITH ORDINALITY AS s(v, o)", cols, marks, n + 3);
-	PGresult *res = pq.PQprepare(s->c, "pg_add_result", sql, 0, NULL);
-	int ok = pq.PQresultStatus(res) == PGRES_COMMAND_OK;
+	PGresult *res = pg_pq.PQprepare(s->c, "pg_add_result", sql, 0, NULL);
+	int ok = pg_pq.PQresultStatus(res) == PGRES_COMMAND_OK;
 	if (!ok)
-		first_line(pq.PQerrorMessage(s->c), err, len);
-	pq.PQclear(res);
+		first_line(pg_pq.PQerrorMessage(s->c), err, errlen);
+	pg_pq.PQclear(res);
 	s->prepared = ok;
 	return ok ? 0 : -1;
 }
@@ -471,26 +417,26 @@ static void result_params_free(struct result_params *p)
 		free(p->owned[i]);
 }
 
-static void result_error(PGconn *c, PGresult *res, char *err, size_t len)
+static void result_error(PGconn *c, PGresult *res, char *err, size_t errlen)
 {
-	const char *primary = res ? pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *primary = res ? pg_pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	char msg[400];
-	first_line(primary ? primary : pq.PQerrorMessage(c), msg, sizeof(msg));
-	snprintf(err, len, "adding a result: %s", msg);
+	first_line(primary ? primary : pg_pq.PQerrorMessage(c), msg, sizeof(msg));
+	snprintf(err, errlen, "adding a result: %s", msg);
 }
 
 static int insert_result(struct pq_store *s, const char *run_id, int seq, const struct pg_record *x, char *err,
-			 size_t len)
+			 size_t errlen)
 {
-	if (!s->prepared && prepare_insert(s, err, len) < 0)
+	if (!s->prepared && prepare_insert(s, err, errlen) < 0)
 		return -1;
 	struct result_params p;
 	result_params(&p, run_id, seq, x);
-	PGresult *res = pq.PQexecPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0);
-	int ok = pq.PQresultStatus(res) == PGRES_COMMAND_OK;
+	PGresult *res = pg_pq.PQexecPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0);
+	int ok = pg_pq.PQresultStatus(res) == PGRES_COMMAND_OK;
 	if (!ok)
-		result_error(s->c, res, err, len);
-	pq.PQclear(res);
+		result_error(s->c, res, err, errlen);
+	pg_pq.PQclear(res);
 	result_params_free(&p);
 	return ok ? 0 : -1;
 }
@@ -500,39 +446,39 @@ static int insert_result(struct pq_store *s, const char *run_id, int seq, const 
 #define BATCH 128
 
 /* The replies up to the batch's sync point; the first error into err. */
-static int collect(PGconn *c, char *err, size_t len)
+static int collect(PGconn *c, char *err, size_t errlen)
 {
 	int rc = 0, nulls = 0;
 	for (;;) {
-		PGresult *res = pq.PQgetResult(c);
+		PGresult *res = pg_pq.PQgetResult(c);
 		if (!res) {
 			/* one between the replies; two in a row: the connection is gone */
-			if (++nulls > 1 || pq.PQstatus(c) == CONNECTION_BAD) {
-				result_error(c, NULL, err, len);
+			if (++nulls > 1 || pg_pq.PQstatus(c) == CONNECTION_BAD) {
+				result_error(c, NULL, err, errlen);
 				return -1;
 			}
 			continue;
 		}
 		nulls = 0;
-		ExecStatusType st = pq.PQresultStatus(res);
+		ExecStatusType st = pg_pq.PQresultStatus(res);
 		if (st == PGRES_PIPELINE_SYNC) {
-			pq.PQclear(res);
+			pg_pq.PQclear(res);
 			return rc;
 		}
 		if (st != PGRES_COMMAND_OK && rc == 0) {
-			result_error(c, res, err, len);
+			result_error(c, res, err, errlen);
 			rc = -1;
 		}
-		pq.PQclear(res);
+		pg_pq.PQclear(res);
 	}
 }
 
-static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t errlen)
 {
-	if (!s->prepared && prepare_insert(s, err, len) < 0)
+	if (!s->prepared && prepare_insert(s, err, errlen) < 0)
 		return -1;
-	if (!pq.PQenterPipelineMode(s->c)) {
-		result_error(s->c, NULL, err, len);
+	if (!pg_pq.PQenterPipelineMode(s->c)) {
+		result_error(s->c, NULL, err, errlen);
 		return -1;
 	}
 	int rc = 0;
@@ -540,33 +486,33 @@ static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err
 		for (int k = i; rc == 0 && k < r->nres && k < i + BATCH; k++) {
 			struct result_params p;
 			result_params(&p, r->id, k, &r->res[k]);
-			if (!pq.PQsendQueryPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0)) {
-				result_error(s->c, NULL, err, len);
+			if (!pg_pq.PQsendQueryPrepared(s->c, "pg_add_result", p.n, p.v, NULL, NULL, 0)) {
+				result_error(s->c, NULL, err, errlen);
 				rc = -1;
 			}
 			result_params_free(&p);
 		}
-		if (!pq.PQpipelineSync(s->c) || collect(s->c, err, len) < 0)
+		if (!pg_pq.PQpipelineSync(s->c) || collect(s->c, err, errlen) < 0)
 			rc = -1;
 	}
-	pq.PQexitPipelineMode(s->c);
+	pg_pq.PQexitPipelineMode(s->c);
 	return rc;
 }
 #else
-static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+static int insert_results(struct pq_store *s, const struct pg_rrun *r, char *err, size_t errlen)
 {
 	for (int i = 0; i < r->nres; i++)
-		if (insert_result(s, r->id, i, &r->res[i], err, len) < 0)
+		if (insert_result(s, r->id, i, &r->res[i], err, errlen) < 0)
 			return -1;
 	return 0;
 }
 #endif
 
-static int insert_run(PGconn *c, const struct pg_rrun *r, char *err, size_t len)
+static int insert_run(PGconn *c, const struct pg_rrun *r, char *err, size_t errlen)
 {
 	const char *machine = r->machine ? r->machine : "{}";
 	if (command(c, "INSERT INTO machines(identity) VALUES ($1) ON CONFLICT (md5(identity)) DO NOTHING", 1,
-		    &machine, "adding the machine", err, len) < 0)
+		    &machine, "adding the machine", err, errlen) < 0)
 		return -1;
 	static const char sql[] =
 		"INSERT INTO runs(id, board, started, finished, status, version, machine_id, build, config, source,"
@@ -574,44 +520,44 @@ static int insert_run(PGconn *c, const struct pg_rrun *r, char *err, size_t len)
 		" (SELECT id FROM machines WHERE md5(identity) = md5($7) AND identity = $7), $8, $9, $10, $11, $12)";
 	const char *v[] = { r->id, r->board, r->started, r->finished, r->end_status, r->version, machine,
 			    r->build, r->config, r->source, r->sections, r->labels };
-	return command(c, sql, 12, v, "adding the run", err, len);
+	return command(c, sql, 12, v, "adding the run", err, errlen);
 }
 
 /* Waits for any other transaction adding the same run id. */
-static int lock_run(PGconn *c, const char *id, char *err, size_t len)
+static int lock_run(PGconn *c, const char *id, char *err, size_t errlen)
 {
 	char sql[80];
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d, hashtext($1))", LOCK_KEY);
-	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "locking the run", err, len);
-	pq.PQclear(res);
+	PGresult *res = pq_query(c, sql, 1, &id, PGRES_TUPLES_OK, "locking the run", err, errlen);
+	pg_pq.PQclear(res);
 	return res ? 0 : -1;
 }
 
 /* 1 held complete, 0 held without an end, -1 not held, -2 error. */
-static int run_state(PGconn *c, const char *id, char *err, size_t len)
+static int run_state(PGconn *c, const char *id, char *err, size_t errlen)
 {
-	PGresult *res = query(c, "SELECT finished IS NOT NULL FROM runs WHERE id = $1", 1, &id, PGRES_TUPLES_OK,
-			      "reading the store", err, len);
+	PGresult *res = pq_query(c, "SELECT finished IS NOT NULL FROM runs WHERE id = $1", 1, &id, PGRES_TUPLES_OK,
+			      "reading the store", err, errlen);
 	if (!res)
 		return -2;
-	int state = pq.PQntuples(res) ? strcmp(pq.PQgetvalue(res, 0, 0), "t") == 0 : -1;
-	pq.PQclear(res);
+	int state = pg_pq.PQntuples(res) ? strcmp(pg_pq.PQgetvalue(res, 0, 0), "t") == 0 : -1;
+	pg_pq.PQclear(res);
 	return state;
 }
 
 /* One run inside the caller's transaction; -2 when the store holds another
  * run of that id. */
-static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_t len)
+static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_t errlen)
 {
 	int ret = PG_ADD_NEW;
-	if (lock_run(s->c, r->id, err, len) < 0)
+	if (lock_run(s->c, r->id, err, errlen) < 0)
 		return -1;
-	int state = run_state(s->c, r->id, err, len);
+	int state = run_state(s->c, r->id, err, errlen);
 	if (state == -2)
 		return -1;
 	if (state >= 0) {
 		struct pg_rrun held;
-		int same = pg_store_same_run(&s->base, &held, r, err, len);
+		int same = pg_store_same_run(&s->base, &held, r, err, errlen);
 		if (same <= 0)
 			return same < 0 ? -1 : -2;
 		if (state == 1)
@@ -619,21 +565,21 @@ static int add_one(struct pq_store *s, const struct pg_rrun *r, char *err, size_
 	}
 	if (state == 0) {
 		const char *id = r->id;
-		if (command(s->c, "DELETE FROM runs WHERE id = $1", 1, &id, "replacing the run", err, len) < 0)
+		if (command(s->c, "DELETE FROM runs WHERE id = $1", 1, &id, "replacing the run", err, errlen) < 0)
 			return -1;
 		ret = PG_ADD_REPLACED;
 	}
-	if (insert_run(s->c, r, err, len) < 0 || insert_results(s, r, err, len) < 0)
+	if (insert_run(s->c, r, err, errlen) < 0 || insert_results(s, r, err, errlen) < 0)
 		return -1;
 	return ret;
 }
 
 /* -1 with err set for a newer perfguide's store, which is only read. */
-static int writable(struct pg_store *s, char *err, size_t len)
+static int writable(struct pg_store *s, char *err, size_t errlen)
 {
 	if (!((struct pq_store *)s)->newer)
 		return 0;
-	return pg_store_read_only(err, len);
+	return pg_store_read_only(err, errlen);
 }
 
 static int by_id(const void *a, const void *b)
@@ -641,63 +587,61 @@ static int by_id(const void *a, const void *b)
 	return strcmp((*(const struct pg_rrun *const *)a)->id, (*(const struct pg_rrun *const *)b)->id);
 }
 
-static int pq_add_runs(struct pg_store *st, const struct pg_rrun *r, int n, int *how, char *err, size_t len)
+static int pq_add_runs(struct pg_store *st, const struct pg_rrun *r, int n, int *how, char *err, size_t errlen)
 {
 	struct pq_store *s = (struct pq_store *)st;
-	if (writable(st, err, len) < 0)
+	if (writable(st, err, errlen) < 0)
 		return -1;
 	/* Runs in the order of their ids, so two files sharing runs take the
 	 * run locks in the same order. */
 	const struct pg_rrun **order = malloc(sizeof(*order) * (size_t)(n ? n : 1));
-	if (!order) {
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
+	if (!order)
+		return pg_err(err, errlen, "out of memory");
 	for (int i = 0; i < n; i++)
 		order[i] = &r[i];
 	qsort(order, (size_t)n, sizeof(*order), by_id);
-	int rc = command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, len);
+	int rc = command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, errlen);
 	for (int i = 0; rc == 0 && i < n; i++) {
 		int k = (int)(order[i] - r);
-		how[k] = add_one(s, order[i], err, len);
+		how[k] = add_one(s, order[i], err, errlen);
 		rc = how[k] < 0 ? how[k] : 0;
 	}
 	free(order);
-	if (rc == 0 && command(s->c, "COMMIT", 0, NULL, "committing", err, len) == 0)
+	if (rc == 0 && command(s->c, "COMMIT", 0, NULL, "committing", err, errlen) == 0)
 		return 0;
 	rollback(s->c);
 	return rc < 0 ? rc : -1;
 }
 
-static int pq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
+static int pq_add_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t errlen)
 {
-	int how, rc = pq_add_runs(s, r, 1, &how, err, len);
+	int how, rc = pq_add_runs(s, r, 1, &how, err, errlen);
 	return rc < 0 ? rc : how;
 }
 
-static int pq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t len)
+static int pq_begin_run(struct pg_store *s, const struct pg_rrun *r, char *err, size_t errlen)
 {
-	PGconn *c = conn_of(s);
-	if (writable(s, err, len) < 0 || command(c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+	PGconn *c = pq_conn(s);
+	if (writable(s, err, errlen) < 0 || command(c, "BEGIN", 0, NULL, "starting a transaction", err, errlen) < 0)
 		return -1;
-	if (insert_run(c, r, err, len) < 0 || command(c, "COMMIT", 0, NULL, "committing", err, len) < 0) {
+	if (insert_run(c, r, err, errlen) < 0 || command(c, "COMMIT", 0, NULL, "committing", err, errlen) < 0) {
 		rollback(c);
 		return -1;
 	}
 	return 0;
 }
 
-static int pq_add_result(struct pg_store *st, const char *run_id, const struct pg_record *x, char *err, size_t len)
+static int pq_add_result(struct pg_store *st, const char *run_id, const struct pg_record *x, char *err, size_t errlen)
 {
 	struct pq_store *s = (struct pq_store *)st;
-	if (writable(st, err, len) < 0 || command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, len) < 0)
+	if (writable(st, err, errlen) < 0 || command(s->c, "BEGIN", 0, NULL, "starting a transaction", err, errlen) < 0)
 		return -1;
-	PGresult *res = query(s->c, "SELECT count(*) FROM results WHERE run_id = $1", 1, &run_id, PGRES_TUPLES_OK,
-			      "reading the store", err, len);
-	int seq = res ? atoi(pq.PQgetvalue(res, 0, 0)) : 0;
-	pq.PQclear(res);
-	if (!res || insert_result(s, run_id, seq, x, err, len) < 0 ||
-	    command(s->c, "COMMIT", 0, NULL, "committing", err, len) < 0) {
+	PGresult *res = pq_query(s->c, "SELECT count(*) FROM results WHERE run_id = $1", 1, &run_id, PGRES_TUPLES_OK,
+			      "reading the store", err, errlen);
+	int seq = res ? atoi(pg_pq.PQgetvalue(res, 0, 0)) : 0;
+	pg_pq.PQclear(res);
+	if (!res || insert_result(s, run_id, seq, x, err, errlen) < 0 ||
+	    command(s->c, "COMMIT", 0, NULL, "committing", err, errlen) < 0) {
 		rollback(s->c);
 		return -1;
 	}
@@ -705,172 +649,18 @@ static int pq_add_result(struct pg_store *st, const char *run_id, const struct p
 }
 
 static int pq_end_run(struct pg_store *s, const char *run_id, const char *finished, const char *status,
-		      char *err, size_t len)
+		      char *err, size_t errlen)
 {
 	const char *v[] = { finished, status, run_id };
-	if (writable(s, err, len) < 0)
+	if (writable(s, err, errlen) < 0)
 		return -1;
-	return command(conn_of(s), "UPDATE runs SET finished = $1, status = $2 WHERE id = $3", 3, v, "ending the run",
-		       err, len);
-}
-
-/* --- reading --- */
-
-static void copy_col(PGresult *res, int row, int col, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", pq.PQgetisnull(res, row, col) ? "" : pq.PQgetvalue(res, row, col));
-}
-
-/* The column's text; what is not UTF-8 in it (a server whose encoding is
- * SQL_ASCII keeps any bytes) as U+FFFD. */
-static char *col_dup(PGresult *res, int row, int col)
-{
-	return pq.PQgetisnull(res, row, col) ? NULL : pg_utf8_dup(pq.PQgetvalue(res, row, col));
-}
-
-static int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t len)
-{
-	*out = NULL;
-	*n = 0;
-	PGresult *res = query(conn_of(s), list_sql, 0, NULL, PGRES_TUPLES_OK, "listing runs", err, len);
-	if (!res)
-		return -1;
-	int rows = pq.PQntuples(res);
-	*out = calloc((size_t)(rows ? rows : 1), sizeof(**out));
-	if (!*out) {
-		pq.PQclear(res);
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
-	*n = 0;
-	for (int i = 0; i < rows; i++) {
-		if (!pg_store_listable(pq.PQgetvalue(res, i, 0), pq.PQgetvalue(res, i, 1)))
-			continue;
-		struct pg_run_summary *p = &(*out)[(*n)++];
-		copy_col(res, i, 0, p->id, sizeof(p->id));
-		copy_col(res, i, 1, p->board, sizeof(p->board));
-		copy_col(res, i, 2, p->started, sizeof(p->started));
-		copy_col(res, i, 3, p->version, sizeof(p->version));
-		copy_col(res, i, 4, p->status, sizeof(p->status));
-		p->nresults = atoi(pq.PQgetvalue(res, i, 5));
-		p->labels = col_dup(res, i, 6);
-	}
-	pq.PQclear(res);
-	return 0;
-}
-
-/* A column's text into the field (NULL leaves it unset). */
-static void column_field(PGresult *res, int row, int col, const struct pg_field *f, struct pg_record *x)
-{
-	void *p = (char *)x + f->off;
-	if (pq.PQgetisnull(res, row, col))
-		return;
-	const char *t = pq.PQgetvalue(res, row, col);
-	if (f->flags & PG_F_HAVE)
-		*(int *)((char *)x + f->count_off) = 1;
-	switch (f->type) {
-	case PG_F_TEXT:
-	case PG_F_JSON: *(char **)p = strdup(t); break;
-	case PG_F_REAL: *(double *)p = strtod(t, NULL); break;
-	case PG_F_INT: *(int64_t *)p = strtoll(t, NULL, 10); break;
-	case PG_F_INT32:
-	case PG_F_BOOL: *(int *)p = atoi(t); break;
-	case PG_F_STATUS:
-		if (pg_status_parse(t, (enum pg_status *)p) < 0)
-			*(enum pg_status *)p = PG_ERROR;
-		break;
-	case PG_F_BETTER: *(int *)p = pg_better_parse(t); break;
-	case PG_F_REALS: {
-		char e[64];
-		json_t *a = json_loads(t, 0, NULL);
-		int *n = (int *)((char *)x + f->count_off);
-		*(double **)p = json_is_array(a) ? pg_json_to_reals(a, n, f->name, e, sizeof(e)) : NULL;
-		if (!*(double **)p)
-			*n = 0;
-		json_decref(a);
-		break;
-	}
-	}
-}
-
-/* {1.5,2.5} -> the samples. */
-static void parse_samples(const char *t, struct pg_record *x)
-{
-	size_t n = *t == '{' && t[1] != '}' ? 1 : 0;
-	for (const char *p = t; *p; p++)
-		n += *p == ',';
-	x->samples = n ? calloc(n, sizeof(double)) : NULL;
-	x->nsamples = 0;
-	for (const char *p = t + 1; x->samples && (size_t)x->nsamples < n && *p && *p != '}'; p++) {
-		char *end;
-		x->samples[x->nsamples++] = strtod(p, &end);
-		p = end;
-		if (*p != ',')
-			break;
-	}
-}
-
-static int load_run_row(PGconn *c, const char *id, struct pg_rrun *r, char *err, size_t len)
-{
-	PGresult *res = query(c, run_row_sql, 1, &id, PGRES_TUPLES_OK, "reading a run", err, len);
-	if (!res)
-		return -1;
-	int found = pq.PQntuples(res) == 1;
-	if (found) {
-		char **dst[] = { &r->id, &r->board, &r->started, &r->finished, &r->end_status, &r->version,
-				 &r->machine, &r->build, &r->config, &r->source, &r->sections, &r->labels };
-		for (int i = 0; i < (int)(sizeof(dst) / sizeof(dst[0])); i++)
-			*dst[i] = col_dup(res, 0, i);
-	}
-	pq.PQclear(res);
-	return found;
-}
-
-/* Every result of the run with its samples, in one query. */
-static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err, size_t len)
-{
-	char sql[1400];
-	if (results_sql(sql, sizeof(sql)) < 0)
-		return -1;
-	PGresult *res = query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading results", err, len);
-	if (!res)
-		return -1;
-	int rows = pq.PQntuples(res);
-	r->res = calloc((size_t)(rows ? rows : 1), sizeof(*r->res));
-	if (!r->res) {
-		pq.PQclear(res);
-		snprintf(err, len, "out of memory");
-		return -1;
-	}
-	for (int i = 0; i < rows; i++) {
-		struct pg_record *x = &r->res[r->nres++];
-		x->higher = 1;
-		if (!pq.PQgetisnull(res, i, 0))
-			parse_samples(pq.PQgetvalue(res, i, 0), x);
-		int col = 1;
-		for (const struct pg_field *f = pg_record_fields; f->name; f++)
-			if (!(f->flags & PG_F_SAMPLES))
-				column_field(res, i, col++, f, x);
-		pg_record_text_defaults(x);
-	}
-	pq.PQclear(res);
-	return 0;
-}
-
-static int pq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t len)
-{
-	memset(r, 0, sizeof(*r));
-	int found = load_run_row(conn_of(s), id, r, err, len);
-	if (found == 1 && load_results(conn_of(s), id, r, err, len) < 0)
-		found = -1;
-	if (found != 1)
-		pg_rrun_free(r);
-	return found;
+	return command(pq_conn(s), "UPDATE runs SET finished = $1, status = $2 WHERE id = $3", 3, v, "ending the run",
+		       err, errlen);
 }
 
 static void pq_close(struct pg_store *s)
 {
-	pq.PQfinish(conn_of(s));
+	pg_pq.PQfinish(pq_conn(s));
 	free(s);
 }
 

@@ -20,6 +20,7 @@
 
 #include "core/timer.h"
 #include "store.h"
+#include "core/err.h"
 
 /* A results file's line is at most 1 MiB, so is any value perfguide stores. */
 #define VALUE_MAX (16 * 1024 * 1024)
@@ -68,11 +69,11 @@ void sq_guard_begin(struct sq_guard *g)
 	g->deadline = pg_now() + g->limit_s;
 }
 
-int sq_guard_timed_out(sqlite3 *db, char *err, size_t len)
+int sq_guard_timed_out(sqlite3 *db, char *err, size_t errlen)
 {
 	if (sqlite3_errcode(db) != SQLITE_INTERRUPT)
 		return 0;
-	snprintf(err, len, "stopped after %g s: the store took longer than perfguide allows one operation "
+	snprintf(err, errlen, "stopped after %g s: the store took longer than perfguide allows one operation "
 		 "(a damaged store, or one perfguide did not write)", default_limit);
 	return 1;
 }
@@ -151,31 +152,25 @@ static int find_object(sqlite3 *db, const char *type, const char *name, char **t
 
 /* One object of the store (st's row) against the expected schema: 0 it
  * is perfguide's (or a newer perfguide's: newer), -1 with err set. */
-static int check_object(sqlite3 *db, sqlite3 *want, sqlite3_stmt *st, int newer, char *err, size_t len)
+static int check_object(sqlite3 *db, sqlite3 *want, sqlite3_stmt *st, int newer, char *err, size_t errlen)
 {
 	const char *type = text(st, 0), *name = text(st, 1), *tbl = text(st, 2), *sql = text(st, 3);
 	char *wtbl, *wsql, col[128] = "";
-	if (strcmp(type, "table") != 0 && strcmp(type, "index") != 0) {
-		snprintf(err, len, "the store holds a %s, %s, that perfguide never makes", type, name);
-		return -1;
-	}
-	if (strncmp(sql, "CREATE VIRTUAL", 14) == 0) {
-		snprintf(err, len, "the store holds a virtual table, %s, that perfguide never makes", name);
-		return -1;
-	}
+	if (strcmp(type, "table") != 0 && strcmp(type, "index") != 0)
+		return pg_err(err, errlen, "the store holds a %s, %s, that perfguide never makes", type, name);
+	if (strncmp(sql, "CREATE VIRTUAL", 14) == 0)
+		return pg_err(err, errlen, "the store holds a virtual table, %s, that perfguide never makes", name);
 	if (newer)
 		return 0;	/* what else a newer perfguide makes is its own; readable() says what this one finds */
-	if (!find_object(want, type, name, &wtbl, &wsql)) {
-		snprintf(err, len, "the store holds a %s, %s, that perfguide did not make", type, name);
-		return -1;
-	}
+	if (!find_object(want, type, name, &wtbl, &wsql))
+		return pg_err(err, errlen, "the store holds a %s, %s, that perfguide did not make", type, name);
 	int ok = strcmp(tbl, wtbl) == 0;
 	if (ok && strcmp(type, "index") == 0)
 		ok = strcmp(sql, wsql) == 0;
 	else if (ok)
 		ok = columns_in(want, db, name, col, sizeof(col)) && columns_in(db, want, name, col, sizeof(col));
 	if (!ok)
-		snprintf(err, len, "the store's %s %s%s%s is not the one perfguide made", type, name, col[0] ? ", column " : "",
+		snprintf(err, errlen, "the store's %s %s%s%s is not the one perfguide made", type, name, col[0] ? ", column " : "",
 			 col);
 	free(wtbl);
 	free(wsql);
@@ -183,7 +178,7 @@ static int check_object(sqlite3 *db, sqlite3 *want, sqlite3_stmt *st, int newer,
 }
 
 /* Every object perfguide makes is in the store. */
-static int all_there(sqlite3 *db, sqlite3 *want, char *err, size_t len)
+static int all_there(sqlite3 *db, sqlite3 *want, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(want, objects_sql, -1, &st, NULL) != SQLITE_OK)
@@ -192,7 +187,7 @@ static int all_there(sqlite3 *db, sqlite3 *want, char *err, size_t len)
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		char *tbl, *sql;
 		if (!find_object(db, text(st, 0), text(st, 1), &tbl, &sql)) {
-			snprintf(err, len, "the store has no %s %s", text(st, 0), text(st, 1));
+			snprintf(err, errlen, "the store has no %s %s", text(st, 0), text(st, 1));
 			rc = -1;
 		}
 		free(tbl);
@@ -202,28 +197,28 @@ static int all_there(sqlite3 *db, sqlite3 *want, char *err, size_t len)
 	return rc;
 }
 
-int sq_guard_schema(sqlite3 *db, long long version, int known, sq_migrate_fn migrate, char *err, size_t len)
+int sq_guard_schema(sqlite3 *db, long long version, int known, sq_migrate_fn migrate, char *err, size_t errlen)
 {
 	sqlite3 *want = NULL;
 	char msg[256];
 	int newer = version > known;
 	if (sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
 	    migrate(want, 0, newer ? 1 : (int)version, msg, sizeof(msg)) < 0) {
-		snprintf(err, len, "cannot make the schema to compare with: %s", want ? sqlite3_errmsg(want) : "out of memory");
+		snprintf(err, errlen, "cannot make the schema to compare with: %s", want ? sqlite3_errmsg(want) : "out of memory");
 		sqlite3_close(want);
 		return -1;
 	}
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(db, objects_sql, -1, &st, NULL) == SQLITE_OK ? 0 : -1, step = SQLITE_DONE;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
-		rc = check_object(db, want, st, newer, err, len);
+		rc = check_object(db, want, st, newer, err, errlen);
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = -1;
 	if (rc < 0 && step != SQLITE_ROW)
-		snprintf(err, len, "cannot read the schema: %s", sqlite3_errmsg(db));
+		snprintf(err, errlen, "cannot read the schema: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	if (rc == 0 && !newer)
-		rc = all_there(db, want, err, len);
+		rc = all_there(db, want, err, errlen);
 	sqlite3_close(want);
 	return rc;
 }

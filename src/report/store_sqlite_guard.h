@@ -27,7 +27,7 @@ void sq_guard_open(sqlite3 *db, struct sq_guard *g);
 /* A new operation: its time starts now. */
 void sq_guard_begin(struct sq_guard *g);
 /* 1 with err saying so when db's last error was the time bound. */
-int sq_guard_timed_out(sqlite3 *db, char *err, size_t len);
+int sq_guard_timed_out(sqlite3 *db, char *err, size_t errlen);
 
 /* The schema's objects against what perfguide's migrations make: a store
  * at version (1 to known) must hold exactly the tables, columns and indexes
@@ -35,7 +35,7 @@ int sq_guard_timed_out(sqlite3 *db, char *err, size_t len);
  * newer perfguide's: the backend finds there what it reads, or says which
  * perfguide to use); no store a view, a trigger or a virtual table. migrate(db, from, to) is the backend's migration. 0, or
  * -1 with err saying what is not perfguide's. */
-typedef int (*sq_migrate_fn)(sqlite3 *db, int from, int to, char *err, size_t len);
-int sq_guard_schema(sqlite3 *db, long long version, int known, sq_migrate_fn migrate, char *err, size_t len);
+typedef int (*sq_migrate_fn)(sqlite3 *db, int from, int to, char *err, size_t errlen);
+int sq_guard_schema(sqlite3 *db, long long version, int known, sq_migrate_fn migrate, char *err, size_t errlen);
 
 #endif

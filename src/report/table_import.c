@@ -25,6 +25,7 @@
 #include "core/registry.h"
 #include "core/results.h"
 #include "core/text.h"
+#include "core/err.h"
 
 #define MAX_COLS 256
 
@@ -121,40 +122,32 @@ static void labels_of(const struct pg_bench *b, void *arg)
 
 /* A --map line: "ROW NAME,BENCH,NAME=VALUE NAME=VALUE,METRIC"; the
  * parameters not given take their defaults, as a run would. */
-static int map_line(struct keys *ks, char **f, int nf, char *err, size_t len)
+static int map_line(struct keys *ks, char **f, int nf, char *err, size_t errlen)
 {
 	const struct pg_bench *b = nf == 4 ? pg_registry_find(f[1]) : NULL;
-	if (nf != 4) {
-		snprintf(err, len, "a map line is ROW,BENCHMARK,PARAMS,METRIC");
-		return -1;
-	}
-	if (!b) {
-		snprintf(err, len, "'%s': no such benchmark (see 'perfguide list')", f[1]);
-		return -1;
-	}
+	if (nf != 4)
+		return pg_err(err, errlen, "a map line is ROW,BENCHMARK,PARAMS,METRIC");
+	if (!b)
+		return pg_err(err, errlen, "'%s': no such benchmark (see 'perfguide list')", f[1]);
 	const struct pg_metric *m = b->metrics;
 	while (m && m->name && strcmp(m->name, f[3]) != 0)
 		m++;
-	if (!m || !m->name) {
-		snprintf(err, len, "%s has no metric '%s'", b->id, f[3]);
-		return -1;
-	}
+	if (!m || !m->name)
+		return pg_err(err, errlen, "%s has no metric '%s'", b->id, f[3]);
 	struct pg_override ov[32];
 	int nov = 0;
 	for (char *save = NULL, *p = strtok_r(f[2], " ", &save); p; p = strtok_r(NULL, " ", &save)) {
-		if (nov == 32 || pg_override_parse(p, &ov[nov++], err, len) < 0)
+		if (nov == 32 || pg_override_parse(p, &ov[nov++], err, errlen) < 0)
 			return -1;
 	}
 	struct pg_args *args;
 	int n;
-	if (pg_sweep(b, PG_SUITE_NONE, ov, nov, 0, &args, &n, err, len) < 0)
+	if (pg_sweep(b, PG_SUITE_NONE, ov, nov, 0, &args, &n, err, errlen) < 0)
 		return -1;
 	char *params = n == 1 ? pg_params_json_text(&args[0]) : NULL;
 	free(args);
-	if (!params) {
-		snprintf(err, len, "'%s' of %s is not one parameter set", f[2], b->id);
-		return -1;
-	}
+	if (!params)
+		return pg_err(err, errlen, "'%s' of %s is not one parameter set", f[2], b->id);
 	int rc = key_add(ks, f[0], b, params, m, 1);
 	free(params);
 	return rc;
@@ -199,16 +192,14 @@ static int csv_fields(char *line, char **f, int max)
 	return n;
 }
 
-int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, size_t len)
+int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, *fields[8], why[256];
 	size_t cap = 0;
 	int no = 0, rc = 0;
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return pg_err(err, errlen, "%s: %s", path, strerror(errno));
 	struct keys *ks = map->priv;
 	while (rc == 0 && pg_read_line(f, &line, &cap, PG_LINE_MAX) > 0) {
 		no++;
@@ -216,7 +207,7 @@ int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, siz
 			continue;
 		int nf = csv_fields(line, fields, 8);
 		if (nf < 0 || map_line(ks, fields, nf, why, sizeof(why)) < 0) {
-			snprintf(err, len, "%s: line %d: %s", path, no, nf < 0 ? "a quote is not closed" : why);
+			snprintf(err, errlen, "%s: line %d: %s", path, no, nf < 0 ? "a quote is not closed" : why);
 			rc = -1;
 		}
 	}
@@ -334,21 +325,17 @@ struct board_col {
 
 /* The header: the keys' columns, then a column per board ("am68_sk-fs" or
  * "am68_sk-fs (KBytes/Sec)"). */
-static int read_header(char *line, int keys, struct board_col *cols, int *ncols, char *err, size_t len)
+static int read_header(char *line, int keys, struct board_col *cols, int *ncols, char *err, size_t errlen)
 {
 	char *f[MAX_COLS];
 	int nf = csv_fields(line, f, MAX_COLS);
-	if (nf <= keys) {
-		snprintf(err, len, "line 1: no board columns after the %d naming the rows", keys);
-		return -1;
-	}
+	if (nf <= keys)
+		return pg_err(err, errlen, "line 1: no board columns after the %d naming the rows", keys);
 	*ncols = nf - keys;
 	for (int c = 0; c < *ncols; c++) {
 		split_unit(f[keys + c], cols[c].name, sizeof(cols[c].name), cols[c].unit, sizeof(cols[c].unit));
-		if (!cols[c].name[0] || pg_text_has_control(cols[c].name)) {
-			snprintf(err, len, "line 1: column %d names no board", keys + c + 1);
-			return -1;
-		}
+		if (!cols[c].name[0] || pg_text_has_control(cols[c].name))
+			return pg_err(err, errlen, "line 1: column %d names no board", keys + c + 1);
 		cols[c].results = json_array();
 	}
 	return 0;
@@ -396,14 +383,12 @@ static void place_unmapped(struct board_col *cols, int ncols, const char *sectio
 
 /* One data line into each board's results. */
 static int read_row(char *line, int lineno, const struct pg_table_import *o, const struct keys *ks,
-		    struct board_col *cols, int ncols, const char *stem, struct pg_table_stats *st, char *err, size_t len)
+		    struct board_col *cols, int ncols, const char *stem, struct pg_table_stats *st, char *err, size_t errlen)
 {
 	char *f[MAX_COLS], row[512] = "", name[512], unit[64];
 	int nf = csv_fields(line, f, MAX_COLS);
-	if (nf < 0 || nf > o->keys + ncols) {
-		snprintf(err, len, "line %d: %s", lineno, nf < 0 ? "a quote is not closed" : "more cells than the header");
-		return -1;
-	}
+	if (nf < 0 || nf > o->keys + ncols)
+		return pg_err(err, errlen, "line %d: %s", lineno, nf < 0 ? "a quote is not closed" : "more cells than the header");
 	for (int i = 0; i < o->keys && i < nf; i++)
 		snprintf(row + strlen(row), sizeof(row) - strlen(row), "%s%s", i ? " " : "", f[i]);
 	split_unit(row, name, sizeof(name), unit, sizeof(unit));
@@ -421,10 +406,8 @@ static int read_row(char *line, int lineno, const struct pg_table_import *o, con
 		if (!text[strspn(text, " ")])
 			continue;	/* no figure for this board */
 		json_t *r = cell_record(k, name, unit[0] ? unit : cols[c].unit, o->section ? o->section : stem, stem, text);
-		if (!r) {
-			snprintf(err, len, "line %d: '%s' of %s is not a figure", lineno, text, cols[c].name);
-			return -1;
-		}
+		if (!r)
+			return pg_err(err, errlen, "line %d: '%s' of %s is not a figure", lineno, text, cols[c].name);
 		json_array_append_new(cols[c].results, r);
 	}
 	return 0;
@@ -475,7 +458,7 @@ static char *as_results(const char *path, const char *stem, const struct pg_tabl
 }
 
 int pg_table_import(const char *path, const struct pg_table_map *map, const struct pg_table_import *o,
-		    struct pg_rrun **runs, int *n, struct pg_table_stats *st, char *err, size_t len)
+		    struct pg_rrun **runs, int *n, struct pg_table_stats *st, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, stem[100], why[512];
@@ -486,7 +469,7 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 	*runs = NULL;
 	*n = 0;
 	if (!f || !cols) {
-		snprintf(err, len, "%s: %s", path, f ? "out of memory" : strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, f ? "out of memory" : strerror(errno));
 		if (f)
 			fclose(f);
 		free(cols);
@@ -510,14 +493,14 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 		json_decref(cols[c].results);
 	free(cols);
 	if (rc < 0) {
-		snprintf(err, len, "%s: %s", path, why);
+		snprintf(err, errlen, "%s: %s", path, why);
 		free(text);
 		return -1;
 	}
 	FILE *m = text ? fmemopen(text, strlen(text), "r") : NULL;
-	rc = m ? pg_rrun_read_stream(m, path, runs, n, err, len) : -1;
+	rc = m ? pg_rrun_read_stream(m, path, runs, n, err, errlen) : -1;
 	if (!m)
-		snprintf(err, len, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", path);
 	else
 		fclose(m);
 	st->boards = *n;

@@ -22,7 +22,7 @@ int pg_table_map_init(struct pg_table_map *map);
 /* Lines "ROW NAME,BENCHMARK,NAME=VALUE NAME=VALUE,METRIC" (csv; # starts a
  * comment): names no label gives, the parameters not named at their
  * defaults. Returns 0, or -1 with err naming the line. */
-int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, size_t len);
+int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, size_t errlen);
 void pg_table_map_free(struct pg_table_map *map);
 
 struct pg_table_import {
@@ -46,6 +46,6 @@ struct pg_table_stats {
  * results ("M (min X, max Y)": samples X, M, Y). Returns 0, or -1 with err
  * naming the file and line. */
 int pg_table_import(const char *path, const struct pg_table_map *map, const struct pg_table_import *o,
-		    struct pg_rrun **runs, int *n, struct pg_table_stats *st, char *err, size_t len);
+		    struct pg_rrun **runs, int *n, struct pg_table_stats *st, char *err, size_t errlen);
 
 #endif

@@ -23,19 +23,11 @@ set -e
 [ $rc -eq 1 ] || fail "a run on lo exited $rc, expected 1 (an error result)"
 
 python3 - "$T" "$have_can" <<'PY'
-import json, sys
+import sys
+from pgcheck import check, results
 t, have_can = sys.argv[1], sys.argv[2] == "1"
 
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-def results(name):
-    recs = [json.loads(l) for l in open("%s/%s.jsonl" % (t, name))]
-    check(recs[-1]["type"] == "end" and recs[-1]["status"] == "complete", name + ": run complete")
-    return [r for r in recs if r["type"] == "result"]
-
-q = results("q")
+q = results(t + "/q.jsonl")
 check({r["bench"] for r in q} == {"can.tx", "can.load"}, "quick suite: can.tx and can.load (%s)" % {r["bench"] for r in q})
 if not have_can:
     for r in q:
@@ -43,11 +35,11 @@ if not have_can:
         check(r["reason"].startswith("no CAN interface here: "), "%s: reason %r" % (r["bench"], r["reason"]))
         check(r.get("section") in (None, "DCAN"), "section " + str(r.get("section")))
         check(not r.get("samples"), "a skip has no samples")
-m = results("m")
+m = results(t + "/m.jsonl")
 check(sorted(r["bench"] for r in m) == ["can.load", "can.rr", "can.tx"], "one result each")
 for r in m:
     check(r["status"] == "skipped" and "no network interface pgnosuch0" in r["reason"], "%s: %s" % (r["bench"], r.get("reason")))
-lo = results("lo")
+lo = results(t + "/lo.jsonl")
 check(lo[0]["status"] == "error" and lo[0]["reason"] == "lo is not a CAN interface (link type 772)", "lo: %s" % lo[0].get("reason"))
 print("ok")
 PY

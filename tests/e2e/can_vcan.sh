@@ -18,24 +18,20 @@ tx0=$(cat /sys/class/net/$V/statistics/tx_packets)
 tx1=$(cat /sys/class/net/$V/statistics/tx_packets)
 "$PG" run can.rr -p if=$V -p time=1 --runs 2 --out "$T/rr.jsonl" >>"$T/table" 2>>"$T/err" || fail "can.rr: $(cat "$T/err")"
 python3 - "$T" $((tx1 - tx0)) <<'PY'
-import json, sys
+import sys
+from pgcheck import check, results
 t, sent_by_counter = sys.argv[1], int(sys.argv[2])
 
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
+def by_metric(name):
+    return {r["metric"]: r for r in results("%s/%s.jsonl" % (t, name), end=None)}
 
-def results(name):
-    recs = [json.loads(l) for l in open("%s/%s.jsonl" % (t, name))]
-    return {r["metric"]: r for r in recs if r["type"] == "result"}
-
-tx = results("tx")
+tx = by_metric("tx")
 check(tx["frames"]["status"] == "ok", "can.tx: %s" % tx["frames"].get("reason"))
 sent = sum(round(v * s) for v, s in zip(tx["frames"]["samples"], tx["frames"]["sample_s"]))
 check(sent == sent_by_counter, "can.tx wrote %d frames, the interface sent %d" % (sent, sent_by_counter))
 check(tx["lost"]["samples"] == [0, 0], "lost %s" % tx["lost"]["samples"])
 check("every one received in order" in tx["frames"]["note"], tx["frames"]["note"])
-rr = next(iter(results("rr").values()))
+rr = next(iter(by_metric("rr").values()))
 if rr["status"] == "skipped":
     check("can-gw" in rr["reason"] or "CAP_NET_ADMIN" in rr["reason"], rr["reason"])
 else:

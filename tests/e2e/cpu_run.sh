@@ -28,20 +28,8 @@ PY
 grep -q 'cpu.dhrystone' "$T/table" || fail "no table line for cpu.dhrystone"
 
 python3 - "$T/r.jsonl" "$T/c.jsonl" "$T/n.jsonl" <<'PY'
-import json, sys
-
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-def results(path):
-    with open(path) as f:
-        recs = [json.loads(l) for l in f]
-    check(recs[-1]["type"] == "end" and recs[-1]["status"] == "complete", "run complete")
-    return [r for r in recs if r["type"] == "result"]
-
-def close(a, b):
-    return abs(a - b) <= 1e-6 * max(abs(a), abs(b))
+import sys
+from pgcheck import check, close, results
 
 OPS = 2.0 * 100 ** 3 / 3 + 2.0 * 100 ** 2
 for path, copies in ((sys.argv[1], 1), (sys.argv[2], 2)):

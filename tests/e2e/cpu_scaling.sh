@@ -16,19 +16,14 @@ expect_usage_error "scaling a benchmark that takes no copies" run cpu.scaling -p
 	|| fail "index run failed: $(cat "$T/err")"
 
 python3 - "$T/s.jsonl" "$T/one.jsonl" "$T/i.jsonl" <<'PY'
-import json, math, re, sys
+import math, re, sys
+from pgcheck import check, results
 
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
+def by_metric(path):
+    """The results by metric; one that is not ok by its status."""
+    return {r["metric"] if r.get("status") == "ok" else r["status"]: r for r in results(path)}
 
-def results(path):
-    recs = [json.loads(l) for l in open(path)]
-    check(recs[-1]["type"] == "end" and recs[-1]["status"] == "complete", "run complete")
-    return {r["metric"] if r.get("status") == "ok" else r["status"]: r
-            for r in recs if r["type"] == "result"}
-
-s = results(sys.argv[1])
+s = by_metric(sys.argv[1])
 eff, sp = s["efficiency"], s["speedup"]
 check(eff["params"] == {"bench": "cpu.nbench.idea", "copies": 2}, "params recorded: %s" % eff["params"])
 m = re.search(r"1 copy ([0-9.e+]+) .*, 2 copies ([0-9.e+]+) ", eff["note"])
@@ -37,10 +32,10 @@ one, two = float(m.group(1)), float(m.group(2))
 check(abs(sp["median"] - two / one) <= 1e-4 * sp["median"], "speedup = N copies / one copy")
 check(abs(eff["median"] - sp["median"] / 2 * 100) <= 1e-9 * eff["median"], "efficiency = speedup / N")
 
-o = results(sys.argv[2])
+o = by_metric(sys.argv[2])
 check("skipped" in o and "nothing to scale" in o["skipped"]["reason"], "one copy skips with a reason")
 
-i = results(sys.argv[3])
+i = by_metric(sys.argv[3])
 rates = dict((k, float(v)) for k, v in re.findall(r"(\w+) ([0-9.e+]+)", i["mem_index"]["note"]))
 base = {"numsort": 118.73, "strsort": 14.459, "bitfield": 27910000, "fpemu": 9.0314,
         "fourier": 1565.5, "assign": 1.0132, "idea": 220.21, "huffman": 112.93,

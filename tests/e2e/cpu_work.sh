@@ -12,16 +12,8 @@ cd "$T"
 	|| fail "score run failed: $(cat "$T/err")"
 
 python3 - "$T/w.jsonl" "$T/s.jsonl" <<'PY'
-import json, math, re, sys
-
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-def results(path):
-    recs = [json.loads(l) for l in open(path)]
-    check(recs[-1]["type"] == "end" and recs[-1]["status"] == "complete", "run complete")
-    return [r for r in recs if r["type"] == "result"]
+import math, re, sys
+from pgcheck import check, results
 
 names = {"listmat", "state", "dct", "sha256", "lz", "parse", "fft", "nnet", "linalg"}
 res = results(sys.argv[1])

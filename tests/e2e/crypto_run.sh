@@ -20,20 +20,8 @@ grep -q '^crypto.aes-128-cbc' "$T/table" || fail "no table line for crypto.aes-1
 
 python3 - "$T" <<'PY'
 import json, socket, sys
+from pgcheck import check, close, results
 t = sys.argv[1]
-
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-def results(name):
-    with open("%s/%s.jsonl" % (t, name)) as f:
-        recs = [json.loads(l) for l in f]
-    check(recs[-1]["type"] == "end" and recs[-1]["status"] == "complete", name + ": run complete")
-    return [r for r in recs if r["type"] == "result"]
-
-def close(a, b, rel=1e-6):
-    return abs(a - b) <= rel * max(abs(a), abs(b))
 
 try:
     socket.socket(38, socket.SOCK_SEQPACKET, 0).close()   # AF_ALG
@@ -49,7 +37,7 @@ METRICS = ["throughput", "bandwidth", "cpu_load", "elapsed_per_op", "process_cpu
 seen = set()
 have_lib = None
 for name in ("r", "t", "d", "k"):
-    res = results(name)
+    res = results("%s/%s.jsonl" % (t, name))
     by = {}
     for r in res:
         by.setdefault((r["bench"], json.dumps(r["params"], sort_keys=True)), []).append(r)

@@ -31,13 +31,9 @@ LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 640x480x24" \
 
 python3 - g.jsonl <<'PY'
 import json, math, os, re, sys
+from pgcheck import check, results
 
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-recs = [json.loads(l) for l in open(sys.argv[1])]
-res = [r for r in recs if r["type"] == "result"]
+res = results(sys.argv[1], end=None)
 check(len(res) == 1, "one result: %s" % res)
 r = res[0]
 if r["status"] == "skipped":

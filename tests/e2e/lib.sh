@@ -11,6 +11,9 @@ export PERFGUIDE_WAIT_QUIET=0
 export XDG_DATA_HOME="$T/xdg"
 # python3 helpers run from the source tree: leave no __pycache__ in it.
 export PYTHONDONTWRITEBYTECODE=1
+# The Python checks import what they share (pgcheck.py) from here.
+PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 # Fast settings: these tests check behaviour and counts, not speed.
 FAST="--runs 2 --min-time 0.01"
 

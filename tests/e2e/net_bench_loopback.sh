@@ -37,102 +37,92 @@ sleep 0.2
 ! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
 
 python3 - "$T" <<'PY'
-import json, os, re, sys
+import os, re, sys
+from pgcheck import check, one, results
 d = sys.argv[1]
-def load(n):
-    return [r for r in map(json.loads, open(d + "/" + n)) if r["type"] == "result"]
-def check(c, what):
-    if not c:
-        sys.exit("FAIL: " + what)
-def pick(rs, bench, metric, **params):
-    out = [r for r in rs if r["bench"] == bench and r.get("metric") == metric
-           and all(str(r["params"].get(k)) == str(v) for k, v in params.items())]
-    check(len(out) == 1, "%s %s %s: %d results" % (bench, metric, params, len(out)))
-    check(out[0]["status"] == "ok", "%s: %s" % (bench, out[0].get("reason")))
-    return out[0]
 
-u = load("u.jsonl")
+u = results(d + "/u.jsonl", end=None)
 for size in (1472, 210):
     pps = 2e6 / 8 / size
-    sent = pick(u, "net.udp.stream", "datagrams", size=size)
+    sent = one(u, "net.udp.stream", "datagrams", size=size)
     for s in sent["samples"]:
         # exactly floor(pps x 1 s) datagrams, none more, none fewer
         check(s == int(pps), "size %d: sent %d datagrams, expected %d" % (size, s, int(pps)))
-    o = pick(u, "net.udp.stream", "offered", size=size)
+    o = one(u, "net.udp.stream", "offered", size=size)
     # the count above is the known answer; the rate also depends on when the
     # last datagram left on a loaded machine
     check(all(abs(s - 2) / 2 < 0.05 for s in o["samples"]), "offered %s, asked 2 Mbit/s" % o["samples"])
-    loss = pick(u, "net.udp.stream", "loss", size=size)
+    loss = one(u, "net.udp.stream", "loss", size=size)
     check(all(s == 0 for s in loss["samples"]), "loss on loopback at 2 Mbit/s: %s" % loss["samples"])
     check("remote_busy_pct" in o["cpu"], "no remote CPU load")
     check(not o.get("label"), "a paced stream has no seed label: %s" % o.get("label"))
 
-ui = load("ui.jsonl")
+ui = results(d + "/ui.jsonl", end=None)
 for size in (1472, 210):
     pps = 2e6 / 8 / size
-    sent = pick(ui, "net.udp.stream", "datagrams", size=size, dir="in")
+    sent = one(ui, "net.udp.stream", "datagrams", size=size, dir="in")
     # the peer sent exactly floor(pps x 1 s) and every one arrived
     check(all(s == int(pps) for s in sent["samples"]), "in, size %d: peer sent %s, expected %d" % (size, sent["samples"], int(pps)))
-    loss = pick(ui, "net.udp.stream", "loss", size=size, dir="in")
+    loss = one(ui, "net.udp.stream", "loss", size=size, dir="in")
     check(all(s == 0 for s in loss["samples"]), "ingress loss on loopback at 2 Mbit/s: %s" % loss["samples"])
-    k = pick(ui, "net.udp.stream", "kpps", size=size, dir="in")
-    th = pick(ui, "net.udp.stream", "throughput", size=size, dir="in")
+    k = one(ui, "net.udp.stream", "kpps", size=size, dir="in")
+    th = one(ui, "net.udp.stream", "throughput", size=size, dir="in")
     for a, b in zip(th["samples"], k["samples"]):
         check(abs(a / (b * size * 8e-3) - 1) < 1e-6, "ingress Mbit/s %g and kpps %g disagree" % (a, b))
     check(all(abs(s - 2) / 2 < 0.05 for s in th["samples"]), "ingress received %s, asked 2 Mbit/s" % th["samples"])
     check("remote_busy_pct" in th["cpu"] and "busy_pct" in th["cpu"], "ingress CPU loads: %s" % th["cpu"])
     check(not th.get("label"), "a paced ingress stream has no seed label: %s" % th.get("label"))
-mi = load("mi.jsonl")
-mt = pick(mi, "net.udp.stream", "throughput", dir="in")
+mi = results(d + "/mi.jsonl", end=None)
+mt = one(mi, "net.udp.stream", "throughput", dir="in")
 check(mt["label"] == "UDP Throughput possible loss, ingress, 1518-byte frames: THROUGHPUT", "label %r" % mt.get("label"))
-mo = pick(mi, "net.udp.stream", "offered", dir="in")["samples"][0]
-ml = pick(mi, "net.udp.stream", "loss", dir="in")["samples"][0]
+mo = one(mi, "net.udp.stream", "offered", dir="in")["samples"][0]
+ml = one(mi, "net.udp.stream", "loss", dir="in")["samples"][0]
 check(0 < mt["samples"][0] <= mo * 1.000001, "ingress received %g > offered %g" % (mt["samples"][0], mo))
 check(abs(mt["samples"][0] - mo * (1 - ml / 100)) <= 1e-6 * mo, "ingress received != offered x (1 - loss)")
 
-m = load("m.jsonl")
-mt = pick(m, "net.udp.stream", "throughput")
+m = results(d + "/m.jsonl", end=None)
+mt = one(m, "net.udp.stream", "throughput")
 check(mt["label"] == "UDP Throughput possible loss, 1518-byte frames: THROUGHPUT", "label %r" % mt.get("label"))
-ml = pick(m, "net.udp.stream", "loss")
+ml = one(m, "net.udp.stream", "loss")
 check(ml["label"] == "UDP Throughput possible loss, 1518-byte frames: Packet Loss", "label %r" % ml.get("label"))
-mo = pick(m, "net.udp.stream", "offered")["samples"][0]
+mo = one(m, "net.udp.stream", "offered")["samples"][0]
 check(0 < mt["samples"][0] <= mo * 1.000001, "received %g > offered %g" % (mt["samples"][0], mo))
 check(abs(mt["samples"][0] - mo * (1 - ml["samples"][0] / 100)) <= 1e-6 * mo, "received != offered x (1 - loss)")
 
-t = load("t.jsonl")
+t = results(d + "/t.jsonl", end=None)
 for b in ("net.tcp.stream", "net.tcp.maerts"):
-    r = pick(t, b, "throughput")
+    r = one(t, b, "throughput")
     check(r["unit"] == "Mbit/s" and all(s > 1 for s in r["samples"]), "%s: %s" % (b, r["samples"]))
-    sd = pick(t, b, "sd_local")
+    sd = one(t, b, "sd_local")
     check(all(s > 0 for s in sd["samples"]), "%s service demand %s" % (b, sd["samples"]))
     check("remote_busy_pct" in r["cpu"], b + ": no remote CPU load")
-bt = pick(t, "net.tcp.bidir", "throughput")
-tx = pick(t, "net.tcp.bidir", "tx")
-rx = pick(t, "net.tcp.bidir", "rx")
+bt = one(t, "net.tcp.bidir", "throughput")
+tx = one(t, "net.tcp.bidir", "tx")
+rx = one(t, "net.tcp.bidir", "rx")
 check(bt["label"] == "TCP Bidirectional Throughput", "bidir label %r" % bt.get("label"))
 for a, b, c in zip(bt["samples"], tx["samples"], rx["samples"]):
     check(abs(a - (b + c)) <= 1e-6 * a and b > 0 and c > 0, "bidir %g != %g + %g" % (a, b, c))
 
-r = load("r.jsonl")
+r = results(d + "/r.jsonl", end=None)
 for b in ("net.tcp.rr", "net.tcp.crr", "net.udp.rr"):
     for size in (100,):
-        tr = pick(r, b, "transactions", size=size)
+        tr = one(r, b, "transactions", size=size)
         check(all(s > 10 for s in tr["samples"]), "%s: %s trans/s" % (b, tr["samples"]))
-        q = [pick(r, b, m, size=size)["samples"] for m in ("p50", "p90", "p99", "max")]
+        q = [one(r, b, m, size=size)["samples"] for m in ("p50", "p90", "p99", "max")]
         for s in zip(*q):
             check(0 < s[0] <= s[1] <= s[2] <= s[3], "%s percentiles out of order: %s" % (b, s))
 
-z = load("z.jsonl")
+z = results(d + "/z.jsonl", end=None)
 check(len(z) in (1, 4), "zeroloss: %d results" % len(z))
 if z[0]["status"] == "error":
     check("lost" in z[0]["reason"] or "loss" in z[0]["reason"], "zeroloss error: %s" % z[0]["reason"])
     print("note: no zero-loss rate held on this loaded loopback: " + z[0]["reason"])
 else:
-    zt = pick(z, "net.udp.zeroloss", "ndr")
-    zk = pick(z, "net.udp.zeroloss", "ndr_kpps")
-    zp = pick(z, "net.udp.zeroloss", "pdr")
+    zt = one(z, "net.udp.zeroloss", "ndr")
+    zk = one(z, "net.udp.zeroloss", "ndr_kpps")
+    zp = one(z, "net.udp.zeroloss", "pdr")
     check(zt["label"] == "UDP Throughput 0% loss, 1518-byte frames: THROUGHPUT", "label %r" % zt.get("label"))
-    check(pick(z, "net.udp.zeroloss", "ndr_kpps")["label"] == "UDP Throughput 0% loss, 1518-byte frames: Packets Per Second", "kpps label")
+    check(one(z, "net.udp.zeroloss", "ndr_kpps")["label"] == "UDP Throughput 0% loss, 1518-byte frames: Packets Per Second", "kpps label")
     check(not zp.get("label"), "pdr is not the seed's row")
     check(len(zt["samples"]) == 1 and zt["samples"][0] > 1, "zeroloss %s" % zt["samples"])
     check(abs(zt["samples"][0] / (zk["samples"][0] * 1472 * 8e-3) - 1) < 1e-6, "Mbit/s and kpps disagree")
@@ -151,7 +141,7 @@ else:
     ndr = [r for r in rows if float(r[2]) == 1.0 and abs(float(r[3]) - zt["samples"][0]) < 1e-3 * zt["samples"][0]]
     check(ndr and ndr[0][6] == ndr[0][5] and ndr[0][8] == "good", "the NDR's trial: %s" % ndr)
 
-s = load("s.jsonl")
+s = results(d + "/s.jsonl", end=None)
 check(len(s) == 1 and s[0]["status"] == "error" and "127.0.0.1:9" in s[0]["reason"],
       "unreachable peer: %s" % s)
 PY
@@ -223,26 +213,22 @@ set -e
 wait
 [ $rc -eq 1 ] || fail "peer killed mid-test: exit $rc, expected 1 (a benchmark failed)"
 python3 - "$T" <<'PY'
-import json, sys
+import sys
+from pgcheck import check, results
 d = sys.argv[1]
-res = lambda n: [r for r in map(json.loads, open(d + "/" + n)) if r["type"] == "result"]
-k = res("k.jsonl")
-if not (k and all(r["status"] == "ok" for r in k)):
-    sys.exit("FAIL: with the key: %s" % k[:1])
-n = res("n.jsonl")
-if not (len(n) == 1 and n[0]["status"] == "error" and "key" in n[0]["reason"]):
-    sys.exit("FAIL: without the key: %s" % n)
-o = res("o.jsonl")
-if not (len(o) == 1 and o[0]["status"] == "skipped" and "does not send UDP: update perfguide there" in o[0]["reason"]):
-    sys.exit("FAIL: ingress from an old peer: %s" % o)
+k = results(d + "/k.jsonl", end=None)
+check(k and all(r["status"] == "ok" for r in k), "with the key: %s" % k[:1])
+n = results(d + "/n.jsonl", end=None)
+check(len(n) == 1 and n[0]["status"] == "error" and "key" in n[0]["reason"], "without the key: %s" % n)
+o = results(d + "/o.jsonl", end=None)
+check(len(o) == 1 and o[0]["status"] == "skipped" and "does not send UDP: update perfguide there" in o[0]["reason"],
+      "ingress from an old peer: %s" % o)
 print("old peer: " + o[0]["reason"])
-x = res("x.jsonl")
+x = results(d + "/x.jsonl", end=None)
 net = [r for r in x if r["bench"] == "net.tcp.stream"]
 mem = [r for r in x if r["bench"] == "mem.bw.rd"]
-if not (len(net) == 1 and net[0]["status"] == "error" and net[0]["reason"]):
-    sys.exit("FAIL: peer killed mid-test: %s" % net)
-if not (mem and mem[0]["status"] == "ok"):
-    sys.exit("FAIL: the run did not go on after the peer died: %s" % mem)
+check(len(net) == 1 and net[0]["status"] == "error" and net[0]["reason"], "peer killed mid-test: %s" % net)
+check(mem and mem[0]["status"] == "ok", "the run did not go on after the peer died: %s" % mem)
 print("peer killed mid-test: " + net[0]["reason"])
 PY
 

@@ -95,19 +95,11 @@ fi
 [ $loss = none ] || run_b loss.jsonl net.udp.stream -p time=2 -p rate=50 --runs 1
 
 python3 - "$T" "$loss" <<'PY'
-import json, os, sys
+import os, sys
+from pgcheck import check, one, results
 d, loss = sys.argv[1], sys.argv[2]
-def load(n):
-    return [r for r in map(json.loads, open(d + "/" + n)) if r["type"] == "result"]
-def check(c, what):
-    if not c:
-        sys.exit("FAIL: " + what)
-def one(rs, bench, metric):
-    out = [r for r in rs if r["bench"] == bench and r.get("metric") == metric]
-    check(len(out) == 1 and out[0]["status"] == "ok", "%s %s: %s" % (bench, metric, out))
-    return out[0]
 
-p = load("plain.jsonl")
+p = results(d + "/plain.jsonl", end=None)
 t = one(p, "net.tcp.stream", "throughput")
 check(all(s > 10 for s in t["samples"]), "tcp.stream over veth: %s" % t["samples"])
 check(t["params"]["peer"].startswith("10.231."), "peer not recorded: %s" % t["params"])
@@ -128,26 +120,26 @@ if low < 90:
 # asserts is that the search finds the link, not a rate of another order:
 # half the link is that, on a machine of any load.
 zlow = low / 2 if low >= 90 else low
-s = load("tbf.jsonl")
+s = results(d + "/tbf.jsonl", end=None)
 t = one(s, "net.tcp.stream", "throughput")["median"]
-zr = one(load("tbfz.jsonl"), "net.udp.zeroloss", "ndr")
+zr = one(results(d + "/tbfz.jsonl", end=None), "net.udp.zeroloss", "ndr")
 z = zr["median"]
 check(low <= t <= 100, "tcp.stream through tbf 100mbit: %.1f Mbit/s" % t)
 check(zlow <= z <= 100, "udp.zeroloss through tbf 100mbit: %.1f Mbit/s (%s)" % (z, zr.get("note")))
-pr = one(load("tbfz.jsonl"), "net.udp.zeroloss", "pdr")
+pr = one(results(d + "/tbfz.jsonl", end=None), "net.udp.zeroloss", "pdr")
 check(z <= pr["median"] <= 101, "PDR through tbf 100mbit: %.1f Mbit/s" % pr["median"])
-z20 = one(load("tbfz20.jsonl"), "net.udp.zeroloss", "ndr")
+z20 = one(results(d + "/tbfz20.jsonl", end=None), "net.udp.zeroloss", "ndr")
 check(zlow / 5 <= z20["median"] <= 20, "udp.zeroloss through tbf 20mbit: %.1f Mbit/s (%s)" % (z20["median"], z20.get("note")))
 print("zero loss through tbf: %.1f Mbit/s at 100mbit, %.1f at 20mbit" % (z, z20["median"]))
 
-i = load("tbfin.jsonl")
+i = results(d + "/tbfin.jsonl", end=None)
 o = one(i, "net.udp.stream", "offered")["median"]
 r = one(i, "net.udp.stream", "throughput")["median"]
 l = one(i, "net.udp.stream", "loss")["median"]
 check(190 <= o <= 201, "ingress offered %.1f Mbit/s, asked 200" % o)
 check(85 <= r <= 100, "ingress through tbf 100mbit: received %.1f Mbit/s" % r)
 check(40 <= l <= 60, "ingress at 200 Mbit/s through tbf 100mbit: loss %.1f%%" % l)
-zi = one(load("tbfinz.jsonl"), "net.udp.zeroloss", "ndr")
+zi = one(results(d + "/tbfinz.jsonl", end=None), "net.udp.zeroloss", "ndr")
 check(zi["label"] == "UDP Throughput 0% loss, ingress, 1518-byte frames: THROUGHPUT", "label %r" % zi.get("label"))
 check(zlow <= zi["median"] <= 100, "ingress udp.zeroloss through tbf 100mbit: %.1f Mbit/s (%s)" % (zi["median"], zi.get("note")))
 print("ingress through tbf 100mbit: 200 offered, %.1f received, %.1f%% lost; zero loss at %.1f Mbit/s"
@@ -156,7 +148,7 @@ print("ingress through tbf 100mbit: 200 offered, %.1f received, %.1f%% lost; zer
 if loss == "none":
     print("SKIP part: no netem and no nftables here for random loss")
 else:
-    l = one(load("loss.jsonl"), "net.udp.stream", "loss")["median"]
+    l = one(results(d + "/loss.jsonl", end=None), "net.udp.stream", "loss")["median"]
     # 8490 datagrams at 1%: 85 lost, standard deviation 9
     check(0.6 <= l <= 1.45, "udp.stream with 1%% %s loss: %.2f%%" % (loss, l))
 PY

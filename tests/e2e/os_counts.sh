@@ -37,17 +37,14 @@ fi
 ! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
 
 python3 - "$T/r.jsonl" "$T/f.jsonl" "$T/o.jsonl" "$T/d.jsonl" <<'PY'
-import json, sys
+import sys
+from pgcheck import check, results
 
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-results = []
+res = []
 for path in sys.argv[1:]:
-    results += [r for r in map(json.loads, open(path)) if r["type"] == "result"]
+    res += results(path, end=None)
 by = {}
-for r in results:
+for r in res:
     by.setdefault(r["bench"], []).append(r)
 
 labels = {
@@ -76,11 +73,11 @@ for b, want in labels.items():
     check(r["status"] == "ok" or busy(r), "%s: %s %s" % (b, r["status"], r.get("reason")))
     check(busy(r) or r["label"] == want, "%s label %r, expected %r" % (b, r.get("label"), want))
 
-results = [r for r in results if not busy(r)]
+res = [r for r in res if not busy(r)]
 by = {}
-for r in results:
+for r in res:
     by.setdefault(r["bench"], []).append(r)
-for r in results:
+for r in res:
     if r["status"] == "skipped":
         check(r.get("reason"), r["bench"] + " skipped without a reason")
         continue
@@ -136,7 +133,7 @@ for b in ("os.ctx", "os.sig.catch", "os.pagefault"):
         check(v <= t / (r["iterations"] * per) * 1e6 * (1 + 1e-9), b + " net <= gross")
     check(r.get("note"), b + " says what it subtracted") if "note" in r else None
 
-ops = {(r["bench"], r["params"]["op"]): r for r in results if r["bench"].startswith("cpu.ops.")}
+ops = {(r["bench"], r["params"]["op"]): r for r in res if r["bench"].startswith("cpu.ops.")}
 check(ops[("cpu.ops.int", "div")]["label"] == "lat_ops-int-div", "lat_ops label")
 check(ops[("cpu.ops.double", "add")]["label"] == "lat_ops-double-add", "lat_ops label")
 for r in ops.values():

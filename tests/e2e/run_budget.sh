@@ -41,12 +41,9 @@ grep -Eq '^perfguide: the run took [0-9.]+s, [0-9.]+s over its 0.1s budget$' "$T
 
 python3 - "$T/b.jsonl" "$T/r.jsonl" "$T/s.jsonl" "$T/n.jsonl" <<'PY'
 import json, sys
+from pgcheck import check, records
 
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-recs = [json.loads(l) for l in open(sys.argv[1])]
+recs = records(sys.argv[1])
 cfg = recs[0]["config"]
 check(cfg["runs"] == 0 and cfg["budget_s"] == 1.5 and cfg["min_runs"] == 6 and cfg["ci_target"] == 0.02,
       "the run records the runner's settings: %r" % cfg)
@@ -70,7 +67,7 @@ for r in res:
 # each result's time is its share: what was left over the results left
 check(abs(res[0]["cap_s"] - 0.5) < 0.02, "the first result's share is a third of 1.5 s: %r" % res[0]["cap_s"])
 
-recs = [json.loads(l) for l in open(sys.argv[2])]
+recs = records(sys.argv[2])
 r = [x for x in recs if x["type"] == "result"][0]
 check(len(r["samples"]) == 4 and r["stop"] == "runs" and "cap_s" not in r, "--runs 4 is exactly 4: %r" % r["stop"])
 check(recs[0]["config"]["runs"] == 4 and "min_runs" not in recs[0]["config"], "a fixed run's config")

@@ -25,17 +25,10 @@ expect_usage_error "stream below a chunk a thread" run mem.stream.add -p size=8k
 grep -q 'mem.bw.fcp' "$T/table" || fail "no table line for mem.bw.fcp"
 
 python3 - "$T/r.jsonl" "$T/s.jsonl" "$T/l.jsonl" "$T/u.jsonl" "$T/s70.jsonl" "$T/sa.jsonl" <<'PY'
-import json, sys
+import sys
+from pgcheck import check, records
 
-def load(path):
-    with open(path) as f:
-        return [json.loads(l) for l in f]
-
-def check(cond, what):
-    if not cond:
-        sys.exit("FAIL: " + what)
-
-recs = load(sys.argv[1])
+recs = records(sys.argv[1])
 check(recs[0]["type"] == "run" and recs[0]["schema"] == "perfguide/1", "run record first")
 check(recs[0]["board"] == "test-board", "--board names the run")
 for k in ("id", "started", "machine", "build", "config"):
@@ -71,7 +64,7 @@ for r in results:
             check(abs(v - t / (r["iterations"] * 1600) * 1e9) <= 1e-6 * v, "ns per load")
         check(0.1 < r["median"] < 10000, "latency %g ns is plausible" % r["median"])
 
-recs = load(sys.argv[2])
+recs = records(sys.argv[2])
 results = [r for r in recs if r["type"] == "result"]
 check([r["bench"] for r in results] == ["mem.stream." + k for k in ("copy", "scale", "add", "triad")], "four kernels")
 per_elem = {"copy": 16, "scale": 16, "add": 24, "triad": 24}
@@ -89,18 +82,18 @@ for r in results:
         counted = r["iterations"] * n * per_elem[k] / t / 1e6
         check(abs(v - counted) <= 1e-6 * counted, "stream %s counts %d bytes per element" % (k, per_elem[k]))
 
-recs = load(sys.argv[3])
+recs = records(sys.argv[3])
 results = [r for r in recs if r["type"] == "result"]
 check(len(results) == 2 and all(r["status"] == "ok" for r in results), "lat.rand ran")
 
-r70 = [r for r in load(sys.argv[5]) if r["type"] == "result"]
+r70 = [r for r in records(sys.argv[5]) if r["type"] == "result"]
 check(len(r70) == 1 and r70[0]["status"] == "ok" and len(r70[0]["samples"]) == 70,
       "70 rotated passes validate: %s" % r70[0].get("reason"))
-ra = [r for r in load(sys.argv[6]) if r["type"] == "result"]
+ra = [r for r in records(sys.argv[6]) if r["type"] == "result"]
 check(len(ra) == 1 and ra[0]["status"] == "ok" and "alone" in ra[0]["note"], "order=alone ran")
 check(not ra[0].get("label"), "order=alone is not STREAM's row")
 
-recs = load(sys.argv[4])
+recs = records(sys.argv[4])
 results = [r for r in recs if r["type"] == "result"]
 check([r["params"]["unroll"] for r in results] == [1, 32], "unroll swept")
 for r in results:

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "audio.h"
+#include "core/err.h"
 
 const struct pg_bench *const pg_group_audio[] = {
 	&pg_audio_playback,
@@ -80,36 +81,26 @@ double audio_bits_per_s(uint64_t frames, double seconds, const struct audio_cfg 
 	return seconds > 0 ? (double)frames * audio_frame_bits(cfg) / seconds : 0;
 }
 
-int audio_check(const struct pg_args *a, char *err, size_t len)
+int audio_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	int64_t period = pg_arg_int(a, "period"), buffer = pg_arg_int(a, "buffer");
-	if (buffer && buffer < 2 * period) {
-		snprintf(err, len, "buffer: %lld frames is fewer than two periods of %lld",
-			 (long long)buffer, (long long)period);
-		return -1;
-	}
-	if (buffer > 1024 * period) {
-		snprintf(err, len, "buffer: at most 1024 periods (%lld frames)", (long long)(1024 * period));
-		return -1;
-	}
+	if (buffer && buffer < 2 * period)
+		return pg_err(err, errlen, "buffer: %lld frames is fewer than two periods of %lld",
+			      (long long)buffer, (long long)period);
+	if (buffer > 1024 * period)
+		return pg_err(err, errlen, "buffer: at most 1024 periods (%lld frames)", (long long)(1024 * period));
 	/* Absent parameters read as 0 and "": each check is for the benchmarks
 	 * that have the parameter. */
 	int64_t stall = pg_arg_int(a, "stall"), time = pg_arg_int(a, "time");
-	if (stall * 2 > time * 1000) {
-		snprintf(err, len, "stall: %lld ms is more than half of time (%lld s)", (long long)stall,
-			 (long long)time);
-		return -1;
-	}
+	if (stall * 2 > time * 1000)
+		return pg_err(err, errlen, "stall: %lld ms is more than half of time (%lld s)", (long long)stall,
+			      (long long)time);
 	const char *dev = pg_arg_str(a, "device"), *cap = pg_arg_str(a, "capture");
-	if (!dev[0]) {
-		snprintf(err, len, "device: give an ALSA device (default, hw:0,0; aplay -L lists them)");
-		return -1;
-	}
-	if (cap[0] && strcmp(cap, dev) == 0) {
-		snprintf(err, len, "capture: the loop plays into device and records from capture: "
-			 "give the two ends of the loopback (hw:Loopback,0,0 and hw:Loopback,1,0)");
-		return -1;
-	}
+	if (!dev[0])
+		return pg_err(err, errlen, "device: give an ALSA device (default, hw:0,0; aplay -L lists them)");
+	if (cap[0] && strcmp(cap, dev) == 0)
+		return pg_err(err, errlen, "capture: the loop plays into device and records from capture: "
+			      "give the two ends of the loopback (hw:Loopback,0,0 and hw:Loopback,1,0)");
 	return 0;
 }
 

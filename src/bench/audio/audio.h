@@ -158,7 +158,7 @@ unsigned audio_frame_bits(const struct audio_cfg *cfg);
 /* Throughput as the seed prints it, bits per second, from the frames the
  * device moved in a time. */
 double audio_bits_per_s(uint64_t frames, double seconds, const struct audio_cfg *cfg);
-int audio_check(const struct pg_args *a, char *err, size_t len);
+int audio_check(const struct pg_args *a, char *err, size_t errlen);
 void audio_label(const struct pg_bench *b, const struct pg_args *a, const char *metric, char *buf,
 		 size_t len);
 extern const struct pg_section audio_section, audio_loop_section;

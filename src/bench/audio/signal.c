@@ -51,7 +51,7 @@ static uint64_t payload(uint64_t n, unsigned c, int d)
 	return mix(n * 1000003u + c) & mask_of(d);
 }
 
-static void put(uint8_t *p, enum audio_fmt fmt, uint32_t v)
+static void sample_put(uint8_t *p, enum audio_fmt fmt, uint32_t v)
 {
 	int bytes = audio_formats[fmt].bytes;
 	for (int i = 0; i < bytes; i++)
@@ -84,7 +84,7 @@ void audio_sig_fill(void *buf, uint64_t first, size_t frames, enum audio_fmt fmt
 	int d = payload_bits(fmt), bytes = audio_formats[fmt].bytes;
 	for (size_t i = 0; i < frames; i++)
 		for (unsigned c = 0; c < channels; c++, p += bytes)
-			put(p, fmt, encode(payload(first + i, c, d), fmt));
+			sample_put(p, fmt, encode(payload(first + i, c, d), fmt));
 }
 
 void audio_sig_check_init(struct audio_sig_check *c, enum audio_fmt fmt, unsigned channels)

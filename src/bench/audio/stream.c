@@ -34,7 +34,7 @@ struct stream_state {
 	uint8_t *data;
 };
 
-static int stream_setup(struct pg_ctx *ctx)
+static int audio_stream_setup(struct pg_ctx *ctx)
 {
 	struct stream_state *st = calloc(1, sizeof(*st));
 	if (!st)
@@ -60,7 +60,7 @@ static int stream_setup(struct pg_ctx *ctx)
 	return PG_OK;
 }
 
-static int stream_prepare(struct pg_ctx *ctx, uint64_t iters)
+static int audio_stream_prepare(struct pg_ctx *ctx, uint64_t iters)
 {
 	struct stream_state *st = ctx->priv;
 	(void)iters;
@@ -69,13 +69,6 @@ static int stream_prepare(struct pg_ctx *ctx, uint64_t iters)
 		return pg_error(ctx, "ALSA device '%s': cannot prepare: %s", st->cfg.device,
 				audio_strerror(err));
 	return PG_OK;
-}
-
-static void sleep_ms(int64_t ms)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000 };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
 }
 
 /* What one sample counts as it goes. */
@@ -196,7 +189,7 @@ static int sample_end(struct pg_ctx *ctx, struct stream_state *st, struct tally 
 	return PG_OK;
 }
 
-static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+static int audio_stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct stream_state *st = ctx->priv;
 	(void)iters;
@@ -216,7 +209,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		if (now >= deadline)
 			break;
 		if (now >= stall_at) {
-			sleep_ms(stall);
+			pg_sleep_s((double)stall / 1000);
 			stall_at = INFINITY;
 			c.moved_at = pg_now();
 			continue;
@@ -228,7 +221,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	return sample_end(ctx, st, &t, time, counts);
 }
 
-static void stream_teardown(struct pg_ctx *ctx)
+static void audio_stream_teardown(struct pg_ctx *ctx)
 {
 	struct stream_state *st = ctx->priv;
 	if (!st)
@@ -260,8 +253,8 @@ static const int capture_dir = 1;
 
 #define STREAM_BENCH									\
 	.section = &audio_section, .params = stream_params, .metrics = stream_metrics,	\
-	.trial = 1, .check = audio_check, .setup = stream_setup, .prepare = stream_prepare,	\
-	.step = stream_step, .teardown = stream_teardown, .label = audio_label
+	.trial = 1, .check = audio_check, .setup = audio_stream_setup, .prepare = audio_stream_prepare,	\
+	.step = audio_stream_step, .teardown = audio_stream_teardown, .label = audio_label
 
 const struct pg_bench pg_audio_playback = {
 	.id = "audio.playback", .title = "ALSA playback (aplay)", STREAM_BENCH,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "can.h"
+#include "core/err.h"
 
 const struct pg_section can_section = {
 	.title = "DCAN",
@@ -30,22 +31,20 @@ const struct pg_bench *const pg_group_can[] = {
 	NULL,
 };
 
-int can_check_args(const struct pg_args *a, char *err, size_t len)
+int can_check_args(const struct pg_args *a, char *err, size_t errlen)
 {
 	canid_t id;
 	const char *ids = pg_arg_str(a, "id");
-	if (can_parse_id(ids, &id) < 0) {
-		snprintf(err, len, "id '%s': a CAN id in hex, up to 3 digits (standard, at most 7ff) "
-			 "or 8 digits (extended, at most 1fffffff)", ids);
-		return -1;
-	}
+	if (can_parse_id(ids, &id) < 0)
+		return pg_err(err, errlen, "id '%s': a CAN id in hex, up to 3 digits (standard, at most 7ff) "
+			      "or 8 digits (extended, at most 1fffffff)", ids);
 	int64_t size = pg_arg_int(a, "size"), fd = pg_arg_int(a, "fd");
 	if (!can_len_valid((unsigned)size, (int)fd)) {
 		if (!fd)
-			snprintf(err, len, "size %lld: a classic CAN frame carries 0 to 8 bytes "
+			snprintf(err, errlen, "size %lld: a classic CAN frame carries 0 to 8 bytes "
 				 "(more with fd=1)", (long long)size);
 		else
-			snprintf(err, len, "size %lld: a CAN FD frame carries 0..8, 12, 16, 20, 24, "
+			snprintf(err, errlen, "size %lld: a CAN FD frame carries 0..8, 12, 16, 20, 24, "
 				 "32, 48 or 64 bytes", (long long)size);
 		return -1;
 	}

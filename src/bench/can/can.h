@@ -144,7 +144,7 @@ void can_driver(const struct can_link *l, char *buf, size_t len);
 #define CAN_TIME_PARAM									\
 	{ .name = "time", .type = PG_P_INT, .def = "5", .min = 1, .max = 3600,		\
 	  .quick = "1", .help = "seconds each sample lasts" }
-int can_check_args(const struct pg_args *a, char *err, size_t len);
+int can_check_args(const struct pg_args *a, char *err, size_t errlen);
 
 extern const struct pg_section can_section;
 extern const struct pg_bench pg_can_tx, pg_can_load, pg_can_rr;

@@ -24,7 +24,7 @@ struct bitseq {
 	unsigned char bit[MAX_BITS];
 };
 
-static void put(struct bitseq *s, uint32_t v, unsigned nbits)
+static void bits_put(struct bitseq *s, uint32_t v, unsigned nbits)
 {
 	while (nbits--)
 		s->bit[s->n++] = (v >> nbits) & 1;
@@ -100,39 +100,39 @@ void can_frame_bits(const struct canfd_frame *f, int fd, struct can_bits *b)
 	int eff = !!(f->can_id & CAN_EFF_FLAG);
 	int rtr = !fd && (f->can_id & CAN_RTR_FLAG);
 	unsigned len = rtr ? 0 : f->len;
-	put(&s, 0, 1);					/* SOF */
+	bits_put(&s, 0, 1);					/* SOF */
 	if (eff) {
-		put(&s, (f->can_id & CAN_EFF_MASK) >> 18, 11);
-		put(&s, 3, 2);				/* SRR, IDE: recessive */
-		put(&s, f->can_id & 0x3ffff, 18);
+		bits_put(&s, (f->can_id & CAN_EFF_MASK) >> 18, 11);
+		bits_put(&s, 3, 2);				/* SRR, IDE: recessive */
+		bits_put(&s, f->can_id & 0x3ffff, 18);
 	} else {
-		put(&s, f->can_id & CAN_SFF_MASK, 11);
+		bits_put(&s, f->can_id & CAN_SFF_MASK, 11);
 	}
 	if (!fd) {
-		put(&s, rtr, 1);			/* RTR */
-		put(&s, 0, 2);				/* r1 r0, or IDE r0 */
-		put(&s, f->len > 8 ? 8 : f->len, 4);
+		bits_put(&s, rtr, 1);			/* RTR */
+		bits_put(&s, 0, 2);				/* r1 r0, or IDE r0 */
+		bits_put(&s, f->len > 8 ? 8 : f->len, 4);
 		for (unsigned i = 0; i < len; i++)
-			put(&s, f->data[i], 8);
-		put(&s, crc15(&s), 15);
+			bits_put(&s, f->data[i], 8);
+		bits_put(&s, crc15(&s), 15);
 		unsigned early;
 		b->nominal = s.n + stuff_bits(&s, 0, &early) + TAIL_BITS;
 		b->data = 0;
 		return;
 	}
 	if (eff)
-		put(&s, 0, 1);				/* RRS */
+		bits_put(&s, 0, 1);				/* RRS */
 	else
-		put(&s, 0, 2);				/* RRS, IDE */
-	put(&s, 1, 1);					/* FDF */
-	put(&s, 0, 1);					/* res */
+		bits_put(&s, 0, 2);				/* RRS, IDE */
+	bits_put(&s, 1, 1);					/* FDF */
+	bits_put(&s, 0, 1);					/* res */
 	int brs = !!(f->flags & CANFD_BRS);
-	put(&s, brs, 1);
+	bits_put(&s, brs, 1);
 	unsigned mark = s.n;				/* the data phase starts after BRS */
-	put(&s, !!(f->flags & CANFD_ESI), 1);
-	put(&s, can_len2dlc(len), 4);
+	bits_put(&s, !!(f->flags & CANFD_ESI), 1);
+	bits_put(&s, can_len2dlc(len), 4);
 	for (unsigned i = 0; i < len; i++)
-		put(&s, f->data[i], 8);
+		bits_put(&s, f->data[i], 8);
 	unsigned early, stuffed = stuff_bits(&s, mark, &early);
 	/* Stuff count (3 bits and parity) and CRC-17 or CRC-21, a fixed stuff
 	 * bit before each four of them. */

@@ -80,8 +80,7 @@ static void *responder(void *arg)
 				atomic_store(&st->failed, 1);
 				return NULL;
 			}
-			struct timespec ts = { .tv_nsec = 50000 };
-			nanosleep(&ts, NULL);
+			pg_sleep_s(50e-6);
 		}
 	}
 	return NULL;
@@ -198,8 +197,7 @@ static int round_trip(struct pg_ctx *ctx, struct rr *st, uint64_t *ns, uint64_t 
 			pg_error(ctx, "writing to %s: %s", st->link.name, strerror(errno));
 			return -1;
 		}
-		struct timespec ts = { .tv_nsec = 50000 };
-		nanosleep(&ts, NULL);
+		pg_sleep_s(50e-6);
 	}
 	uint64_t until = t0 + (uint64_t)(st->wait_s * 1e9);
 	for (;;) {

@@ -143,7 +143,7 @@ static void *receiver(void *arg)
 	return NULL;
 }
 
-static int stream_setup(struct pg_ctx *ctx)
+static int can_stream_setup(struct pg_ctx *ctx)
 {
 	struct stream *st = calloc(1, sizeof(*st));
 	if (!st)
@@ -205,16 +205,10 @@ static int stream_setup(struct pg_ctx *ctx)
 	return PG_OK;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
-	nanosleep(&ts, NULL);
-}
-
 /* Appends to the note in buf (cut short when it does not fit). */
-static void note_add(char *buf, size_t len, const char *fmt, ...)
+static void can_stream_note_add(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void note_add(char *buf, size_t len, const char *fmt, ...)
+static void can_stream_note_add(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t n = strlen(buf);
 	va_list ap;
@@ -225,18 +219,18 @@ static void note_add(char *buf, size_t len, const char *fmt, ...)
 
 /* What the note says about the interfaces: "can0 (kvaser_pci, 500 kbit/s,
  * txqueuelen 10) counted on can1". */
-static void describe(const struct stream *st, char *buf, size_t len)
+static void can_stream_describe(const struct stream *st, char *buf, size_t len)
 {
 	char drv[64];
 	can_driver(&st->link, drv, sizeof(drv));
 	snprintf(buf, len, "%s (%s", st->link.name, drv);
 	if (st->link.bitrate)
-		note_add(buf, len, ", %g kbit/s", st->link.bitrate / 1e3);
+		can_stream_note_add(buf, len, ", %g kbit/s", st->link.bitrate / 1e3);
 	if (st->link.dbitrate && st->sp.fd)
-		note_add(buf, len, ", data %g kbit/s", st->link.dbitrate / 1e3);
-	note_add(buf, len, ", txqueuelen %u)", st->link.txqlen);
+		can_stream_note_add(buf, len, ", data %g kbit/s", st->link.dbitrate / 1e3);
+	can_stream_note_add(buf, len, ", txqueuelen %u)", st->link.txqlen);
 	if (st->at.ifindex != st->link.ifindex)
-		note_add(buf, len, " counted on %s", st->at.name);
+		can_stream_note_add(buf, len, " counted on %s", st->at.name);
 }
 
 /* A virtual machine's controller is emulated (qemu's kvaser_pci, ctucan):
@@ -305,7 +299,7 @@ static void write_frames(struct stream *st, struct sample *sm, double seconds)
 			 * leaves (a bus without a node to acknowledge). */
 			if (pg_now() - sm->t0 > 1.0 && atomic_load(&st->ours) == sm->a.ours)
 				break;
-			sleep_s(st->sp.frame_s > 0 ? st->sp.frame_s : 50e-6);
+			pg_sleep_s(st->sp.frame_s > 0 ? st->sp.frame_s : 50e-6);
 		} else if (n < 0 && errno == EINTR) {
 			continue;
 		} else {
@@ -327,7 +321,7 @@ static void await_frames(struct stream *st, struct sample *sm)
 		if (sm->b.ours - sm->a.ours + (uint32_t)(sm->b.overflow - sm->a.overflow) >= sm->sent ||
 		    atomic_load(&st->damaged) || atomic_load(&st->failed) || pg_now() > until)
 			break;
-		sleep_s(1e-3);
+		pg_sleep_s(1e-3);
 	}
 	snap(st, &sm->b);
 	sm->got = sm->b.ours - sm->a.ours;
@@ -355,7 +349,7 @@ static int none_arrived(struct pg_ctx *ctx, const struct stream *st, const struc
 
 /* Whether the sample stands: the receiver sound, the writes, only our
  * frames counted, some arrived and in order. PG_OK, or why not. */
-static int judge(struct pg_ctx *ctx, const struct stream *st, const struct sample *sm)
+static int can_stream_judge(struct pg_ctx *ctx, const struct stream *st, const struct sample *sm)
 {
 	if (atomic_load(&st->failed))
 		return pg_error(ctx, "%s", st->why);
@@ -386,26 +380,26 @@ static int judge(struct pg_ctx *ctx, const struct stream *st, const struct sampl
 static void note_sample(struct pg_ctx *ctx, const struct stream *st, const struct sample *sm)
 {
 	char note[PG_MSG_LEN];
-	describe(st, note, sizeof(note));
-	note_add(note, sizeof(note), ": %llu frames written, %s", (unsigned long long)st->sent_all,
+	can_stream_describe(st, note, sizeof(note));
+	can_stream_note_add(note, sizeof(note), ": %llu frames written, %s", (unsigned long long)st->sent_all,
 		 st->lost_all ? "not all received" : "every one received in order");
 	if (sm->lost) {
 		struct can_link now;
 		uint64_t dropped = sm->dropped0;
 		if (can_link_by_index(st->at.ifindex, &now) == 0)
 			dropped = now.rx_dropped + now.rx_over_errors;
-		note_add(note, sizeof(note), "; %llu lost (%llu dropped by the counting socket, %llu "
+		can_stream_note_add(note, sizeof(note), "; %llu lost (%llu dropped by the counting socket, %llu "
 			 "by %s)", (unsigned long long)st->lost_all, (unsigned long long)sm->overflow,
 			 (unsigned long long)(dropped - sm->dropped0), st->at.name);
 	}
 	if (st->enobufs_all)
-		note_add(note, sizeof(note), "; writes refused %llu times (ENOBUFS): the interface's "
+		can_stream_note_add(note, sizeof(note), "; writes refused %llu times (ENOBUFS): the interface's "
 			 "queue (txqueuelen %u) was full, the interface set the pace",
 			 (unsigned long long)st->enobufs_all, st->link.txqlen);
 	pg_note(ctx, "%s", note);
 }
 
-static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+static int can_stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct stream *st = ctx->priv;
 	(void)iters;
@@ -417,7 +411,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	sm.t0 = pg_now();
 	write_frames(st, &sm, (double)pg_arg_int(ctx->args, "time"));
 	await_frames(st, &sm);
-	int rc = judge(ctx, st, &sm);
+	int rc = can_stream_judge(ctx, st, &sm);
 	if (rc != PG_OK)
 		return rc;
 	sm.lost = sm.sent - sm.got;
@@ -439,7 +433,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	return PG_OK;
 }
 
-static void stream_teardown(struct pg_ctx *ctx)
+static void can_stream_teardown(struct pg_ctx *ctx)
 {
 	struct stream *st = ctx->priv;
 	if (!st)
@@ -487,12 +481,12 @@ static const struct pg_metric load_metrics[] = {
 const struct pg_bench pg_can_tx = {
 	.id = "can.tx", .title = "CAN frames sent (cangen -g 0)", .section = &can_section,
 	.params = stream_params, .metrics = tx_metrics, .trial = 1, .check = can_check_args,
-	.setup = stream_setup, .step = stream_step, .teardown = stream_teardown,
+	.setup = can_stream_setup, .step = can_stream_step, .teardown = can_stream_teardown,
 };
 
 const struct pg_bench pg_can_load = {
 	.id = "can.load", .title = "CAN bus load at full rate (canbusload -e)",
 	.section = &can_section, .params = stream_params, .metrics = load_metrics, .trial = 1,
-	.data = "load", .check = can_check_args, .setup = stream_setup, .step = stream_step,
-	.teardown = stream_teardown,
+	.data = "load", .check = can_check_args, .setup = can_stream_setup, .step = can_stream_step,
+	.teardown = can_stream_teardown,
 };

@@ -20,21 +20,19 @@
 #include "core/registry.h"
 #include "core/runner.h"
 #include "cpu.h"
+#include "core/err.h"
 
-static int scaling_check(const struct pg_args *a, char *err, size_t len)
+static int scaling_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	const char *id = pg_arg_str(a, "bench");
 	const struct pg_bench *b = pg_registry_find(id);
 	if (!b || strncmp(id, "cpu.", 4) != 0 || !b->copies_param ||
 	    strcmp(b->copies_param, "copies") != 0) {
-		snprintf(err, len, "bench=%s: give a cpu.* benchmark that takes copies "
-			 "(perfguide list shows them)", id);
-		return -1;
+		return pg_err(err, errlen, "bench=%s: give a cpu.* benchmark that takes copies "
+			      "(perfguide list shows them)", id);
 	}
-	if (!b->metrics[0].higher_is_better) {
-		snprintf(err, len, "bench=%s: its figure is a time, not a rate to add up", id);
-		return -1;
-	}
+	if (!b->metrics[0].higher_is_better)
+		return pg_err(err, errlen, "bench=%s: its figure is a time, not a rate to add up", id);
 	return 0;
 }
 

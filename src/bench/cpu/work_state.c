@@ -114,7 +114,7 @@ static uint32_t state_run(void *p)
 	return pg_work_crc32(0, s->got, sizeof(s->got)) ^ s->transitions;
 }
 
-static void put(struct state_work *s, const char *tok, enum kind k)
+static void token_put(struct state_work *s, const char *tok, enum kind k)
 {
 	size_t n = strlen(tok);
 	memcpy(s->text + s->len, tok, n);
@@ -139,7 +139,7 @@ static int state_init(void *p, char *why, size_t len)
 		case 1:
 		case 2:
 			snprintf(tok, sizeof(tok), "%s%u", sign, (v >> 9) % 100000);
-			put(s, tok, K_INT);
+			token_put(s, tok, K_INT);
 			break;
 		case 3:
 		case 4:
@@ -148,15 +148,15 @@ static int state_init(void *p, char *why, size_t len)
 			else
 				snprintf(tok, sizeof(tok), "%u.%ue%s%u", (v >> 10) % 100, (v >> 17) % 97,
 					 v & 0x400 ? "-" : "", (v >> 24) % 40);
-			put(s, tok, K_FLOAT);
+			token_put(s, tok, K_FLOAT);
 			break;
 		case 5:
 		case 6:
 			snprintf(tok, sizeof(tok), "0x%X", v >> 9);
-			put(s, tok, K_HEX);
+			token_put(s, tok, K_HEX);
 			break;
 		default:
-			put(s, bad[(v >> 9) % (sizeof(bad) / sizeof(bad[0]))], K_BAD);
+			token_put(s, bad[(v >> 9) % (sizeof(bad) / sizeof(bad[0]))], K_BAD);
 			break;
 		}
 	}

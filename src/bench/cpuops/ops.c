@@ -173,11 +173,11 @@ static chain_fn chain_of(enum type t, enum op o)
 	return table[t][o];
 }
 
-static int ops_check(const struct pg_args *a, char *err, size_t len)
+static int ops_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	(void)a;
 	(void)err;
-	(void)len;
+	(void)errlen;
 	return 0;
 }
 

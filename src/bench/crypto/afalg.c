@@ -28,6 +28,7 @@
 #include <linux/if_alg.h>
 
 #include "crypto.h"
+#include "core/err.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38
@@ -219,7 +220,7 @@ static int send_control(struct kalg *s, int encrypt, const uint8_t *iv, size_t a
 
 /* Puts len bytes of buf into the operation socket by the chosen path. With
  * splice, MORE tells the kernel that data beyond what the pipe holds follows. */
-static int put(struct kalg *s, const uint8_t *buf, size_t len)
+static int afalg_put(struct kalg *s, const uint8_t *buf, size_t len)
 {
 	if (!s->splice)
 		return send(s->op, buf, len, 0) == (ssize_t)len ? 0 : -1;
@@ -348,9 +349,9 @@ static int kalg_once(struct pg_ctx *ctx, void *x, int encrypt, const uint8_t *iv
 
 	int sent;
 	if (alg->kind == CK_HASH || alg->kind == CK_MAC)
-		sent = put(s, ib, in_len);
+		sent = afalg_put(s, ib, in_len);
 	else if (s->splice)
-		sent = send_control(s, encrypt, iv, aad_len, NULL, 0, MSG_MORE) < 0 ? -1 : put(s, ib, in_len);
+		sent = send_control(s, encrypt, iv, aad_len, NULL, 0, MSG_MORE) < 0 ? -1 : afalg_put(s, ib, in_len);
 	else
 		sent = send_control(s, encrypt, iv, aad_len, ib, in_len, 0);
 	if (sent < 0) {
@@ -416,7 +417,7 @@ static int kalg_loop(void *x, uint8_t *buf, size_t len, uint64_t iters, char *er
 
 	if (alg->kind == CK_HASH || alg->kind == CK_MAC) {
 		for (uint64_t i = 0; i < iters; i++) {
-			if (put(s, buf, len) < 0)
+			if (afalg_put(s, buf, len) < 0)
 				goto fail;
 			if (read(s->op, md, alg->out_len) != (ssize_t)alg->out_len) {
 				what = "read";
@@ -429,7 +430,7 @@ static int kalg_loop(void *x, uint8_t *buf, size_t len, uint64_t iters, char *er
 	size_t in_len = s->in ? s->in_len : len;
 	uint8_t *out = s->out ? s->out : buf;
 	for (uint64_t i = 0; i < iters; i++) {
-		if (put(s, in, in_len) < 0)
+		if (afalg_put(s, in, in_len) < 0)
 			goto fail;
 		if (get(s, out, s->out_len) < 0) {
 			what = "read";
@@ -438,9 +439,8 @@ static int kalg_loop(void *x, uint8_t *buf, size_t len, uint64_t iters, char *er
 	}
 	return 0;
 fail:
-	snprintf(err, errlen, "kernel %s (%s): %s of a %zu-byte buffer failed: %s", alg->kernel,
-		 s->driver, what, len, strerror(errno));
-	return -1;
+	return pg_err(err, errlen, "kernel %s (%s): %s of a %zu-byte buffer failed: %s", alg->kernel,
+		      s->driver, what, len, strerror(errno));
 }
 
 static void kalg_describe(void *x, char *buf, size_t len)

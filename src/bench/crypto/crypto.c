@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "crypto.h"
+#include "core/err.h"
 
 const struct crypto_alg crypto_algs[] = {
 	/* name, kind, OpenSSL, kernel, key, iv, block, out, seed */
@@ -59,31 +60,26 @@ static int use_kernel(const struct pg_args *a)
 	return strcmp(pg_arg_str(a, "backend"), "kernel") == 0;
 }
 
-static int crypto_check(const struct pg_args *a, char *err, size_t len)
+static int crypto_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	const char *driver = pg_arg_str(a, "driver");
 	if (!use_kernel(a) && (strcmp(pg_arg_str(a, "path"), "sendmsg") != 0 ||
 			       strcmp(driver, "auto") != 0)) {
-		snprintf(err, len, "path and driver choose how the kernel does the work: "
-			 "give them with backend=kernel");
-		return -1;
+		return pg_err(err, errlen, "path and driver choose how the kernel does the work: "
+			      "give them with backend=kernel");
 	}
-	if (strlen(driver) >= 64) {
-		snprintf(err, len, "driver: a kernel driver name is under 64 characters");
-		return -1;
-	}
+	if (strlen(driver) >= 64)
+		return pg_err(err, errlen, "driver: a kernel driver name is under 64 characters");
 	return 0;
 }
 
-static int block_check(const struct pg_args *a, unsigned block, const char *name, char *err, size_t len)
+static int block_check(const struct pg_args *a, unsigned block, const char *name, char *err, size_t errlen)
 {
 	int64_t size = pg_arg_int(a, "size");
-	if (size % block != 0) {
-		snprintf(err, len, "size: %s works on whole %u-byte blocks; give a multiple of %u",
-			 name, block, block);
-		return -1;
-	}
-	return crypto_check(a, err, len);
+	if (size % block != 0)
+		return pg_err(err, errlen, "size: %s works on whole %u-byte blocks; give a multiple of %u",
+			      name, block, block);
+	return crypto_check(a, err, errlen);
 }
 
 /* The benchmark's key and IV: fixed, so runs are alike. */
@@ -256,14 +252,14 @@ static const struct pg_metric crypto_metrics[] = {
 	{ 0 },
 };
 
-static int check_aes(const struct pg_args *a, char *err, size_t len)
+static int check_aes(const struct pg_args *a, char *err, size_t errlen)
 {
-	return block_check(a, 16, "AES in ECB or CBC mode", err, len);
+	return block_check(a, 16, "AES in ECB or CBC mode", err, errlen);
 }
 
-static int check_des(const struct pg_args *a, char *err, size_t len)
+static int check_des(const struct pg_args *a, char *err, size_t errlen)
 {
-	return block_check(a, 8, "TDES in CBC mode", err, len);
+	return block_check(a, 8, "TDES in CBC mode", err, errlen);
 }
 
 /*

@@ -21,6 +21,7 @@
 
 #include "pg_build.h"
 #include "crypto.h"
+#include "core/err.h"
 
 #ifdef PG_HAVE_CRYPTO
 #include <openssl/crypto.h>
@@ -244,8 +245,7 @@ static int ossl_loop(void *x, uint8_t *buf, size_t len, uint64_t iters, char *er
 	}
 	return 0;
 fail:
-	snprintf(err, errlen, "openssl: %s failed on a %zu-byte buffer", s->alg->evp, len);
-	return -1;
+	return pg_err(err, errlen, "openssl: %s failed on a %zu-byte buffer", s->alg->evp, len);
 }
 
 static void ossl_describe(void *x, char *buf, size_t len)

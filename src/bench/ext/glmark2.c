@@ -22,6 +22,7 @@
 
 #include "core/runner.h"
 #include "ext.h"
+#include "core/err.h"
 
 /* A parameter's value is at most 47 characters: 24 one-letter scenes. */
 #define GLMARK2_MAX_SPECS 24
@@ -287,18 +288,14 @@ static int size_ok(const char *s)
 	return end != h && !*end && hh >= 1;
 }
 
-static int glmark2_check(const struct pg_args *a, char *err, size_t len)
+static int glmark2_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	const char *size = pg_arg_str(a, "size");
-	if (!size_ok(size)) {
-		snprintf(err, len, "size=%s: give WIDTHxHEIGHT, as 800x600", size);
-		return -1;
-	}
+	if (!size_ok(size))
+		return pg_err(err, errlen, "size=%s: give WIDTHxHEIGHT, as 800x600", size);
 	const char *scenes = pg_arg_str(a, "scenes");
-	if (scenes[0] == '@' && !scenes[1]) {
-		snprintf(err, len, "scenes=@: give @FILE, a file of glmark2 benchmark lines");
-		return -1;
-	}
+	if (scenes[0] == '@' && !scenes[1])
+		return pg_err(err, errlen, "scenes=@: give @FILE, a file of glmark2 benchmark lines");
 	return 0;
 }
 

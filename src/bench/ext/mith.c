@@ -42,6 +42,7 @@
 
 #include "core/runner.h"
 #include "ext.h"
+#include "core/err.h"
 
 /* Run rule 1: a workload runs for at least 1000 ticks of its timer, whose
  * Linux port ticks every millisecond. */
@@ -280,10 +281,8 @@ int ext_mith_parse(const char *text, const char *workload, struct ext_mith_run *
 {
 	memset(r, 0, sizeof(*r));
 	r->workers = -1;
-	if (strlen(workload) >= sizeof(r->workload)) {
-		snprintf(err, errlen, "workload name too long");
-		return -1;
-	}
+	if (strlen(workload) >= sizeof(r->workload))
+		return pg_err(err, errlen, "workload name too long");
 	snprintf(r->workload, sizeof(r->workload), "%s", workload);
 	struct mith_parse ps = { .workload = workload, .wl = strlen(workload), .r = r, .err = err,
 				 .errlen = errlen };

@@ -21,6 +21,7 @@
 #include "core/runner.h"
 #include "core/timer.h"
 #include "ext.h"
+#include "core/err.h"
 
 /* How often the wait for output looks at the clock and at Ctrl-C. */
 #define POLL_MS 200
@@ -163,8 +164,7 @@ static void collect(pid_t pid, int out_fd, int err_fd, double t0, double timeout
 			reaped = 1;
 			break;
 		}
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
+		pg_sleep_s(0.01);
 	}
 	for (int i = 0; i < 2; i++)
 		if (pfd[i].fd >= 0)
@@ -182,8 +182,7 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 	memset(p, 0, sizeof(*p));
 	if (append(&p->out, "", 0) < 0 || append(&p->err, "", 0) < 0) {
 		ext_proc_free(p);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return pg_err(err, errlen, "out of memory");
 	}
 	cpu_set_t set, *setp = NULL;
 	if (cpus && ncpus > 0) {
@@ -341,7 +340,7 @@ struct text {
 	size_t len, used;
 };
 
-static void put(struct text *t, const char *s, size_t n)
+static void text_put(struct text *t, const char *s, size_t n)
 {
 	while (n-- > 0 && t->used + 1 < t->len)
 		t->buf[t->used++] = *s++;
@@ -356,18 +355,18 @@ void ext_format_argv(char *const argv[], char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; argv[i]; i++) {
 		if (i)
-			put(&t, " ", 1);
+			text_put(&t, " ", 1);
 		if (plain_word(argv[i])) {
-			put(&t, argv[i], strlen(argv[i]));
+			text_put(&t, argv[i], strlen(argv[i]));
 			continue;
 		}
-		put(&t, "'", 1);
+		text_put(&t, "'", 1);
 		for (const char *s = argv[i]; *s; s++)
 			if (*s == '\'')
-				put(&t, "'\\''", 4);
+				text_put(&t, "'\\''", 4);
 			else
-				put(&t, s, 1);
-		put(&t, "'", 1);
+				text_put(&t, s, 1);
+		text_put(&t, "'", 1);
 	}
 }
 

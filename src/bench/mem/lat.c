@@ -27,6 +27,7 @@
 #include "core/params.h"
 #include "core/sysinfo.h"
 #include "mem.h"
+#include "core/err.h"
 
 /* One iteration of step() follows this many links: a whole number of loop
  * bodies for every `unroll` allowed. */
@@ -42,23 +43,17 @@ struct lat_state {
 	int unroll;		/* loads per loop body */
 };
 
-static int lat_check(const struct pg_args *a, char *err, size_t len)
+static int lat_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	int64_t size = pg_arg_int(a, "size"), stride = pg_arg_int(a, "stride");
-	if (stride < (int64_t)sizeof(void *) || stride % (int64_t)sizeof(void *)) {
-		snprintf(err, len, "stride must be a multiple of %zu bytes", sizeof(void *));
-		return -1;
-	}
-	if (size < stride) {
-		snprintf(err, len, "size must be at least one stride (%lld bytes)", (long long)stride);
-		return -1;
-	}
+	if (stride < (int64_t)sizeof(void *) || stride % (int64_t)sizeof(void *))
+		return pg_err(err, errlen, "stride must be a multiple of %zu bytes", sizeof(void *));
+	if (size < stride)
+		return pg_err(err, errlen, "size must be at least one stride (%lld bytes)", (long long)stride);
 	int64_t u = pg_arg_int(a, "unroll");	/* 0: mem.lat.rand, which has none */
 	if (u != 0) {
-		if (u != 1 && u != 32 && u != LMBENCH_UNROLL) {
-			snprintf(err, len, "unroll must be 1, 32 or 100 loads per loop body");
-			return -1;
-		}
+		if (u != 1 && u != 32 && u != LMBENCH_UNROLL)
+			return pg_err(err, errlen, "unroll must be 1, 32 or 100 loads per loop body");
 	}
 	return 0;
 }

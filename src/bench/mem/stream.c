@@ -33,6 +33,7 @@
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "mem.h"
+#include "core/err.h"
 
 #define SCALAR 3.0
 #define CHUNK 1024		/* elements the kernels' inner loop does: see run_kernel */
@@ -69,15 +70,13 @@ static size_t auto_array_bytes(void)
 	return 4 * (size_t)(llc > 0 ? llc : FALLBACK_LLC);
 }
 
-static int stream_check(const struct pg_args *a, char *err, size_t len)
+static int stream_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	int64_t size = pg_arg_int(a, "size"), threads = pg_arg_int(a, "threads");
 	int64_t least = (int64_t)(CHUNK * sizeof(double)) * (threads > 0 ? threads : 1);
-	if (size != 0 && size < least) {
-		snprintf(err, len, "size must be at least %lld KiB (%d KiB a thread)",
-			 (long long)(least / 1024), (int)(CHUNK * sizeof(double) / 1024));
-		return -1;
-	}
+	if (size != 0 && size < least)
+		return pg_err(err, errlen, "size must be at least %lld KiB (%d KiB a thread)",
+			      (long long)(least / 1024), (int)(CHUNK * sizeof(double) / 1024));
 	return 0;
 }
 

@@ -48,6 +48,7 @@ struct rpmsg_endpoint_info {
 #define RPMSG_ADDR_ANY 0xFFFFFFFFu
 #endif
 
+#include "core/timer.h"
 #include "msg.h"
 
 #define NS_ADDR 53		/* the name service's address */
@@ -377,7 +378,7 @@ static int open_node(const char *root, const char *dev, char *path, size_t len)
 		int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 		if (fd >= 0 || errno != ENOENT)
 			return fd;
-		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+		pg_sleep_s(0.01);
 	}
 	return -1;
 }

@@ -31,6 +31,7 @@
 #include "core/hist.h"
 #include "core/runner.h"
 #include "msg.h"
+#include "core/err.h"
 
 /* Send times of the messages in flight, by sequence number: the most one
  * channel may keep in flight. */
@@ -187,14 +188,12 @@ static int exchange(struct pg_ctx *ctx, struct rp_state *st, uint64_t count, uin
 	return PG_OK;
 }
 
-static int rp_check(const struct pg_args *a, char *err, size_t len)
+static int rp_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	int64_t size = pg_arg_int(a, "size");
-	if (size > MSG_RPMSG_MTU) {
-		snprintf(err, len, "size %lld: an RPMsg message carries at most %d bytes (a 512-byte "
-			 "virtio buffer less its 16-byte header)", (long long)size, MSG_RPMSG_MTU);
-		return -1;
-	}
+	if (size > MSG_RPMSG_MTU)
+		return pg_err(err, errlen, "size %lld: an RPMsg message carries at most %d bytes (a 512-byte "
+			      "virtio buffer less its 16-byte header)", (long long)size, MSG_RPMSG_MTU);
 	return 0;
 }
 

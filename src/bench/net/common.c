@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "net.h"
+#include "core/err.h"
 
 #define OPEN_TIMEOUT_S 5.0
 
@@ -193,12 +194,10 @@ int net_abandon(struct pg_ctx *ctx, struct net_session *s)
 	return PG_ERROR;
 }
 
-int net_udp_dir_check(const struct pg_args *a, char *err, size_t len)
+int net_udp_dir_check(const struct pg_args *a, char *err, size_t errlen)
 {
-	if (NET_DIR_IN(a) && pg_arg_int(a, "size") < 8) {
-		snprintf(err, len, "size: dir=in needs at least 8 bytes per datagram (its sequence number)");
-		return -1;
-	}
+	if (NET_DIR_IN(a) && pg_arg_int(a, "size") < 8)
+		return pg_err(err, errlen, "size: dir=in needs at least 8 bytes per datagram (its sequence number)");
 	return 0;
 }
 

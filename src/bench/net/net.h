@@ -112,7 +112,7 @@ int net_udp_run(struct pg_ctx *ctx, struct net_session *s, int in, int64_t size,
 		  "counts (ingress, iperf3 -u -R)" }
 #define NET_DIR_IN(args) (strcmp(pg_arg_str((args), "dir"), "in") == 0)
 /* The UDP throughput benchmarks' check of dir against size. */
-int net_udp_dir_check(const struct pg_args *a, char *err, size_t len);
+int net_udp_dir_check(const struct pg_args *a, char *err, size_t errlen);
 
 /* The parameters every net benchmark has: the peer, and the key it may ask
  * for, whose path stays out of the results. */

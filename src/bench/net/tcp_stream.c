@@ -25,6 +25,7 @@
 
 #include "core/cpuload.h"
 #include "net.h"
+#include "core/err.h"
 
 #define MAX_STREAMS 64
 
@@ -82,7 +83,7 @@ static void close_conns(struct stream_state *st)
 	st->nconn = 0;
 }
 
-static int stream_setup(struct pg_ctx *ctx)
+static int tcp_stream_setup(struct pg_ctx *ctx)
 {
 	struct stream_state *st = calloc(1, sizeof(*st));
 	if (!st)
@@ -113,7 +114,7 @@ static int stream_setup(struct pg_ctx *ctx)
 	return net_open(ctx, &st->s);
 }
 
-static int stream_prepare(struct pg_ctx *ctx, uint64_t iters)
+static int tcp_stream_prepare(struct pg_ctx *ctx, uint64_t iters)
 {
 	struct stream_state *st = ctx->priv;
 	const struct stream_kind *k = ctx->bench->data;
@@ -149,7 +150,7 @@ static int stream_prepare(struct pg_ctx *ctx, uint64_t iters)
 	return PG_OK;
 }
 
-static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+static int tcp_stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct stream_state *st = ctx->priv;
 	const struct stream_kind *k = ctx->bench->data;
@@ -205,7 +206,7 @@ static int stream_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 	return PG_OK;
 }
 
-static void stream_teardown(struct pg_ctx *ctx)
+static void tcp_stream_teardown(struct pg_ctx *ctx)
 {
 	struct stream_state *st = ctx->priv;
 	if (!st)
@@ -217,12 +218,10 @@ static void stream_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static int stream_check(const struct pg_args *a, char *err, size_t len)
+static int tcp_stream_check(const struct pg_args *a, char *err, size_t errlen)
 {
-	if (pg_arg_int(a, "streams") > MAX_STREAMS) {
-		snprintf(err, len, "streams: at most %d", MAX_STREAMS);
-		return -1;
-	}
+	if (pg_arg_int(a, "streams") > MAX_STREAMS)
+		return pg_err(err, errlen, "streams: at most %d", MAX_STREAMS);
 	return 0;
 }
 
@@ -276,8 +275,8 @@ static const struct stream_kind k_bidir = { PG_NET_TCP_BIDIR, 1, 1 };
 
 #define STREAM_BENCH(kname, ttl, prm, met)						\
 	.title = ttl, .params = prm, .metrics = met, .trial = 1, .data = &kname,	\
-	.check = stream_check, .setup = stream_setup, .prepare = stream_prepare,	\
-	.step = stream_step, .teardown = stream_teardown
+	.check = tcp_stream_check, .setup = tcp_stream_setup, .prepare = tcp_stream_prepare,	\
+	.step = tcp_stream_step, .teardown = tcp_stream_teardown
 
 const struct pg_bench pg_net_tcp_stream = {
 	.id = "net.tcp.stream", .min_suite = PG_IN_STANDARD,

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "net.h"
+#include "core/err.h"
 
 #define MAX_BATCH 64
 /* After the last datagram, time for those still queued on the way (a
@@ -157,15 +158,13 @@ static void udp_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static int udp_check(const struct pg_args *a, char *err, size_t len)
+static int udp_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	double mbit;
-	if (net_rate_parse(pg_arg_str(a, "rate"), &mbit) < 0) {
-		snprintf(err, len, "rate: '%s' is not Mbit/s above 0 (up to 1000000) or max",
-			 pg_arg_str(a, "rate"));
-		return -1;
-	}
-	return net_udp_dir_check(a, err, len);
+	if (net_rate_parse(pg_arg_str(a, "rate"), &mbit) < 0)
+		return pg_err(err, errlen, "rate: '%s' is not Mbit/s above 0 (up to 1000000) or max",
+			      pg_arg_str(a, "rate"));
+	return net_udp_dir_check(a, err, errlen);
 }
 
 /* The seed's row: "UDP Throughput possible loss" (no rate limit) at a frame

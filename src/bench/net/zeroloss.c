@@ -36,6 +36,7 @@
 
 #include "core/raw.h"
 #include "net.h"
+#include "core/err.h"
 
 #define RESOLUTION 0.01		/* the final relative width, and the offered rate's tolerance */
 #define MAX_TRIALS 48
@@ -298,17 +299,15 @@ static void zl_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static int zl_check(const struct pg_args *a, char *err, size_t len)
+static int zl_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	const char *s = pg_arg_str(a, "loss");
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (end == s || *end || errno || !(v > 0 && v < 100)) {
-		snprintf(err, len, "loss: '%s' is not a percentage above 0 and below 100", s);
-		return -1;
-	}
-	return net_udp_dir_check(a, err, len);
+	if (end == s || *end || errno || !(v > 0 && v < 100))
+		return pg_err(err, errlen, "loss: '%s' is not a percentage above 0 and below 100", s);
+	return net_udp_dir_check(a, err, errlen);
 }
 
 /* The seed's rows are the no-drop rate: its Mbit/s and its packets. */

@@ -127,7 +127,7 @@ int pg_os_proc_helper(int argc, char **argv)
 
 /* "N mappings, M KiB resident, A KiB of it anonymous" of process pid, for
  * the note: fork copies every mapping and every anonymous page's entry. */
-static void describe(pid_t pid, char *buf, size_t len)
+static void proc_describe(pid_t pid, char *buf, size_t len)
 {
 	char path[64], line[256];
 	int maps = 0;
@@ -214,10 +214,10 @@ static int proc_setup(struct pg_ctx *ctx)
 	ctx->priv = s;
 	char what[128];
 	if (strcmp(pg_arg_str(ctx->args, "from"), "helper") == 0 && start_helper(s, k, prog) == 0) {
-		describe(s->helper, what, sizeof(what));
+		proc_describe(s->helper, what, sizeof(what));
 		pg_note(ctx, "forked by a helper process (perfguide started afresh: %s)", what);
 	} else {
-		describe(getpid(), what, sizeof(what));
+		proc_describe(getpid(), what, sizeof(what));
 		pg_note(ctx, "forked by perfguide itself (%s)%s", what,
 			strcmp(pg_arg_str(ctx->args, "from"), "helper") == 0
 				? ": the helper could not be started from /proc/self/exe" : "");

@@ -24,6 +24,7 @@
 #include <arpa/inet.h>
 
 #include "os.h"
+#include "core/err.h"
 
 struct sel_state {
 	int n;
@@ -32,12 +33,10 @@ struct sel_state {
 	fd_set set;
 };
 
-static int sel_check(const struct pg_args *a, char *err, size_t len)
+static int sel_check(const struct pg_args *a, char *err, size_t errlen)
 {
-	if (pg_arg_int(a, "n") > FD_SETSIZE - 32) {
-		snprintf(err, len, "n must be at most %d (select's FD_SETSIZE less room)", FD_SETSIZE - 32);
-		return -1;
-	}
+	if (pg_arg_int(a, "n") > FD_SETSIZE - 32)
+		return pg_err(err, errlen, "n must be at most %d (select's FD_SETSIZE less room)", FD_SETSIZE - 32);
 	return 0;
 }
 

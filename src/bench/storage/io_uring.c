@@ -33,7 +33,7 @@ static void uring_exit(struct st_eng *e)
 	e->priv = NULL;
 }
 
-static int uring_init(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t len)
+static int uring_init(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t errlen)
 {
 	(void)ios;
 	(void)nios;
@@ -43,7 +43,7 @@ static int uring_init(struct st_eng *e, struct st_io *ios, int nios, char *err, 
 	e->priv = u;
 	int r = io_uring_queue_init((unsigned)e->depth, &u->ring, 0);
 	if (r < 0) {
-		snprintf(err, len, "io_uring_setup: %s%s", strerror(-r),
+		snprintf(err, errlen, "io_uring_setup: %s%s", strerror(-r),
 			 r == -ENOSYS ? " (a kernel before 5.1, or built without io_uring)" :
 			 r == -EPERM ? " (disabled: kernel.io_uring_disabled)" : "");
 		uring_exit(e);

@@ -167,17 +167,17 @@ void st_job_close(struct st_job *j)
 }
 
 int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struct st_engine *eng,
-		char *err, size_t len)
+		char *err, size_t errlen)
 {
 	*out = NULL;
 	if (spec->bs == 0 || spec->size < spec->bs || spec->depth < 1) {
-		snprintf(err, len, "nothing to do: %llu bytes in blocks of %u",
+		snprintf(err, errlen, "nothing to do: %llu bytes in blocks of %u",
 			 (unsigned long long)spec->size, spec->bs);
 		return -EINVAL;
 	}
 	struct st_job *j = calloc(1, sizeof(*j));
 	if (!j) {
-		snprintf(err, len, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	j->s = *spec;
@@ -191,7 +191,7 @@ int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struc
 	if (!j->ios || !j->free_ios || !j->done ||
 	    posix_memalign(&bufs, ALIGN, (size_t)n * spec->bs) != 0) {
 		st_job_close(j);
-		snprintf(err, len, "out of memory for %d buffers of %u bytes", n, spec->bs);
+		snprintf(err, errlen, "out of memory for %d buffers of %u bytes", n, spec->bs);
 		return -ENOMEM;
 	}
 	j->bufs = bufs;
@@ -216,7 +216,7 @@ int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struc
 	j->eng.ops = eng;
 	j->eng.fd = spec->fd;
 	j->eng.depth = j->depth;
-	int r = eng->init(&j->eng, j->ios, n, err, len);
+	int r = eng->init(&j->eng, j->ios, n, err, errlen);
 	if (r < 0) {
 		st_job_close(j);
 		return r;
@@ -226,14 +226,14 @@ int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struc
 	return 0;
 }
 
-static void io_failed(const struct st_io *io, long res, char *err, size_t len)
+static void io_failed(const struct st_io *io, long res, char *err, size_t errlen)
 {
 	if (res < 0)
-		snprintf(err, len, "%s of %u bytes at offset %llu: %s (%s)", io->write ? "write" : "read",
+		snprintf(err, errlen, "%s of %u bytes at offset %llu: %s (%s)", io->write ? "write" : "read",
 			 io->len, (unsigned long long)io->offset, strerror((int)-res),
 			 st_errno_name((int)-res));
 	else
-		snprintf(err, len, "short %s: %ld of %u bytes at offset %llu (the file shrank?)",
+		snprintf(err, errlen, "short %s: %ld of %u bytes at offset %llu (the file shrank?)",
 			 io->write ? "write" : "read", res, io->len, (unsigned long long)io->offset);
 }
 
@@ -320,13 +320,13 @@ static void complete(struct job_run *r, int got)
 
 int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 	       volatile sig_atomic_t *stop, struct pg_hist *hist, struct st_counts *out,
-	       char *err, size_t len)
+	       char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	if (max_ios)
 		ramp_s = 0;
 	struct job_run r = { .j = j, .max_ios = max_ios, .hist = hist, .out = out, .err = err,
-			     .len = len, .now = st_now_ns(), .counting = ramp_s <= 0 };
+			     .len = errlen, .now = st_now_ns(), .counting = ramp_s <= 0 };
 	r.ramp_end = r.now + (uint64_t)(ramp_s * 1e9);
 	r.time_ns = (uint64_t)(time_s * 1e9);
 	r.win_start = r.win_end = r.now;
@@ -351,7 +351,7 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 		int got = j->eng.ops->reap(&j->eng, 1, 1, j->done);
 		if (got < 0) {
 			if (!r.failed)
-				snprintf(err, len, "reaping I/Os: %s (%s)", strerror(-got),
+				snprintf(err, errlen, "reaping I/Os: %s (%s)", strerror(-got),
 					 st_errno_name(-got));
 			return got;
 		}
@@ -364,12 +364,12 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 }
 
 int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomic_t *stop,
-	      char *err, size_t len)
+	      char *err, size_t errlen)
 {
 	size_t chunk = bs > LAYOUT_CHUNK ? bs : LAYOUT_CHUNK / bs * bs;
 	void *buf = NULL;
 	if (posix_memalign(&buf, ALIGN, chunk) != 0) {
-		snprintf(err, len, "out of memory for a %zu-byte buffer", chunk);
+		snprintf(err, errlen, "out of memory for a %zu-byte buffer", chunk);
 		return -ENOMEM;
 	}
 	uint64_t off = 0;
@@ -384,7 +384,7 @@ int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomi
 			continue;
 		if (w <= 0) {
 			rc = w < 0 ? -errno : -ENOSPC;
-			snprintf(err, len, "laying out the file: write at offset %llu: %s (%s)",
+			snprintf(err, errlen, "laying out the file: write at offset %llu: %s (%s)",
 				 (unsigned long long)off, strerror(-rc), st_errno_name(-rc));
 			break;
 		}
@@ -392,7 +392,7 @@ int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomi
 		off += (uint64_t)w;
 		if (direct && (w % 512) != 0) {
 			rc = -EIO;
-			snprintf(err, len, "laying out the file: short direct write at offset %llu",
+			snprintf(err, errlen, "laying out the file: short direct write at offset %llu",
 				 (unsigned long long)off);
 			break;
 		}
@@ -400,7 +400,7 @@ int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomi
 	free(buf);
 	if (rc == 0 && !*stop && fdatasync(fd) < 0) {
 		rc = -errno;
-		snprintf(err, len, "laying out the file: fdatasync: %s (%s)", strerror(errno),
+		snprintf(err, errlen, "laying out the file: fdatasync: %s (%s)", strerror(errno),
 			 st_errno_name(errno));
 	}
 	return rc;

@@ -37,7 +37,7 @@ static void aio_exit(struct st_eng *e)
 	e->priv = NULL;
 }
 
-static int aio_init(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t len)
+static int aio_init(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t errlen)
 {
 	struct aio *a = calloc(1, sizeof(*a));
 	if (!a)
@@ -55,7 +55,7 @@ static int aio_init(struct st_eng *e, struct st_io *ios, int nios, char *err, si
 	int r = io_setup(e->depth, &a->ctx);
 	if (r < 0) {
 		a->ctx = 0;
-		snprintf(err, len, "io_setup(%d): %s%s", e->depth, strerror(-r),
+		snprintf(err, errlen, "io_setup(%d): %s%s", e->depth, strerror(-r),
 			 r == -EAGAIN ? " (fs.aio-max-nr is too low)" : "");
 		aio_exit(e);
 		return r;

@@ -16,12 +16,12 @@ struct psync {
 	struct st_io *done;	/* the I/O submit finished, for reap */
 };
 
-static int psync_init(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t len)
+static int psync_init(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t errlen)
 {
 	(void)ios;
 	(void)nios;
 	(void)err;
-	(void)len;
+	(void)errlen;
 	e->priv = calloc(1, sizeof(struct psync));
 	return e->priv ? 0 : -ENOMEM;
 }

@@ -32,6 +32,7 @@
 #include "core/params.h"
 #include "core/runner.h"
 #include "storage.h"
+#include "core/err.h"
 
 /* Space left free on a file system the files are capped to fit in. */
 #define FREE_RESERVE_DIV 20
@@ -68,7 +69,7 @@ static const char *yes_no(int v)
 
 /* Appends "key=value" (or the text alone) to a note, "; " between, cut
  * short where it does not fit; nothing when value is empty. */
-static void note_add(char *note, size_t len, const char *key, const char *value)
+static void storage_note_add(char *note, size_t len, const char *key, const char *value)
 {
 	size_t n = strlen(note);
 	if (!value[0])
@@ -380,9 +381,9 @@ static void setup_note(struct pg_ctx *ctx, const struct st_state *s, const struc
 		{ "depth", dp }, { "size", sz }, { "options", m->options },
 	};
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
-		note_add(ctx->note, sizeof(ctx->note), kv[i][0], kv[i][1]);
+		storage_note_add(ctx->note, sizeof(ctx->note), kv[i][0], kv[i][1]);
 		if (i == 7 && was[0])
-			note_add(ctx->note, sizeof(ctx->note), NULL, was);
+			storage_note_add(ctx->note, sizeof(ctx->note), NULL, was);
 	}
 }
 
@@ -486,7 +487,7 @@ static void st_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static int st_check(const struct pg_args *a, char *err, size_t len)
+static int st_check(const struct pg_args *a, char *err, size_t errlen)
 {
 	enum st_target_type type;
 	const char *destroy = "";
@@ -498,15 +499,11 @@ static int st_check(const struct pg_args *a, char *err, size_t len)
 		}
 	}
 	int64_t bs = pg_arg_int(a, "bs");
-	if (pg_arg_int(a, "direct") && bs % 512) {
-		snprintf(err, len, "bs: with direct=1, a multiple of 512 bytes (the sector size)");
-		return -1;
-	}
-	if (bs > pg_arg_int(a, "size")) {
-		snprintf(err, len, "bs is larger than size");
-		return -1;
-	}
-	return st_target_check(pg_arg_str(a, "path"), writes, destroy, &type, err, len);
+	if (pg_arg_int(a, "direct") && bs % 512)
+		return pg_err(err, errlen, "bs: with direct=1, a multiple of 512 bytes (the sector size)");
+	if (bs > pg_arg_int(a, "size"))
+		return pg_err(err, errlen, "bs is larger than size");
+	return st_target_check(pg_arg_str(a, "path"), writes, destroy, &type, err, errlen);
 }
 
 static void upper(char *s)

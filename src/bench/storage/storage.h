@@ -51,7 +51,7 @@ struct st_engine {
 	/* 0: every I/O completes inside submit (depth is 1 whatever is asked). */
 	int async;
 	/* 0, or -errno with err set (a kernel without io_uring: ENOSYS). */
-	int (*init)(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t len);
+	int (*init)(struct st_eng *e, struct st_io *ios, int nios, char *err, size_t errlen);
 	/* Starts n I/Os. Returns how many were started (the first ones), or
 	 * -errno when none was. */
 	int (*submit)(struct st_eng *e, struct st_io **ios, int n);
@@ -105,7 +105,7 @@ struct st_job;
 
 /* A job with its buffers and engine: 0, or -errno with err set. */
 int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struct st_engine *eng,
-		char *err, size_t len);
+		char *err, size_t errlen);
 void st_job_close(struct st_job *j);
 
 /*
@@ -119,7 +119,7 @@ void st_job_close(struct st_job *j);
  */
 int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 	       volatile sig_atomic_t *stop, struct pg_hist *hist, struct st_counts *out,
-	       char *err, size_t len);
+	       char *err, size_t errlen);
 
 /* Writes the first size bytes of fd with data (a read job's file), in
  * chunks of at least bs, then syncs; *stop ends it. 0 or -errno with err set. */
@@ -135,7 +135,7 @@ void st_prepared_keep(int copy, int copies, const char *path, uint64_t want, int
 void st_prepared_drop(void);
 
 int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomic_t *stop,
-	      char *err, size_t len);
+	      char *err, size_t errlen);
 
 /* "ENOSPC" for ENOSPC: the names errors are known by. */
 const char *st_errno_name(int e);
@@ -171,17 +171,17 @@ struct st_target {
  * never written. Returns 0, or -1 with err set: bad input, nothing touched.
  */
 int st_target_examine(const char *path, int writes, const char *destroy, struct st_target *t,
-		      char *err, size_t len);
+		      char *err, size_t errlen);
 /* The same, for the type alone. */
 int st_target_check(const char *path, int writes, const char *destroy,
-		    enum st_target_type *type, char *err, size_t len);
+		    enum st_target_type *type, char *err, size_t errlen);
 
 /* Opens what the check saw at path (open(2) flags; O_NOFOLLOW unless the
  * user gave a link), and makes sure it is that node: the same type and
  * device and inode (a block device: the same device number). A symbolic
  * link or another file or device swapped in between is refused. Returns
  * the descriptor, or -1 with err set. */
-int st_target_open(const char *path, const struct st_target *t, int flags, char *err, size_t len);
+int st_target_open(const char *path, const struct st_target *t, int flags, char *err, size_t errlen);
 
 /* The directory a path names its last component in: "/" for "/f", "." for "f". */
 void st_parent_dir(const char *path, char *dir, size_t len);

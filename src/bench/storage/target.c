@@ -27,6 +27,7 @@
 
 #include "core/sysinfo.h"
 #include "storage.h"
+#include "core/err.h"
 
 /* Copies src into dst of len bytes, cut short where it does not fit. */
 static void set_text(char *dst, size_t len, const char *src)
@@ -491,10 +492,10 @@ static int same_target(const char *a, const char *b)
 }
 
 int st_target_check(const char *path, int writes, const char *destroy, enum st_target_type *type,
-		    char *err, size_t len)
+		    char *err, size_t errlen)
 {
 	struct st_target t;
-	int rc = st_target_examine(path, writes, destroy, &t, err, len);
+	int rc = st_target_examine(path, writes, destroy, &t, err, errlen);
 	*type = t.type;
 	return rc;
 }
@@ -506,15 +507,15 @@ static int is_link(const char *path)
 	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
 }
 
-int st_target_open(const char *path, const struct st_target *t, int flags, char *err, size_t len)
+int st_target_open(const char *path, const struct st_target *t, int flags, char *err, size_t errlen)
 {
 	int fd = open(path, flags | O_CLOEXEC | (t->link ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
 		int e = errno;
 		if (e == ELOOP && !t->link)
-			snprintf(err, len, "%s became a symbolic link after it was checked: refused", path);
+			snprintf(err, errlen, "%s became a symbolic link after it was checked: refused", path);
 		else
-			snprintf(err, len, "%s: cannot open: %s (%s)", path, strerror(e), st_errno_name(e));
+			snprintf(err, errlen, "%s: cannot open: %s (%s)", path, strerror(e), st_errno_name(e));
 		return -1;
 	}
 	struct stat now;
@@ -524,35 +525,28 @@ int st_target_open(const char *path, const struct st_target *t, int flags, char 
 					  : now.st_dev == was->st_dev && now.st_ino == was->st_ino);
 	if (!same) {
 		close(fd);
-		snprintf(err, len, "%s is not what was checked (it was replaced meanwhile): refused", path);
-		return -1;
+		return pg_err(err, errlen, "%s is not what was checked (it was replaced meanwhile): refused", path);
 	}
 	return fd;
 }
 
 int st_target_examine(const char *path, int writes, const char *destroy, struct st_target *tg,
-		      char *err, size_t len)
+		      char *err, size_t errlen)
 {
 	struct stat st;
 	enum st_target_type *type = &tg->type;
 	memset(tg, 0, sizeof(*tg));
 	tg->link = is_link(path);
-	if (!path[0]) {
-		snprintf(err, len, "path: give a directory, a file or a block device");
-		return -1;
-	}
+	if (!path[0])
+		return pg_err(err, errlen, "path: give a directory, a file or a block device");
 	if (stat(path, &st) < 0) {
-		if (errno != ENOENT) {
-			snprintf(err, len, "path '%s': %s", path, strerror(errno));
-			return -1;
-		}
+		if (errno != ENOENT)
+			return pg_err(err, errlen, "path '%s': %s", path, strerror(errno));
 		/* A file to make: its directory must be there. */
 		char dir[PATH_MAX];
 		st_parent_dir(path, dir, sizeof(dir));
-		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			snprintf(err, len, "path '%s': no such file, and '%s' is not a directory", path, dir);
-			return -1;
-		}
+		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+			return pg_err(err, errlen, "path '%s': no such file, and '%s' is not a directory", path, dir);
 		*type = ST_NEWFILE;
 		tg->link = is_link(dir);
 	} else if (S_ISDIR(st.st_mode)) {
@@ -562,48 +556,41 @@ int st_target_examine(const char *path, int writes, const char *destroy, struct 
 	} else if (S_ISBLK(st.st_mode)) {
 		*type = ST_BLOCK;
 	} else {
-		snprintf(err, len, "path '%s' is not a directory, a regular file or a block device", path);
-		return -1;
+		return pg_err(err, errlen, "path '%s' is not a directory, a regular file or a block device", path);
 	}
 
 	tg->st = st;
 	int own = *type == ST_DIR || *type == ST_NEWFILE;
 	if (destroy && destroy[0] && (own || !same_target(path, destroy))) {
 		if (own)
-			snprintf(err, len, "--destroy-data '%s': path '%s' is %s; perfguide makes and removes "
+			snprintf(err, errlen, "--destroy-data '%s': path '%s' is %s; perfguide makes and removes "
 				 "its own file there, nothing to destroy", destroy, path,
 				 *type == ST_DIR ? "a directory" : "a file still to be made");
 		else
-			snprintf(err, len, "--destroy-data '%s' does not name path '%s': it must repeat "
+			snprintf(err, errlen, "--destroy-data '%s' does not name path '%s': it must repeat "
 				 "the %s written to", destroy, path, *type == ST_BLOCK ? "device" : "file");
 		return -1;
 	}
 	if (!writes || own)
 		return 0;
-	if (!destroy || !destroy[0]) {
-		snprintf(err, len, "writing to %s '%s' destroys the data on it: to allow it, repeat "
-			 "its path with --destroy-data=%s", *type == ST_BLOCK ? "block device" : "the file",
-			 path, path);
-		return -1;
-	}
+	if (!destroy || !destroy[0])
+		return pg_err(err, errlen, "writing to %s '%s' destroys the data on it: to allow it, repeat "
+			      "its path with --destroy-data=%s", *type == ST_BLOCK ? "block device" : "the file",
+			      path, path);
 	if (*type != ST_BLOCK)
 		return 0;
 	char what[400];
 	char *mi = st_read_mountinfo();
 	int busy = st_device_busy(mi, major(st.st_rdev), minor(st.st_rdev), what, sizeof(what));
 	free(mi);
-	if (busy == 1) {
-		snprintf(err, len, "refusing to write to %s: %s", path, what);
-		return -1;
-	}
+	if (busy == 1)
+		return pg_err(err, errlen, "refusing to write to %s: %s", path, what);
 	/* What mountinfo and sysfs cannot see (a mount in another namespace,
 	 * a claim by a driver): the kernel refuses an exclusive open. */
 	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd < 0 && errno == EBUSY) {
-		snprintf(err, len, "refusing to write to %s: it is in use (EBUSY: mounted elsewhere, "
-			 "swap, or claimed by a driver)", path);
-		return -1;
-	}
+	if (fd < 0 && errno == EBUSY)
+		return pg_err(err, errlen, "refusing to write to %s: it is in use (EBUSY: mounted elsewhere, "
+			      "swap, or claimed by a driver)", path);
 	if (fd >= 0)
 		close(fd);
 	return 0;
