@@ -44,6 +44,7 @@ struct run_config {
 	const char *const *selectors;
 	int nselectors;
 	double wait_quiet;	/* --wait-quiet: seconds before each benchmark; 0: none */
+	int processes;		/* --processes: fresh processes per result (core/procs.h) */
 };
 
 /* Parses argv into c. Returns -1 to go on, else the exit status to end

@@ -684,13 +684,9 @@ out:
 	return r->status;
 }
 
-int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
-		 const struct pg_run_opts *o, struct pg_result *r)
+double pg_result_time(const struct pg_run_opts *o, double t0, int *by_budget)
 {
-	double t0 = run_clock(o);
-	/* This result's time: the cap, or its share of what the budget has
-	 * left, whichever is less. */
-	int by_budget = 0;
+	*by_budget = 0;
 	double cap = o->runs > 0 ? 0 : o->max_time;
 	if (o->budget) {
 		double share = (o->budget->deadline - t0) / (o->budget->left > 0 ? o->budget->left : 1);
@@ -698,10 +694,19 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 			share = 1e-9;	/* spent: the floor of samples only (0 is no cap) */
 		if (o->runs == 0 && (cap <= 0 || share < cap)) {
 			cap = share;
-			by_budget = 1;
+			*by_budget = 1;
 		}
 		o->budget->left--;
 	}
+	return cap;
+}
+
+int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
+		 const struct pg_run_opts *o, struct pg_result *r)
+{
+	double t0 = run_clock(o);
+	int by_budget;
+	double cap = pg_result_time(o, t0, &by_budget);
 	/* An overhead measured while the machine was busy would void every
 	 * sample: set the benchmark up again, which measures it again. */
 	for (int k = 1;; k++) {

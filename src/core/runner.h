@@ -72,6 +72,9 @@ struct pg_run_opts {
 	const struct pg_env_mark *env_base;
 };
 
+/* run --processes: at most this many processes per result. */
+#define PG_MAX_PROCS 64
+
 /* The most disturbed samples a result takes again, over the samples it
  * needs (--runs, or the suite's least). */
 #define PG_MAX_RETAKES 2
@@ -101,6 +104,13 @@ struct pg_result {
 	int have_env;
 	struct pg_env_seen env;
 	int disturbed;
+	/* Measured in several fresh processes (core/procs.h): how many, and
+	 * how many samples each gave, in order (elapsed and values[m] hold
+	 * them one process after the other); 0: in this process only. Per
+	 * metric, whether the processes disagree beyond their noise. */
+	int nprocs;
+	int proc_n[PG_MAX_PROCS];
+	int proc_bimodal[PG_MAX_METRICS];
 };
 
 /* Set from a signal handler: the runner stops at the next sample boundary. */
@@ -108,6 +118,12 @@ extern volatile sig_atomic_t pg_interrupted;
 
 /* Starts a budget of `seconds` shared by `results` results. */
 void pg_budget_init(struct pg_budget *b, double seconds, int results, const struct pg_run_opts *o);
+
+/* The time a result starting at t0 (on the run's clock) may take: the
+ * cap, or its share of what the budget has left, whichever is less (0: no
+ * cap); *by_budget set when the budget decided. Counts the result off the
+ * budget. */
+double pg_result_time(const struct pg_run_opts *o, double t0, int *by_budget);
 
 /* Fills r; returns r->status. An interrupted run ends in PG_ERROR with
  * pg_interrupted set. */
