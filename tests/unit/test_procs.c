@@ -185,6 +185,7 @@ static void skip_and_error(void **state)
 	assert_string_equal(r.reason, "no such device: load the firmware");
 	assert_int_equal(sh->started, 1);	/* no second process for a skip */
 	pg_result_free(&r);
+	sh->started = 0;
 	a = args_for("second-fails");
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_ERROR);
 	assert_string_equal(r.reason, "process 2 of 2: the second process could not start");
