@@ -101,10 +101,13 @@ int pg_procs_bimodal(const double *samples, const int *n, int nprocs, char *why,
 	double sd = sqrt(se[lo] * se[lo] + se[hi] * se[hi]);
 	char z[32] = "";
 	if (sd > 0)
-		snprintf(z, sizeof(z), ", %.0f standard errors", worst / sd);
-	snprintf(why, len, "its %d processes disagree: process %d measured %.4g and process %d %.4g "
-		 "(%.0f%% apart%s; each process's samples agree closely)",
-		 nprocs, lo + 1, med[lo], hi + 1, med[hi], (med[hi] / med[lo] - 1) * 100, z);
+		snprintf(z, sizeof(z), ", %.0f standard errors of their difference", worst / sd);
+	char a[32], b[32];
+	snprintf(a, sizeof(a), med[lo] >= 1e4 ? "%.0f" : "%.4g", med[lo]);
+	snprintf(b, sizeof(b), med[hi] >= 1e4 ? "%.0f" : "%.4g", med[hi]);
+	snprintf(why, len, "its %d processes disagree: process %d measured %s and process %d %s "
+		 "(%.0f%% apart%s)",
+		 nprocs, lo + 1, a, hi + 1, b, (med[hi] / med[lo] - 1) * 100, z);
 	return 1;
 }
 

@@ -296,10 +296,6 @@ static int test_row(struct pg_cmp_row *r, const struct pg_record **b, int nb, co
 		k += replicates(x, med + k, se + k, cnt + k, cap - k);
 		if (i == nb - 1)
 			kb = k;
-		if (x->processes_bimodal && !r->bimodal) {
-			r->bimodal = i < nb ? 1 : 2;
-			r->bimodal_why = x->bimodal_why;
-		}
 	}
 	r->reps_base = kb;
 	r->reps_new = k - kb;
@@ -375,6 +371,13 @@ static int make_row(struct work *w, const struct pg_record *k, struct pg_cmp_row
 	r->alias = -1;
 	r->g.p = 1;
 	r->gated = !pg_metric_descriptive(k->metric) || w->o->gate_descriptive;
+	for (int i = 0; i < nb + nn && !r->bimodal; i++) {
+		const struct pg_record *x = i < nb ? b[i] : n[i - nb];
+		if (x->processes_bimodal) {
+			r->bimodal = i < nb ? 1 : 2;
+			r->bimodal_why = x->bimodal_why;
+		}
+	}
 	const struct pg_record *dist;
 	if (drop_disturbed(b, &nb, n, &nn, &r->left_out, &dist)) {
 		char why[PG_CMP_NOTE_LEN];
