@@ -99,7 +99,7 @@ int pg_procs_bimodal(const double *samples, const int *n, int nprocs, char *why,
 	if (lo < 0)
 		return 0;
 	double sd = sqrt(se[lo] * se[lo] + se[hi] * se[hi]);
-	char z[32] = "";
+	char z[64] = "";
 	if (sd > 0)
 		snprintf(z, sizeof(z), ", %.0f standard errors of their difference", worst / sd);
 	char a[32], b[32];
