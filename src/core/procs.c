@@ -497,11 +497,17 @@ static void died(struct pg_result *r, int k, int n, int wstatus, const char *wha
 /* --- the parent's side: the processes one after the other --- */
 
 /* Process k of n's options: its share of what is left of the result's time
- * (left; cap 0: none) and of its samples, at least 2. */
-static void child_opts(const struct pg_run_opts *o, int k, int n, double cap, double left, struct pg_run_opts *co)
+ * (left; cap 0: none) and of its samples, at least 2; after the first, the
+ * iterations per sample the first calibrated (iters), so that every sample
+ * of the result is the same work (its record's `iterations`) and the
+ * calibration is paid once. */
+static void child_opts(const struct pg_run_opts *o, int k, int n, double cap, double left, uint64_t iters,
+		       struct pg_run_opts *co)
 {
 	*co = *o;
 	co->budget = NULL;
+	if (k > 0 && !o->iters)
+		co->iters = iters;
 	if (o->runs > 0) {
 		int share = o->runs / n + (k < o->runs % n);
 		co->runs = share > 2 ? share : 2;
@@ -594,7 +600,7 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 	for (int k = 0; k < nprocs && r->status == PG_OK; k++) {
 		struct pg_run_opts co;
 		struct pg_result c;
-		child_opts(o, k, nprocs, cap, cap - (now() - t0), &co);
+		child_opts(o, k, nprocs, cap, cap - (now() - t0), r->iters, &co);
 		if (run_child(b, a, &co, k, nprocs, &c, r) == 0)
 			take(r, &c, k, nprocs);
 		pg_result_free(&c);
