@@ -506,6 +506,7 @@ static void child_opts(const struct pg_run_opts *o, int k, int n, double cap, do
 {
 	*co = *o;
 	co->budget = NULL;
+	co->procs = n;
 	if (k > 0 && !o->iters)
 		co->iters = iters;
 	if (o->runs > 0) {

@@ -471,7 +471,8 @@ static int enough(const struct pg_result *r, const struct pg_run_opts *o, double
 	if (n >= floor_runs) {
 		struct pg_stats st;
 		pg_stats_compute(r->values[0], (size_t)n, &st);
-		if (st.ci_level >= PG_CI_LEVEL && st.ci_rel <= o->ci_target) {
+		int together = o->procs > 1 && pg_median_coverage((size_t)(n * o->procs), 1) >= PG_CI_LEVEL;
+		if ((st.ci_level >= PG_CI_LEVEL || together) && st.ci_rel <= o->ci_target) {
 			*why = PG_STOP_INTERVAL;
 			return 1;
 		}

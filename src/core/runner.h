@@ -70,6 +70,12 @@ struct pg_run_opts {
 	 * whose cpufreq caps a later cap is held against. */
 	struct pg_env *env;
 	const struct pg_env_mark *env_base;
+	/* > 1: this is one of that many processes measuring the result one
+	 * after the other (core/procs.h). The noise-aware runner then stops
+	 * once this process's samples are within ci_target and the processes'
+	 * samples together are enough for a 95% interval: a process's own
+	 * samples need not be. */
+	int procs;
 };
 
 /* run --processes: at most this many processes per result. */

@@ -154,6 +154,29 @@ static void shares_runs(void **state)
 	pg_result_free(&r);
 }
 
+/* The noise-aware runner in each process: its share of the least samples
+ * (6 / 2, at the floor of 3), and it stops there when its samples are
+ * within the target and the processes' 6 together give a 95% interval. */
+static void noise_aware_share(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.02, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(r.proc_n[0], 3);
+	assert_int_equal(r.proc_n[1], 3);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_float_equal(r.cap, 100, 1e-12);
+	pg_result_free(&r);
+	/* alone, the same result needs 6 of its own */
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 1, &r), PG_OK);
+	assert_int_equal(r.nsamples, 6);
+	pg_result_free(&r);
+}
+
 /* One process, or a group that is not CPU work: this process, as before. */
 static void one_process_is_in_process(void **state)
 {
@@ -245,6 +268,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(merges_processes, reset),
 		cmocka_unit_test_setup(shares_runs, reset),
+		cmocka_unit_test_setup(noise_aware_share, reset),
 		cmocka_unit_test_setup(one_process_is_in_process, reset),
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
