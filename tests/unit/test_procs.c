@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
+#include "core/hist.h"
 #include "core/params.h"
 #include "core/procs.h"
 #include "core/runner.h"
@@ -49,9 +50,10 @@ static int fake_setup(struct pg_ctx *ctx)
 
 static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
-	(void)ctx;
 	virtual_now += ITER_S * (double)iters * sh->factor[my_index % 8];
 	counts[0] = 1000.0 * (double)iters;
+	/* a latency per step: 1000 ns in process 1, 2000 in process 2 */
+	pg_hist_add(ctx->hist, 1000 * (uint64_t)(my_index + 1));
 	return PG_OK;
 }
 
@@ -62,6 +64,7 @@ static const struct pg_param fake_params[] = {
 
 static const struct pg_metric fake_metrics[] = {
 	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
+	{ "latency", "us", PG_HIST_MEAN, 1e-3, 0, 0 },
 	{ 0 },
 };
 
@@ -114,7 +117,15 @@ static void merges_processes(void **state)
 	assert_int_equal(r.proc_n[0], 2);
 	assert_int_equal(r.proc_n[1], 2);
 	assert_int_equal(r.nsamples, 4);
-	assert_int_equal(r.nmetrics, 1);
+	assert_int_equal(r.nmetrics, 2);
+	/* each sample's latency, and every sample's together, came through */
+	assert_float_equal(r.values[1][0], 1, 1e-9);
+	assert_float_equal(r.values[1][3], 2, 1e-9);
+	assert_non_null(r.hist);
+	assert_int_equal(r.hist->count, 4);
+	assert_int_equal(r.hist->min, 1000);
+	assert_int_equal(r.hist->max, 2000);
+	assert_float_equal(r.hist->sum, 6000, 1e-9);
 	assert_float_equal(r.values[0][0], 50, 1e-9);
 	assert_float_equal(r.values[0][1], 50, 1e-9);
 	assert_float_equal(r.values[0][2], 40, 1e-9);
