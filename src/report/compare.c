@@ -455,8 +455,9 @@ static void judge(struct pg_cmp_row *r, int significant, const struct pg_cmp_opt
 	} else if (pg_gate_could_be_gross(&r->g)) {
 		char why[PG_CMP_NOTE_LEN];
 		snprintf(why, sizeof(why), "the %s vary too much to rule out a change of %gx (p = %.2g): more %s",
-			 r->g.test == PG_TEST_ONE_RUN ? "samples" : "runs", PG_GATE_GROSS, r->g.p,
-			 r->g.test == PG_TEST_ONE_RUN ? "samples (--runs) or runs" : "runs");
+			 r->g.test == PG_TEST_ONE_RUN ? "samples" : "replicates (runs, or processes of a run)",
+			 PG_GATE_GROSS, r->g.p,
+			 r->g.test == PG_TEST_ONE_RUN ? "samples (--runs) or runs" : "runs, or --processes");
 		inconclusive(r, why);
 	} else {
 		r->verdict = PG_SAME;
