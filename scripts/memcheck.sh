@@ -13,7 +13,9 @@
 #     0.2 s, which a peer slowed down 30 times by valgrind overshoots); the
 #     sanitizer build runs both, and the quick suite below runs the client;
 #   - `run --suite quick` (every group's quick suite, what this machine
-#     has) with one iteration per sample, into a store and a results file;
+#     has) with one iteration per sample, in perfguide's own process, into
+#     a store and a results file; four benchmarks in two forked processes
+#     each (run --processes 2);
 #   - import of that file and the seed fixtures; report in every format,
 #     with a baseline; runs; compare of two runs (md and json); the results
 #     and peer-frame fuzz corpora replayed.
@@ -62,7 +64,12 @@ mc() {
 e2e() {
 	F=$top/tests/fixtures
 	cd "$W"
-	mc run-quick "0 1" "$PG" run --suite quick --iterations 1 --runs 1 --db "$W/run.db" --out "$W/quick.jsonl"
+	mc run-quick "0 1" "$PG" run --suite quick --iterations 1 --runs 1 --processes 1 --db "$W/run.db" \
+		--out "$W/quick.jsonl"
+	# a result in two forked processes (run --processes, at least 2
+	# samples each: the quick suite so would take 4 times as long here)
+	mc run-procs "0" "$PG" run cpu.dhrystone mem.bw.rd os.syscall.null crypto.sha256 --iterations 1 --runs 2 \
+		--processes 2 --no-db --out "$W/procs.jsonl"
 	mc import "0" "$PG" import --db "$W/s.db" "$F"/seed-*.jsonl "$W/quick.jsonl"
 	for f in md rst csv json html; do
 		mc "report-$f" "0" "$PG" report --db "$W/s.db" --format $f -o "$W/guide.$f"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/procs.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "run.h"
@@ -145,7 +146,7 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 		run_quiet_wait(&w.quiet);
 		run_sinks_before(s, &p->items[i], i, p->n, left);
 		struct pg_result r;
-		pg_run_bench(p->items[i].bench, &p->items[i].args, &ro, &r);
+		pg_run_bench_procs(p->items[i].bench, &p->items[i].args, &ro, c->processes, &r);
 		run_quiet_after(&w.quiet, &r);
 		/* A benchmark stopped by Ctrl-C did not fail: it is left out. */
 		if (!(pg_interrupted && r.status == PG_ERROR))
@@ -181,7 +182,7 @@ int pg_cmd_run(int argc, char **argv)
 		.board = c.board ? c.board : machine.board, .started = pg_wall_time(), .machine = &machine,
 		.suite = c.suite, .runs = c.runs, .min_runs = c.min_runs, .max_runs = c.max_runs,
 		.ci_target = c.ci_target, .max_time = c.max_time, .budget = c.budget,
-		.min_time = c.min_time, .iters = c.iters,
+		.min_time = c.min_time, .iters = c.iters, .processes = c.processes,
 		.selectors = c.selectors, .nselectors = c.nselectors, .overrides = c.ov, .noverrides = c.nov,
 		.cpus = c.ncpus ? c.cpus : NULL, .ncpus = c.ncpus,
 		.sections = plan.sections, .nsections = plan.nsections,

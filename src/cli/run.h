@@ -45,6 +45,7 @@ struct run_config {
 	int nselectors;
 	double wait_quiet;	/* --wait-quiet: seconds before each benchmark; 0: none */
 	int dry_run;		/* --dry-run: print the plan and its floors, run nothing */
+	int processes;		/* --processes: fresh processes per result (core/procs.h) */
 };
 
 /* Parses argv into c. Returns -1 to go on, else the exit status to end

@@ -174,16 +174,19 @@ static void unit_word(const char *unit, char *buf, size_t len)
 }
 
 /* pass, or unknown for a figure not clean enough to pass: noisy (the
- * console's NOISY: its samples' CV above PG_NOISY_CV) or disturbed (the
+ * console's NOISY: its samples' CV above PG_NOISY_CV), disturbed (the
  * machine was busy with something else, or throttled, while it was
- * measured: the results file's disturbed_why); skip; fail. */
+ * measured: the results file's disturbed_why) or bimodal (its processes
+ * disagree beyond their noise: the results file's bimodal_why); skip;
+ * fail. */
 static const char *case_result(const struct pg_result *r, int m)
 {
 	if (r->status == PG_SKIP)
 		return "skip";
 	if (r->status != PG_OK)
 		return "fail";
-	return r->stats[m].cv > PG_NOISY_CV || r->disturbed ? "unknown" : "pass";
+	return r->stats[m].cv > PG_NOISY_CV || r->disturbed || (r->nprocs > 1 && r->proc_bimodal[m]) ? "unknown"
+											       : "pass";
 }
 
 static void report_case(struct lava_sink *ls, const struct pg_result *r, int m)

@@ -112,6 +112,7 @@ int run_sink_console(struct run_sinks *s, const struct run_config *c)
 
 struct summary {
 	int ok, noisy, skipped, errors;
+	int bimodal;		/* results whose processes disagree (primary metric) */
 	int disturbed, by[4];	/* disturbed results; by PG_ENV_OTHERS, _STEAL, _THERMAL, _CGROUP */
 	double others_max;	/* the largest share other processes took of a disturbed result */
 	int stops[PG_STOP_ONCE + 1];	/* why the measured results' samples stopped */
@@ -152,6 +153,7 @@ static void summary_result(void *self, const struct pg_result *r)
 			s->ok++;
 		if ((unsigned)r->stop <= PG_STOP_ONCE)
 			s->stops[r->stop]++;
+		s->bimodal += r->nprocs > 1 && r->nmetrics > 0 && r->proc_bimodal[0];
 		if (r->disturbed) {
 			s->disturbed++;
 			for (int k = 0; k < 4; k++)
@@ -207,6 +209,10 @@ static void summary_end(void *self, int interrupted)
 		interrupted ? "interrupted after " : "", n, n == 1 ? "" : "s", s->ok, s->noisy, s->skipped, s->errors,
 		s->errors == 1 ? "" : "s");
 	summary_stops(s);
+	if (s->bimodal)
+		fprintf(stderr, "perfguide: %d result%s measured differently in different processes (BIMODAL: each "
+			"process's median is in the results file); more processes (--processes) or pinning (--cpu) "
+			"show which figure is the machine's\n", s->bimodal, s->bimodal == 1 ? " was" : "s were");
 	summary_disturbed(s);
 	if (s->budget > 0) {
 		char took[32], budget[32], over[32];

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "params.h"
+#include "procs.h"
 #include "record.h"
 #include "text.h"
 
@@ -52,6 +53,20 @@ void pg_console_progress(struct pg_console *c, int done, int total, const char *
 	c->shown = 1;
 }
 
+/* Metric m's processes disagree (core/procs.h): the range of their medians. */
+static void procs_mark(const struct pg_result *r, int m, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (r->nprocs < 2 || !r->proc_bimodal[m])
+		return;
+	double lo, hi;
+	char a[32], b[32];
+	pg_procs_range(r, m, &lo, &hi);
+	pg_format_value(lo, a, sizeof(a));
+	pg_format_value(hi, b, sizeof(b));
+	snprintf(buf, len, "  BIMODAL (processes %s to %s)", a, b);
+}
+
 void pg_console_result(struct pg_console *c, const struct pg_result *r)
 {
 	/* Parameters (-p bin=...) and reasons (a peer's, another program's)
@@ -92,10 +107,12 @@ void pg_console_result(struct pg_console *c, const struct pg_result *r)
 			pg_env_short(&r->env, why, sizeof(why));
 			snprintf(dist, sizeof(dist), "  DISTURBED (%s)", why);
 		}
-		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s%s\n",
+		char procs[96];
+		procs_mark(r, m, procs, sizeof(procs));
+		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s%s%s\n",
 			m ? "" : r->bench->id, m ? "" : args, r->bench->metrics[m].name, med,
 			r->bench->metrics[m].unit, lo, hi, s->cv * 100, ci, load,
-			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal ? "  BIMODAL" : "", dist);
+			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal && !procs[0] ? "  BIMODAL" : "", procs, dist);
 	}
 	fflush(c->table);
 }

@@ -69,6 +69,10 @@ const struct pg_field pg_record_fields[] = {
 	/* true or false on every ok result whose conditions were observed */
 	F("disturbed", PG_F_BOOL, disturbed, PG_F_OK | PG_F_ENV, 5),
 	F("disturbed_why", PG_F_TEXT, disturbed_why, PG_F_OK | PG_F_NONZERO, 5),
+	F("processes", PG_F_JSON, processes, PG_F_OK | PG_F_NONZERO, 6),
+	/* true or false on every ok result measured in several processes */
+	F("processes_bimodal", PG_F_BOOL, processes_bimodal, PG_F_OK | PG_F_PROCS, 6),
+	F("bimodal_why", PG_F_TEXT, bimodal_why, PG_F_OK | PG_F_NONZERO, 6),
 	{ "busy_pct", PG_F_REAL, offsetof(struct pg_record, busy_pct), offsetof(struct pg_record, have_busy),
 	  PG_F_STORED | PG_F_HAVE, 1 },
 	F("label", PG_F_TEXT, label, 0, 1),
@@ -127,6 +131,8 @@ int pg_field_there(const struct pg_field *f, const struct pg_record *x)
 	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
 		return 0;
 	if ((f->flags & PG_F_ENV) && !x->env)
+		return 0;
+	if ((f->flags & PG_F_PROCS) && !x->processes)
 		return 0;
 	return 1;
 }

@@ -63,6 +63,15 @@ struct pg_record {
 	char *env;
 	int disturbed;
 	char *disturbed_why;
+	/* Measured in several fresh processes (run --processes): each one's
+	 * median of this metric and its sample count, as JSON text
+	 * ([{"median":61.2,"n":2},...]; the samples are theirs one after the
+	 * other); NULL: one process. Whether they disagree beyond their noise
+	 * (core/procs.h, pg_procs_bimodal), with why in words. The name
+	 * "bimodal" was taken by the samples' own two groups (schema 4). */
+	char *processes;
+	int processes_bimodal;
+	char *bimodal_why;
 	/* From cpu.busy_pct: the system-wide load the guide prints. */
 	int have_busy;
 	double busy_pct;
@@ -89,6 +98,7 @@ enum pg_ftype {
 #define PG_F_HAVE 0x20		/* there when the int at count_off is set */
 #define PG_F_NONZERO 0x40	/* written and stored only when not 0 (or empty) */
 #define PG_F_ENV 0x80		/* written and stored only when the record has an env (it was observed) */
+#define PG_F_PROCS 0x100	/* written and stored only when the record has processes */
 
 struct pg_field {
 	const char *name;	/* JSON key and store column */

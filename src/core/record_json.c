@@ -153,6 +153,28 @@ static int read_field(const struct pg_field *f, json_t *v, struct pg_record *x, 
 	return -1;
 }
 
+int pg_record_processes(const struct pg_record *x, double *median, int *n, int max)
+{
+	json_t *a = x->processes ? json_loads(x->processes, JSON_DECODE_ANY, NULL) : NULL;
+	int k = 0;
+	if (json_is_array(a) && json_array_size(a) <= (size_t)max) {
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			json_t *p = json_array_get(a, i), *m = json_object_get(p, "median"), *c = json_object_get(p, "n");
+			if (!json_is_number(m) || !isfinite(json_number_value(m)) || !json_is_integer(c) ||
+			    json_integer_value(c) < 1 || json_integer_value(c) > 1000000000) {
+				k = -1;
+				break;
+			}
+			median[k] = json_number_value(m);
+			n[k++] = (int)json_integer_value(c);
+		}
+	} else if (a) {
+		k = -1;
+	}
+	json_decref(a);
+	return k;
+}
+
 /* What an ok record must have beyond its key, and a reason for the others. */
 static int check(const struct pg_record *x, json_t *o, char *err, size_t len)
 {
@@ -163,6 +185,13 @@ static int check(const struct pg_record *x, json_t *o, char *err, size_t len)
 		}
 		if (x->nsamples == 0) {
 			snprintf(err, len, "result %s %s without samples", x->bench, x->metric);
+			return -1;
+		}
+		double med[PG_RECORD_MAX_PROCS];
+		int n[PG_RECORD_MAX_PROCS];
+		if (pg_record_processes(x, med, n, PG_RECORD_MAX_PROCS) < 0) {
+			snprintf(err, len, "result %s %s: \"processes\" is not an array of at most %d "
+				 "{\"median\": number, \"n\": whole number}", x->bench, x->metric, PG_RECORD_MAX_PROCS);
 			return -1;
 		}
 	} else if (!x->reason) {

@@ -12,6 +12,13 @@ json_t *pg_record_to_json(const struct pg_record *x);
  * field is missing or of the wrong kind. */
 int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len);
 
+/* The most processes a record may list (run --processes takes at most 64). */
+#define PG_RECORD_MAX_PROCS 64
+/* The processes of a record (x->processes): each one's median and sample
+ * count into median[] and n[]; returns how many (0: none), -1 when the
+ * text is not an array of at most max {"median": finite, "n": >= 1}. */
+int pg_record_processes(const struct pg_record *x, double *median, int *n, int max);
+
 /* A section as the run record lists it, and back (strings malloc'd: free
  * with pg_section_free); -1 when o is not a section with a title. */
 json_t *pg_section_to_json(const struct pg_section *s);

@@ -1,6 +1,7 @@
 #include "results.h"
 
 #include "hist.h"
+#include "procs.h"
 #include "record_json.h"
 #include "timer.h"
 
@@ -213,6 +214,8 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 	json_object_set_new(cfg, "min_time", json_real(ri->min_time));
 	if (ri->iters)
 		json_object_set_new(cfg, "iterations", json_integer((json_int_t)ri->iters));
+	if (ri->processes)
+		json_object_set_new(cfg, "processes", json_integer(ri->processes));
 	json_t *sel = json_array();
 	for (int i = 0; i < ri->nselectors; i++)
 		json_array_append_new(sel, json_string(ri->selectors[i]));
@@ -275,6 +278,30 @@ static char *dump_ordered(json_t *o)
 	return t;
 }
 
+/* Each process's median of metric m and its sample count, and whether
+ * they disagree (core/procs.h): a result measured in several processes. */
+static void processes_json(const struct pg_result *r, int m, struct pg_record *x)
+{
+	if (r->nprocs < 2)
+		return;
+	json_t *a = json_array();
+	for (int k = 0, at = 0; k < r->nprocs; at += r->proc_n[k++]) {
+		struct pg_stats st;
+		pg_stats_compute(r->values[m] + at, (size_t)r->proc_n[k], &st);
+		json_t *p = json_object();
+		json_object_set_new(p, "median", json_real(st.median));
+		json_object_set_new(p, "n", json_integer(r->proc_n[k]));
+		json_array_append_new(a, p);
+	}
+	x->processes = dump_ordered(a);
+	x->processes_bimodal = r->proc_bimodal[m];
+	if (x->processes_bimodal) {
+		char why[PG_MSG_LEN];
+		pg_procs_bimodal(r->values[m], r->proc_n, r->nprocs, why, sizeof(why));
+		x->bimodal_why = strdup(why);
+	}
+}
+
 /* The record of metric m of r; the caller frees it. */
 static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 {
@@ -327,6 +354,7 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 			x->bimodal_low_n = st->n_lo;
 		}
 	}
+	processes_json(r, m, x);
 	x->iterations = (int64_t)r->iters;
 	x->copies = r->copies;
 	x->sample_s = r->elapsed;

@@ -25,6 +25,7 @@ struct pg_run_info {
 	double budget;		/* seconds; 0: none */
 	double min_time;
 	uint64_t iters;		/* fixed iterations per sample; 0: calibrated */
+	int processes;		/* run --processes */
 	const char *const *selectors;
 	int nselectors;
 	const struct pg_override *overrides;

@@ -465,7 +465,8 @@ static int enough(const struct pg_result *r, const struct pg_run_opts *o, double
 	if (n >= floor_runs) {
 		struct pg_stats st;
 		pg_stats_compute(r->values[0], (size_t)n, &st);
-		if (st.ci_level >= PG_CI_LEVEL && st.ci_rel <= o->ci_target) {
+		int together = o->procs > 1 && pg_median_coverage((size_t)(n * o->procs), 1) >= PG_CI_LEVEL;
+		if ((st.ci_level >= PG_CI_LEVEL || together) && st.ci_rel <= o->ci_target) {
 			*why = PG_STOP_INTERVAL;
 			return 1;
 		}
@@ -678,14 +679,13 @@ out:
 	return r->status;
 }
 
-int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
-		 const struct pg_run_opts *o, struct pg_result *r)
+double pg_result_time(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o, double t0,
+		      int *by_budget)
 {
-	double t0 = run_clock(o);
 	/* This result's time: the cap, or its share of the budget (core/budget.c:
 	 * never below its floor, the floors of those after it kept back),
 	 * whichever is less. */
-	int by_budget = 0;
+	*by_budget = 0;
 	double cap = o->runs > 0 ? 0 : o->max_time;
 	if (o->budget) {
 		double share = pg_budget_take(o->budget, b, a, o, t0);
@@ -693,9 +693,18 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 			share = 1e-9;	/* spent: the floor of samples only (0 is no cap) */
 		if (o->runs == 0 && (cap <= 0 || share < cap)) {
 			cap = share;
-			by_budget = 1;
+			*by_budget = 1;
 		}
 	}
+	return cap;
+}
+
+int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
+		 const struct pg_run_opts *o, struct pg_result *r)
+{
+	double t0 = run_clock(o);
+	int by_budget;
+	double cap = pg_result_time(b, a, o, t0, &by_budget);
 	/* An overhead measured while the machine was busy would void every
 	 * sample: set the benchmark up again, which measures it again. */
 	for (int k = 1;; k++) {

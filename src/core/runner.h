@@ -78,7 +78,16 @@ struct pg_run_opts {
 	 * whose cpufreq caps a later cap is held against. */
 	struct pg_env *env;
 	const struct pg_env_mark *env_base;
+	/* > 1: this is one of that many processes measuring the result one
+	 * after the other (core/procs.h). The noise-aware runner then stops
+	 * once this process's samples are within ci_target and the processes'
+	 * samples together are enough for a 95% interval: a process's own
+	 * samples need not be. */
+	int procs;
 };
+
+/* run --processes: at most this many processes per result. */
+#define PG_MAX_PROCS 64
 
 /* The most disturbed samples a result takes again, over the samples it
  * needs (--runs, or the suite's least). */
@@ -109,6 +118,13 @@ struct pg_result {
 	int have_env;
 	struct pg_env_seen env;
 	int disturbed;
+	/* Measured in several fresh processes (core/procs.h): how many, and
+	 * how many samples each gave, in order (elapsed and values[m] hold
+	 * them one process after the other); 0: in this process only. Per
+	 * metric, whether the processes disagree beyond their noise. */
+	int nprocs;
+	int proc_n[PG_MAX_PROCS];
+	int proc_bimodal[PG_MAX_METRICS];
 };
 
 /* Set from a signal handler: the runner stops at the next sample boundary. */
@@ -133,6 +149,13 @@ double pg_budget_take(struct pg_budget *b, const struct pg_bench *bench, const s
  * a floor already at the result's time cap). */
 double pg_result_floor(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int *flexible);
+
+/* The time a result starting at t0 (on the run's clock) may take: the
+ * cap, or its share of what the budget has left, whichever is less (0: no
+ * cap); *by_budget set when the budget decided. Counts the result off the
+ * budget. */
+double pg_result_time(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o, double t0,
+		      int *by_budget);
 
 /* Fills r; returns r->status. An interrupted run ends in PG_ERROR with
  * pg_interrupted set. */

@@ -110,3 +110,20 @@ void pg_stats_compute(const double *s, size_t n, struct pg_stats *out)
 	}
 	out->cv = out->mean != 0 ? out->stddev / fabs(out->mean) : 0;
 }
+
+double pg_log_median_se(const double *samples, size_t n)
+{
+	if (n < 2)
+		return -1;
+	double sum = 0, sq = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(samples[i] > 0))
+			return -1;
+		sum += log(samples[i]);
+	}
+	double mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += (log(samples[i]) - mean) * (log(samples[i]) - mean);
+	/* the median's standard error is sqrt(pi/2) times the mean's */
+	return 1.2533 * sqrt(sq / (double)(n - 1)) / sqrt((double)n);
+}

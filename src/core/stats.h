@@ -43,6 +43,11 @@ double pg_median_sorted(const double *sorted, size_t n);
 
 void pg_stats_compute(const double *samples, size_t n, struct pg_stats *out);
 
+/* The standard error of the log of the median of n samples, from the
+ * samples' spread on the log scale (sqrt(pi/2) s / sqrt(n)); -1 when n < 2
+ * or a sample is not positive. */
+double pg_log_median_se(const double *samples, size_t n);
+
 /* The coverage of [x(l), x(n+1-l)] for the median of n samples (l >= 1). */
 double pg_median_coverage(size_t n, size_t l);
 

@@ -5,6 +5,8 @@
  */
 #include "compare.h"
 
+#include "core/record_json.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,26 +252,54 @@ static int env_differs(const struct pg_record *b, const struct pg_record *n, cha
 	return 1;
 }
 
-/* Each run's median, the standard error of its log from its samples, and
- * its sample count; tests the row. */
+/* The replicates a run's record gives: each of its processes (run
+ * --processes: a process is the replicate whose speed varies, its samples
+ * are not), or the run itself. Their medians, the standard errors of their
+ * logs from their own samples, and their sample counts, from index at;
+ * returns how many. max: room left. */
+static int replicates(const struct pg_record *x, double *med, double *se, int *cnt, int max)
+{
+	double pm[PG_RECORD_MAX_PROCS];
+	int pn[PG_RECORD_MAX_PROCS];
+	int k = pg_record_processes(x, pm, pn, PG_RECORD_MAX_PROCS), total = 0;
+	for (int i = 0; i < k; i++)
+		total += pn[i];
+	if (k < 2 || k > max || total != x->nsamples) {
+		med[0] = x->median;
+		se[0] = pg_gate_log_median_se(x->samples, x->nsamples);
+		cnt[0] = x->nsamples;
+		return 1;
+	}
+	for (int i = 0, at = 0; i < k; at += pn[i++]) {
+		med[i] = pm[i];
+		se[i] = pg_gate_log_median_se(x->samples + at, pn[i]);
+		cnt[i] = pn[i];
+	}
+	return k;
+}
+
+/* Each side's replicates (replicates()); tests the row. */
 static int test_row(struct pg_cmp_row *r, const struct pg_record **b, int nb, const struct pg_record **n, int nn)
 {
-	int tot = nb + nn;
-	double *med = malloc(sizeof(double) * 2 * (size_t)tot);
-	int *cnt = malloc(sizeof(int) * (size_t)tot);
+	int cap = (nb + nn) * PG_RECORD_MAX_PROCS;
+	double *med = malloc(sizeof(double) * 2 * (size_t)cap);
+	int *cnt = malloc(sizeof(int) * (size_t)cap);
 	if (!med || !cnt) {
 		free(med);
 		free(cnt);
 		return -1;
 	}
-	double *se = med + tot;
-	for (int i = 0; i < tot; i++) {
+	double *se = med + cap;
+	int k = 0, kb = 0;
+	for (int i = 0; i < nb + nn; i++) {
 		const struct pg_record *x = i < nb ? b[i] : n[i - nb];
-		med[i] = x->median;
-		se[i] = pg_gate_log_median_se(x->samples, x->nsamples);
-		cnt[i] = x->nsamples;
+		k += replicates(x, med + k, se + k, cnt + k, cap - k);
+		if (i == nb - 1)
+			kb = k;
 	}
-	struct pg_gate_side sb = { nb, med, se, cnt }, sn = { nn, med + nb, se + nb, cnt + nb };
+	r->reps_base = kb;
+	r->reps_new = k - kb;
+	struct pg_gate_side sb = { kb, med, se, cnt }, sn = { k - kb, med + kb, se + kb, cnt + kb };
 	pg_gate_test(&sb, &sn, &r->g);
 	free(med);
 	free(cnt);
@@ -341,6 +371,13 @@ static int make_row(struct work *w, const struct pg_record *k, struct pg_cmp_row
 	r->alias = -1;
 	r->g.p = 1;
 	r->gated = !pg_metric_descriptive(k->metric) || w->o->gate_descriptive;
+	for (int i = 0; i < nb + nn && !r->bimodal; i++) {
+		const struct pg_record *x = i < nb ? b[i] : n[i - nb];
+		if (x->processes_bimodal) {
+			r->bimodal = i < nb ? 1 : 2;
+			r->bimodal_why = x->bimodal_why;
+		}
+	}
 	const struct pg_record *dist;
 	if (drop_disturbed(b, &nb, n, &nn, &r->left_out, &dist)) {
 		char why[PG_CMP_NOTE_LEN];
@@ -418,8 +455,9 @@ static void judge(struct pg_cmp_row *r, int significant, const struct pg_cmp_opt
 	} else if (pg_gate_could_be_gross(&r->g)) {
 		char why[PG_CMP_NOTE_LEN];
 		snprintf(why, sizeof(why), "the %s vary too much to rule out a change of %gx (p = %.2g): more %s",
-			 r->g.test == PG_TEST_ONE_RUN ? "samples" : "runs", PG_GATE_GROSS, r->g.p,
-			 r->g.test == PG_TEST_ONE_RUN ? "samples (--runs) or runs" : "runs");
+			 r->g.test == PG_TEST_ONE_RUN ? "samples" : "replicates (runs, or processes of a run)",
+			 PG_GATE_GROSS, r->g.p,
+			 r->g.test == PG_TEST_ONE_RUN ? "samples (--runs) or runs" : "runs, or --processes");
 		inconclusive(r, why);
 	} else {
 		r->verdict = PG_SAME;

@@ -39,6 +39,9 @@ struct pg_cmp_side {
 struct pg_cmp_row {
 	const struct pg_record *base, *new;	/* the row's first record on each side */
 	int nbase, nnew;			/* runs on each side that were judged */
+	int reps_base, reps_new;		/* their replicates: processes, or runs */
+	int bimodal;				/* a run's processes disagree: 1 in BASE, 2 in NEW */
+	const char *bimodal_why;		/* that run's bimodal_why */
 	int left_out;				/* disturbed runs left out (others remained) */
 	double base_median, new_median;		/* over the runs: geometric mean of their medians */
 	double change_pct;

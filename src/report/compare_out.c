@@ -25,6 +25,16 @@ json_t *pg_compare_row_json(const struct pg_cmp_row *r)
 	json_object_set_new(j, "change_pct", real_or_null(r->change_pct));
 	json_object_set_new(j, "base_runs", json_integer(r->nbase));
 	json_object_set_new(j, "new_runs", json_integer(r->nnew));
+	if (r->reps_base != r->nbase || r->reps_new != r->nnew) {
+		/* runs measured in several processes: each process a replicate */
+		json_object_set_new(j, "base_replicates", json_integer(r->reps_base));
+		json_object_set_new(j, "new_replicates", json_integer(r->reps_new));
+	}
+	if (r->bimodal) {
+		json_object_set_new(j, "bimodal", json_string(r->bimodal == 1 ? "BASE" : "NEW"));
+		if (r->bimodal_why)
+			json_object_set_new(j, "bimodal_why", json_string(r->bimodal_why));
+	}
 	if (r->left_out)
 		json_object_set_new(j, "disturbed_runs_left_out", json_integer(r->left_out));
 	json_object_set_new(j, "test", json_string(pg_gate_test_name(r->g.test)));
@@ -147,6 +157,11 @@ void pg_compare_write_verdict(FILE *out, const struct pg_cmp_row *r)
 	if (r->why[0]) {
 		fputs(": ", out);
 		pg_md_text(out, r->why, 0);
+	}
+	if (r->bimodal) {
+		fprintf(out, " (bimodal in %s: ", r->bimodal == 1 ? "BASE" : "NEW");
+		pg_md_text(out, r->bimodal_why ? r->bimodal_why : "its processes disagree", 0);
+		fputc(')', out);
 	}
 }
 

@@ -2,7 +2,7 @@
  * How far a figure of the guide can be trusted, from what its result
  * records: the samples' spread (noisy), too few of them, sampling cut short
  * by a time cap or the run's budget before the median's interval reached
- * its target, two groups of samples (bimodal), a machine that did something
+ * its target, two groups of samples or processes that disagree (bimodal), a machine that did something
  * else meanwhile (disturbed, from the result's env), a CPU that was
  * emulated (the run's machine). The tables mark such a cell and its note
  * says why (table.c); the guide counts them at its head.
@@ -57,8 +57,10 @@ void pg_doubt_add(struct pg_gcell *c, const struct pg_record *x, const struct pg
 		d |= PG_DOUBT_CAPPED;
 	if (few(x))
 		d |= PG_DOUBT_FEW;
-	if (x->nbimodal >= 2)
+	if (x->nbimodal >= 2 || x->processes_bimodal)
 		d |= PG_DOUBT_BIMODAL;
+	if (x->processes_bimodal && !c->bimodal_why && x->bimodal_why && x->bimodal_why[0])
+		c->bimodal_why = x->bimodal_why;
 	if (col->emulator && col->emulator[k]) {
 		d |= PG_DOUBT_EMULATED;
 		c->virt = col->emulator[k];
@@ -104,7 +106,7 @@ int pg_doubt_text(const struct pg_gcell *c, char *buf, size_t len)
 	if (c->doubt & PG_DOUBT_CAPPED)
 		add(buf, len, &at, "capped: sampling stopped at its time limit before the median was known to its target");
 	if (c->doubt & PG_DOUBT_BIMODAL)
-		add(buf, len, &at, "bimodal: the samples fall in two groups");
+		add(buf, len, &at, "bimodal: %s", c->bimodal_why ? c->bimodal_why : "the samples fall in two groups");
 	if (c->doubt & PG_DOUBT_DISTURBED)
 		add(buf, len, &at, "disturbed: %s", c->why ? c->why : "the machine was busy with something else");
 	if (c->doubt & PG_DOUBT_EMULATED)

@@ -1,5 +1,7 @@
 #include "gate.h"
 
+#include "core/stats.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -16,19 +18,7 @@ const char *pg_gate_test_name(enum pg_gate_test t)
 
 double pg_gate_log_median_se(const double *samples, int n)
 {
-	if (n < 2)
-		return -1;
-	double sum = 0, sq = 0;
-	for (int i = 0; i < n; i++) {
-		if (!(samples[i] > 0))
-			return -1;
-		sum += log(samples[i]);
-	}
-	double mean = sum / n;
-	for (int i = 0; i < n; i++)
-		sq += (log(samples[i]) - mean) * (log(samples[i]) - mean);
-	/* the median's standard error is sqrt(pi/2) times the mean's */
-	return 1.2533 * sqrt(sq / (n - 1)) / sqrt((double)n);
+	return n < 2 ? -1 : pg_log_median_se(samples, (size_t)n);
 }
 
 /* The regularized incomplete beta function I_x(a, b) by its continued
@@ -80,14 +70,17 @@ double pg_student_p(double t, double df)
 
 int pg_gate_could_be_gross(const struct pg_gate_result *r)
 {
-	/* the interval |d| +/- t se reaches log(gross) when the distance to
-	 * it is less than t se: when its t-statistic's p is above 5% */
+	/* An equivalence test (two one-sided tests, Schuirmann's TOST): a
+	 * gross change is ruled out when the one-sided test that the change
+	 * is below it rejects at 5%, i.e. the 90% interval stays inside; the
+	 * distance to it in standard errors gives that one-sided p, half the
+	 * two-sided p pg_student_p gives. */
 	double gap = log(PG_GATE_GROSS) - fabs(r->d);
 	if (gap <= 0)
 		return 1;
 	if (r->se <= 0)
 		return 0;
-	return pg_student_p(gap / r->se, r->df > 0 ? r->df : 1) > 0.05;
+	return pg_student_p(gap / r->se, r->df > 0 ? r->df : 1) / 2 > 0.05;
 }
 
 static void mean_var(const double *v, int n, double *mean, double *var)
@@ -134,6 +127,16 @@ static void test_runs(const double *lb, const struct pg_gate_side *b, const doub
 	double ab = vb / b->n, an = vn / n->n;
 	r->test = PG_TEST_RUNS;
 	r->d = mn - mb;
+	/* As many replicates a side (two processes each, say): the pooled
+	 * test's degrees of freedom. Its t is Welch's when the sides are the
+	 * same size, and it holds its false-alarm rate for unequal spreads
+	 * then; Welch-Satterthwaite's estimate from 2 replicates a side falls
+	 * to 1 whenever one side's two happen to agree, which leaves no
+	 * comparison of two processes a side judgeable. */
+	if (b->n == n->n) {
+		set_p(r, ab + an, b->n + n->n - 2);
+		return;
+	}
 	double den = ab * ab / (b->n - 1) + an * an / (n->n - 1);
 	set_p(r, ab + an, den > 0 ? (ab + an) * (ab + an) / den : 1e9);
 }

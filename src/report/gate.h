@@ -3,12 +3,15 @@
  * they are applied to (compare.c), so that a test can drive them with
  * data it makes up.
  *
- * The replicate that matters is the run (one process), not the sample: two
+ * The replicate that matters is the process, not the sample: two
  * processes of one build may measure differently while each one's samples
- * agree to 0.1%. So a row is judged on the log of each run's median:
+ * agree to 0.1%. So a row is judged on the log of each replicate's median,
+ * a replicate being a process of a run measured in several (run
+ * --processes, the record's "processes"), else the run:
  *
- *  - several runs a side: Welch's t-test on the runs' log medians (the
- *    between-run spread, never less than what the samples of one run give);
+ *  - several replicates a side: a t-test on their log medians (the spread
+ *    between them, never less than what the samples of one give): pooled
+ *    degrees of freedom when the sides have as many, else Welch's;
  *  - several runs on one side, one on the other (compare --history): the one
  *    run against the others' spread, Student's t for a new observation;
  *  - one run a side: the samples' standard errors of the two medians plus
@@ -18,7 +21,10 @@
  *
  * p-values of all rows of one comparison are corrected together
  * (Benjamini-Hochberg at PG_GATE_Q). A change is regressed or improved when
- * its row is significant after that and it exceeds the threshold.
+ * its row is significant after that and it exceeds the threshold. It is
+ * within noise when it is not, and a gross change is ruled out by an
+ * equivalence test (TOST at 5%: the change's 90% interval stays below
+ * PG_GATE_GROSS).
  */
 #ifndef PG_GATE_H
 #define PG_GATE_H
@@ -66,8 +72,9 @@ void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *ne
 
 /* Two-sided p of Student's t with df degrees of freedom (df > 0). */
 double pg_student_p(double t, double df);
-/* Whether the row's 95% interval reaches a gross change (PG_GATE_GROSS):
- * too imprecise to call within noise. */
+/* Whether the row cannot rule out a gross change (PG_GATE_GROSS) by two
+ * one-sided tests at 5% (its 90% interval reaches it): too imprecise to
+ * call within noise. */
 int pg_gate_could_be_gross(const struct pg_gate_result *r);
 
 /* Benjamini-Hochberg: reject[i] set for the p[i] that the procedure

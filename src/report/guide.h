@@ -47,6 +47,7 @@ struct pg_gcell {
 	double cv;
 	int fewest;
 	const char *why;		/* disturbed_why */
+	const char *bimodal_why;	/* the processes disagree: their medians */
 	const char *virt;		/* the run's machine.virt when emulated */
 	const struct pg_rrun *run;	/* the run the figure is from (the latest of a merge) */
 	const struct pg_record *rec;	/* and its result */

@@ -54,6 +54,8 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN labels TEXT;",
 	/* 4 -> 5: the result fields of version 5 (env, disturbed). */
 	"",
+	/* 5 -> 6: the result fields of version 6 (processes, processes_bimodal). */
+	"",
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

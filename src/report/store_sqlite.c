@@ -52,6 +52,9 @@ static const char *const migrations[] = {
 	/* 4 -> 5: the result fields of version 5 (what the machine did while
 	 * it measured: env, disturbed) come from pg_record_fields. */
 	"",
+	/* 5 -> 6: the result fields of version 6 (the processes a result
+	 * was measured in, whether they disagree) come from pg_record_fields. */
+	"",
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

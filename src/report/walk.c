@@ -116,8 +116,10 @@ static const char *const advice[PG_DOUBT_KINDS] = {
 	"capped: sampling stopped at its time limit before the median was known to its target; give "
 	"it more time (run --max-time, --budget, or --runs)",
 	"few samples: fewer than 3; run with more (run --runs 5 or more)",
-	"bimodal: the samples fall in two groups (two CPU clusters, a frequency step); pin it to one "
-	"CPU (run --cpu) and look at the samples",
+	"bimodal: the samples fall in two groups (two CPU clusters, a frequency step), or the processes "
+	"it was measured in disagree beyond their noise (its note gives their medians): the figure depends "
+	"on which process measured it; pin it to one CPU (run --cpu), measure it in more processes (run "
+	"--processes 10) and look at the samples",
 	"emulated: measured under an emulator (qemu): the timings are not the hardware's; run on the board",
 };
 

@@ -21,7 +21,8 @@ recs = [json.loads(l) for l in open(sys.argv[1])]
 run = recs[0]
 assert run["config"]["iterations"] == 3, run["config"]
 r = [r for r in recs if r["type"] == "result"][0]
-assert r["iterations"] == 3 and len(r["sample_s"]) == 2, r
+# 2 samples in each of the 2 processes (run --processes)
+assert r["iterations"] == 3 and len(r["sample_s"]) == 4, r
 for v, s in zip(r["samples"], r["sample_s"]):
     assert abs(v - 3 / s) <= 1e-6 * v, (v, s)
 PY

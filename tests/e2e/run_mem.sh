@@ -41,7 +41,7 @@ for r in results:
     check(r["status"] == "ok", "%s ok: %s" % (r["bench"], r.get("reason")))
     for k in ("median", "min", "max", "mean", "stddev", "cv", "samples", "cpu", "label", "unit", "better"):
         check(k in r, "%s has %s" % (r["bench"], k))
-    check(len(r["samples"]) == 2, "two samples")
+    check(len(r["samples"]) == 4, "two samples in each of two processes")
     check(r["min"] <= r["median"] <= r["max"], "min <= median <= max")
     check(0 <= r["cpu"].get("busy_pct", 0) <= 100, "busy_pct is a share")
     size = r["params"]["size"]

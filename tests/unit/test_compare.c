@@ -185,6 +185,54 @@ static void too_few(void **state)
 	pg_comparison_free(&c);
 }
 
+/* A run measured in 2 processes gives 2 replicates: one run a side is
+ * judged by the test for several; a "processes" that does not account for
+ * the samples is not believed; a bimodal run is said. */
+static void processes_replicates(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b", NULL);
+	init(&N[0], "n", NULL);
+	/* samples 100, 101 | 99, 100 against 98, 99 | 101, 100: within noise */
+	const double bs[] = { 100, 101, 99, 100 }, ns[] = { 98, 99, 101, 100 };
+	put(&B[0], 0, "x", "bw", 100, 0, 4, 1);
+	put(&N[0], 0, "x", "bw", 99.5, 0, 4, 1);
+	memcpy(B[0].s[0], bs, sizeof(bs));
+	memcpy(N[0].s[0], ns, sizeof(ns));
+	B[0].rec[0].processes = (char *)"[{\"median\":100.5,\"n\":2},{\"median\":99.5,\"n\":2}]";
+	N[0].rec[0].processes = (char *)"[{\"median\":98.5,\"n\":2},{\"median\":100.5,\"n\":2}]";
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 0);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_RUNS);
+	assert_int_equal(c.rows[0].reps_base, 2);
+	assert_int_equal(c.rows[0].reps_new, 2);
+	assert_int_equal(c.rows[0].verdict, PG_SAME);
+	assert_int_equal(c.rows[0].bimodal, 0);
+	pg_comparison_free(&c);
+	/* 5x slower in both processes: regressed */
+	const double slow[] = { 20, 20.2, 19.8, 20 };
+	memcpy(N[0].s[0], slow, sizeof(slow));
+	N[0].rec[0].median = 20;
+	N[0].rec[0].processes = (char *)"[{\"median\":20.1,\"n\":2},{\"median\":19.9,\"n\":2}]";
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	pg_comparison_free(&c);
+	/* processes that do not add up to the samples: the run is one replicate */
+	N[0].rec[0].processes = (char *)"[{\"median\":20.1,\"n\":3},{\"median\":19.9,\"n\":2}]";
+	cmp(B, 1, N, 1, 5, &c);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_VS_RUNS);
+	assert_int_equal(c.rows[0].reps_new, 1);
+	pg_comparison_free(&c);
+	/* a bimodal run says so */
+	N[0].rec[0].processes = (char *)"[{\"median\":20.1,\"n\":2},{\"median\":19.9,\"n\":2}]";
+	N[0].rec[0].processes_bimodal = 1;
+	N[0].rec[0].bimodal_why = (char *)"its 2 processes disagree";
+	cmp(B, 1, N, 1, 5, &c);
+	assert_int_equal(c.rows[0].bimodal, 2);
+	assert_string_equal(c.rows[0].bimodal_why, "its 2 processes disagree");
+	pg_comparison_free(&c);
+}
+
 /* DMIPS restates Dhrystones/s: one verdict; cpu_load describes: not gated. */
 static void same_figure_and_descriptive(void **state)
 {
@@ -308,6 +356,7 @@ int main(void)
 		cmocka_unit_test(median_se),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(too_few),
+		cmocka_unit_test(processes_replicates),
 		cmocka_unit_test(same_figure_and_descriptive),
 		cmocka_unit_test(lost),
 		cmocka_unit_test(unlike),

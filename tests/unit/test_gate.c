@@ -6,7 +6,11 @@
  *  - a 10% shift at 2% CV with 10 replicates a side is found in at least
  *    95% of the comparisons, among 99 rows that did not change;
  *  - a 5x change with 3 samples a side is never "within noise";
- *  - a disturbed row is never regressed or improved.
+ *  - a disturbed row is never regressed or improved;
+ *  - runs measured in 2 processes (run --processes): the processes are the
+ *    replicates; A/A holds its false-alarm rate, 5x slower is regressed, a
+ *    row whose processes run at one of two speeds 1.6x apart is within
+ *    noise when each run saw both.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,42 +57,68 @@ struct side {
 	struct pg_rrun runs[MAX_RUNS];
 	struct pg_record rec[MAX_RUNS][ROWS];
 	double samples[MAX_RUNS][ROWS][MAX_SAMPLES];
+	char procs[MAX_RUNS][ROWS][160];	/* the record's "processes" */
 	char ids[MAX_RUNS][16];
 };
 
 static char names[ROWS][8];
+/* Rows per comparison: ROWS, or fewer where a test says. */
+static int nrows = ROWS;
 
 /* What one row of one side is made of. */
 struct model {
-	int runs, samples;
+	int runs, samples;	/* samples: per process when procs > 1 */
 	double cv;		/* of the samples within a run */
 	double between;		/* of a run's level (its process) */
 	double shift;		/* factor on row 0 */
 	int disturbed;		/* row 0 of every run marked disturbed */
 	int heavy;		/* the last rows vary 20% between processes (crypto.sha1 did) */
+	int procs;		/* > 1: each run measured in this many processes (run --processes) */
+	int bimodal;		/* the first rows: each process at one of two speeds 1.6x apart */
 };
+
+static double median_of(const double *v, int n)
+{
+	double sorted[MAX_SAMPLES];
+	memcpy(sorted, v, sizeof(double) * (size_t)n);
+	qsort(sorted, (size_t)n, sizeof(double), cmp_d);
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/* One row of one run: its processes' samples one after the other, and the
+ * record's "processes" when there are several. */
+static void fill_row(struct side *s, int r, int i, const struct model *m)
+{
+	int procs = m->procs > 1 ? m->procs : 1, n = 0;
+	double *v = s->samples[r][i];
+	char *json = s->procs[r][i];
+	size_t at = (size_t)snprintf(json, sizeof(s->procs[r][i]), "[");
+	for (int p = 0; p < procs; p++) {
+		double between = i >= ROWS - m->heavy ? 0.2 : m->between;
+		double speed = i < m->bimodal && uniform() < 0.5 ? 1.6 : 1;
+		double level = 100 * speed * exp(between * normal()) * (i == 0 ? m->shift : 1);
+		for (int k = 0; k < m->samples; k++)
+			v[n + k] = level * exp(m->cv * normal());
+		at += (size_t)snprintf(json + at, sizeof(s->procs[r][i]) - at, "%s{\"median\":%.17g,\"n\":%d}",
+				       p ? "," : "", median_of(v + n, m->samples), m->samples);
+		n += m->samples;
+	}
+	snprintf(json + at, sizeof(s->procs[r][i]) - at, "]");
+	s->rec[r][i] = (struct pg_record){
+		.bench = names[i], .params = (char *)"{}", .metric = (char *)"m", .unit = (char *)"MB/s",
+		.higher = 1, .samples = v, .nsamples = n, .status = PG_OK, .median = median_of(v, n),
+		.disturbed = i == 0 && m->disturbed, .processes = procs > 1 ? json : NULL,
+	};
+}
 
 static void fill(struct side *s, const char *tag, const struct model *m)
 {
 	for (int r = 0; r < m->runs; r++) {
 		snprintf(s->ids[r], sizeof(s->ids[r]), "%s%d", tag, r);
 		s->runs[r] = (struct pg_rrun){ .id = s->ids[r], .board = (char *)"b", .finished = (char *)"x",
-					       .res = s->rec[r], .nres = ROWS };
-		for (int i = 0; i < ROWS; i++) {
-			double between = i >= ROWS - m->heavy ? 0.2 : m->between;
-			double level = 100 * exp(between * normal()) * (i == 0 ? m->shift : 1);
-			double *v = s->samples[r][i], sorted[MAX_SAMPLES];
-			for (int k = 0; k < m->samples; k++)
-				sorted[k] = v[k] = level * exp(m->cv * normal());
-			qsort(sorted, (size_t)m->samples, sizeof(double), cmp_d);
-			s->rec[r][i] = (struct pg_record){
-				.bench = names[i], .params = (char *)"{}", .metric = (char *)"m", .unit = (char *)"MB/s",
-				.higher = 1, .samples = v, .nsamples = m->samples, .status = PG_OK,
-				.median = m->samples % 2 ? sorted[m->samples / 2]
-					 : (sorted[m->samples / 2 - 1] + sorted[m->samples / 2]) / 2,
-				.disturbed = i == 0 && m->disturbed,
-			};
-		}
+					       .res = s->rec[r], .nres = nrows };
+		for (int i = 0; i < nrows; i++)
+			fill_row(s, r, i, m);
 	}
 }
 
@@ -99,6 +129,7 @@ static struct side *sa, *sb;
 struct tally {
 	int row0[PG_NOT_GATED + 1];
 	int any_change;
+	int exit0;		/* comparisons that exit 0 */
 };
 
 static void trials(const struct model *base, const struct model *new, int n, struct tally *t)
@@ -111,9 +142,10 @@ static void trials(const struct model *base, const struct model *new, int n, str
 		struct pg_cmp_side a = { sa->runs, base->runs }, b = { sb->runs, new->runs };
 		struct pg_comparison c;
 		assert_int_equal(pg_compare_sides(&a, &b, &o, &c), 0);
-		assert_int_equal(c.n, ROWS);
+		assert_int_equal(c.n, nrows);
 		t->row0[c.rows[0].verdict]++;
 		t->any_change += c.nreg + c.nimp > 0;
+		t->exit0 += pg_compare_exit(&c, 0) == 0;
 		pg_comparison_free(&c);
 	}
 }
@@ -230,6 +262,100 @@ static void disturbed_never_judged(void **state)
 	assert_int_equal(t.row0[PG_INCONCLUSIVE], TRIALS / 10);
 }
 
+/* Two processes a side (run --processes 2, the default): the processes
+ * are the replicates, so one run a side is judged. */
+static void processes_as_replicates(void **state)
+{
+	(void)state;
+	struct tally t;
+	/* processes 2% apart, samples 2% CV, 2 samples each: A/A */
+	struct model two = { .runs = 1, .samples = 2, .cv = 0.02, .between = 0.02, .shift = 1, .procs = 2 };
+	trials(&two, &two, TRIALS, &t);
+	printf("A/A, one run a side in 2 processes, 2%% between processes: %d of %d called a change, "
+	       "%d exit 0\n", t.any_change, TRIALS, t.exit0);
+	assert_true(t.any_change <= TRIALS / 20);
+	/* 5x slower with 2 processes a side: regressed where the comparison
+	 * is of that row; among 99 unchanged rows the row must reach p <=
+	 * 0.05/100, which 2 replicates a side (2 degrees of freedom) reach
+	 * only at t >= 63: never within noise, regressed or inconclusive */
+	struct model slow = two;
+	slow.shift = 0.2;
+	trials(&two, &slow, TRIALS / 5, &t);
+	printf("5x slower, one run a side in 2 processes, among 100 rows: regressed %d, inconclusive %d of %d\n",
+	       t.row0[PG_REGRESSED], t.row0[PG_INCONCLUSIVE], TRIALS / 5);
+	assert_int_equal(t.row0[PG_SAME] + t.row0[PG_IMPROVED], 0);
+	nrows = 1;
+	trials(&two, &slow, TRIALS / 5, &t);
+	nrows = ROWS;
+	printf("5x slower, one run a side in 2 processes, one row: regressed %d of %d\n", t.row0[PG_REGRESSED],
+	       TRIALS / 5);
+	assert_int_equal(t.row0[PG_REGRESSED], TRIALS / 5);
+}
+
+/* Processes at one of two speeds 1.6x apart (cpu.nbench.assign's 61-64 and
+ * 97-105 per second), two a side. */
+static void bimodal_processes(void **state)
+{
+	(void)state;
+	struct tally t;
+	nrows = 1;
+	/* each run saw both speeds, in either order: within noise, exit 0 */
+	double lo[] = { 61, 61.3 }, hi[] = { 99, 99.4 };
+	const double *order[2][2] = { { lo, hi }, { hi, lo } };
+	for (int o = 0; o < 2; o++) {
+		struct model one = { .runs = 1, .samples = 2, .cv = 0.01, .between = 0.01, .shift = 1, .procs = 2 };
+		fill(sa, "a", &one);
+		fill(sb, "b", &one);
+		struct side *sides[2] = { sa, sb };
+		for (int k = 0; k < 2; k++) {
+			struct side *sd = sides[k];
+			const double *first = order[k == 0 ? 0 : o][0], *second = order[k == 0 ? 0 : o][1];
+			double *v = sd->samples[0][0];
+			memcpy(v, first, 2 * sizeof(double));
+			memcpy(v + 2, second, 2 * sizeof(double));
+			snprintf(sd->procs[0][0], sizeof(sd->procs[0][0]), "[{\"median\":%.17g,\"n\":2},"
+				 "{\"median\":%.17g,\"n\":2}]", median_of(v, 2), median_of(v + 2, 2));
+			sd->rec[0][0].median = median_of(v, 4);
+			sd->rec[0][0].processes_bimodal = 1;
+		}
+		struct pg_cmp_side a = { sa->runs, 1 }, b = { sb->runs, 1 };
+		struct pg_cmp_opts opts = { .threshold_pct = 5 };
+		struct pg_comparison c;
+		assert_int_equal(pg_compare_sides(&a, &b, &opts, &c), 0);
+		printf("1.6x bimodal row, both runs at both speeds (%s): %s, exit %d\n", o ? "swapped" : "same order",
+		       pg_verdict_name(c.rows[0].verdict), pg_compare_exit(&c, 0));
+		assert_int_equal(c.rows[0].g.test, PG_TEST_RUNS);
+		assert_int_equal(c.rows[0].verdict, PG_SAME);
+		assert_int_equal(c.rows[0].bimodal, 1);
+		assert_int_equal(pg_compare_exit(&c, 0), 0);
+		pg_comparison_free(&c);
+	}
+	/* drawn at random: the runs' processes land on one speed or both */
+	struct model bi = { .runs = 1, .samples = 2, .cv = 0.01, .between = 0.01, .shift = 1, .procs = 2,
+			    .bimodal = 1 };
+	trials(&bi, &bi, TRIALS, &t);
+	printf("A/A, a 1.6x bimodal row, 2 processes a side drawn at random: within noise %d, inconclusive %d, "
+	       "regressed %d, improved %d of %d; %d exit 0\n", t.row0[PG_SAME], t.row0[PG_INCONCLUSIVE],
+	       t.row0[PG_REGRESSED], t.row0[PG_IMPROVED], TRIALS, t.exit0);
+	/* both of one side on one speed and both of the other on the other
+	 * (1 in 8) is a 1.6x change by every sign the data give */
+	assert_true(t.row0[PG_REGRESSED] + t.row0[PG_IMPROVED] <= TRIALS * 16 / 100);
+	assert_true(t.row0[PG_SAME] >= TRIALS * 75 / 100);
+	bi.procs = 4;
+	trials(&bi, &bi, TRIALS, &t);
+	printf("the same, 4 processes a side: within noise %d, inconclusive %d, regressed %d, improved %d of %d\n",
+	       t.row0[PG_SAME], t.row0[PG_INCONCLUSIVE], t.row0[PG_REGRESSED], t.row0[PG_IMPROVED], TRIALS);
+	/* 5x slower, 2 bimodal processes a side: never within noise */
+	bi.procs = 2;
+	struct model slow = bi;
+	slow.shift = 0.2;
+	trials(&bi, &slow, TRIALS / 5, &t);
+	printf("5x slower, a 1.6x bimodal row, 2 processes a side: regressed %d, inconclusive %d of %d\n",
+	       t.row0[PG_REGRESSED], t.row0[PG_INCONCLUSIVE], TRIALS / 5);
+	assert_int_equal(t.row0[PG_REGRESSED], TRIALS / 5);
+	nrows = ROWS;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +363,8 @@ int main(void)
 		cmocka_unit_test(power_ten_percent),
 		cmocka_unit_test(five_x_three_samples),
 		cmocka_unit_test(disturbed_never_judged),
+		cmocka_unit_test(processes_as_replicates),
+		cmocka_unit_test(bimodal_processes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

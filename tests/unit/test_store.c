@@ -134,7 +134,9 @@ static void make_run(struct pg_rrun *r, const char *id, int with_end)
 		"\"iterations\":1099511627776,\"copies\":2,\"sample_s\":[0.5,0.25,0.125],\"section\":\"LMBench\","
 		"\"hist\":{\"unit\":\"ns\",\"count\":3,\"buckets\":[[5,2],[1000,1]]},"
 		"\"ci_lo\":1.5,\"ci_hi\":3.25,\"ci_level\":0.75,\"ci_rel\":0.35,\"stop\":\"time\",\"cap_s\":3,"
-		"\"bimodal\":[1.5,3],\"bimodal_low_n\":1}",
+		"\"bimodal\":[1.5,3],\"bimodal_low_n\":1,"
+		"\"processes\":[{\"median\":2.5,\"n\":2},{\"median\":3.25,\"n\":1}],\"processes_bimodal\":true,"
+		"\"bimodal_why\":\"its 2 processes disagree\"}",
 		err, sizeof(err)), 0);
 	assert_int_equal(pg_rrun_add_line(r,
 		"{\"type\":\"result\",\"bench\":\"crypto.x\",\"params\":{},\"metric\":\"t\",\"status\":\"skipped\","
@@ -182,6 +184,11 @@ static void round_trip(void **state)
 	assert_int_equal(back.res[0].bimodal_low_n, 1);
 	assert_null(back.res[1].stop);
 	assert_int_equal(back.res[1].nbimodal, 0);
+	/* the fields of schema 6: the processes it was measured in */
+	assert_string_equal(back.res[0].processes, "[{\"median\":2.5,\"n\":2},{\"median\":3.25,\"n\":1}]");
+	assert_int_equal(back.res[0].processes_bimodal, 1);
+	assert_string_equal(back.res[0].bimodal_why, "its 2 processes disagree");
+	assert_null(back.res[1].processes);
 	/* a nested field is kept as its JSON */
 	assert_string_equal(back.res[0].hist, "{\"buckets\":[[5,2],[1000,1]],\"count\":3,\"unit\":\"ns\"}");
 	assert_null(back.res[1].hist);

@@ -1,0 +1,620 @@
+/*
+ * A result measured in several fresh processes (procs.h): each child runs
+ * pg_run_bench and writes what it measured to a pipe, one line per item
+ * (numbers as C99 hex floats, "%a", exact both ways, no JSON library: the
+ * core builds with libc alone); the parent reads until the child has ended,
+ * whatever way it ended, and merges.
+ *
+ * The lines, in order:
+ *   pg-procs 1                       the protocol's version
+ *   status S                         enum pg_status
+ *   reason TEXT / note TEXT          to the end of the line
+ *   shape COPIES METRICS ITERS STOP CAP
+ *   times STARTED FINISHED           CLOCK_REALTIME seconds
+ *   cpu HAVE_BUSY BUSY_PCT USER_S SYS_S
+ *   env F1 F2 ...                    struct pg_env_seen, env_fields' order
+ *   disturbed 0|1
+ *   s ELAPSED V0 V1 ...              a sample: its seconds, each metric's value
+ *   hist COUNT MIN MAX SUM / hb INDEX COUNT   the latency histogram
+ *   end
+ */
+#include "procs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hist.h"
+#include "stats.h"
+#include "timer.h"
+
+int pg_procs_apply(const struct pg_bench *b)
+{
+	static const char *const groups[] = { "cpu.", "mem.", "os.", "crypto." };
+	if (b->once || b->trial)
+		return 0;
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (strncmp(b->id, groups[i], strlen(groups[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* --- the bimodal rule --- */
+
+/* Each process's median and the standard error of its log: from its own
+ * samples, but never below what the processes' samples pooled give (the
+ * spread of 2 or 3 samples is itself a draw, and one that happens to be
+ * small would make any gap look significant); -1 where a sample is not
+ * positive. */
+static void proc_medians(const double *samples, const int *n, int nprocs, double *med, double *se)
+{
+	double ss = 0;
+	int df = 0;
+	for (int i = 0, at = 0; i < nprocs; at += n[i++]) {
+		struct pg_stats st;
+		pg_stats_compute(samples + at, (size_t)n[i], &st);
+		med[i] = st.median;
+		se[i] = pg_log_median_se(samples + at, (size_t)n[i]);
+		if (se[i] < 0)
+			continue;
+		double mean = 0;
+		for (int k = 0; k < n[i]; k++)
+			mean += log(samples[at + k]) / n[i];
+		for (int k = 0; k < n[i]; k++)
+			ss += (log(samples[at + k]) - mean) * (log(samples[at + k]) - mean);
+		df += n[i] - 1;
+	}
+	for (int i = 0; i < nprocs && df > 0; i++)
+		if (se[i] >= 0)
+			se[i] = fmax(se[i], 1.2533 * sqrt(ss / df) / sqrt((double)n[i]));
+}
+
+int pg_procs_bimodal(const double *samples, const int *n, int nprocs, char *why, size_t len)
+{
+	double med[PG_MAX_PROCS], se[PG_MAX_PROCS];
+	int lo = -1, hi = -1;
+	double worst = 0;
+	why[0] = '\0';
+	if (nprocs > PG_MAX_PROCS)
+		nprocs = PG_MAX_PROCS;
+	proc_medians(samples, n, nprocs, med, se);
+	for (int i = 0; i < nprocs; i++)
+		for (int j = 0; j < nprocs; j++) {
+			if (!(med[i] > 0) || !(med[j] > med[i]) || se[i] < 0 || se[j] < 0)
+				continue;
+			double d = log(med[j] / med[i]), sd = sqrt(se[i] * se[i] + se[j] * se[j]);
+			double z = sd > 0 ? d / sd : INFINITY;
+			if ((med[j] / med[i] - 1) * 100 > PG_PROCS_BIMODAL_PCT && z > PG_PROCS_BIMODAL_SE && d > worst) {
+				worst = d;
+				lo = i;
+				hi = j;
+			}
+		}
+	if (lo < 0)
+		return 0;
+	double sd = sqrt(se[lo] * se[lo] + se[hi] * se[hi]);
+	char z[64] = "";
+	if (sd > 0)
+		snprintf(z, sizeof(z), ", %.0f standard errors of their difference", worst / sd);
+	char a[32], b[32];
+	snprintf(a, sizeof(a), med[lo] >= 1e4 ? "%.0f" : "%.4g", med[lo]);
+	snprintf(b, sizeof(b), med[hi] >= 1e4 ? "%.0f" : "%.4g", med[hi]);
+	snprintf(why, len, "its %d processes disagree: process %d measured %s and process %d %s "
+		 "(%.0f%% apart%s)",
+		 nprocs, lo + 1, a, hi + 1, b, (med[hi] / med[lo] - 1) * 100, z);
+	return 1;
+}
+
+void pg_procs_range(const struct pg_result *r, int m, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int k = 0, at = 0; k < r->nprocs; at += r->proc_n[k++]) {
+		struct pg_stats st;
+		pg_stats_compute(r->values[m] + at, (size_t)r->proc_n[k], &st);
+		*lo = fmin(*lo, st.median);
+		*hi = fmax(*hi, st.median);
+	}
+}
+
+/* --- the child's side --- */
+
+#define EF(m, t) { offsetof(struct pg_env_seen, m), t }
+static const struct {
+	size_t off;
+	char type;	/* i int, l long, L long long, u unsigned, d double */
+} env_fields[] = {
+	EF(n, 'i'), EF(wall_s, 'd'), EF(have_cpu, 'i'), EF(others_s, 'd'), EF(steal_s, 'd'), EF(total_s, 'd'),
+	EF(others_max, 'd'), EF(steal_max, 'd'), EF(slack_s, 'd'), EF(have_freq, 'i'), EF(freq_lo, 'l'),
+	EF(freq_hi, 'l'), EF(have_temp, 'i'), EF(temp_mc, 'l'), EF(have_cool, 'i'), EF(throttled, 'i'),
+	EF(cap_lo, 'l'), EF(cap_base, 'l'), EF(have_cg, 'i'), EF(cg_throttled, 'L'), EF(why, 'u'),
+	EF(disturbed, 'i'), EF(dropped, 'i'),
+};
+#define NENV ((int)(sizeof(env_fields) / sizeof(env_fields[0])))
+
+static void send_env(FILE *f, const struct pg_env_seen *e)
+{
+	fputs("env", f);
+	for (int i = 0; i < NENV; i++) {
+		const char *p = (const char *)e + env_fields[i].off;
+		switch (env_fields[i].type) {
+		case 'i': fprintf(f, " %d", *(const int *)p); break;
+		case 'l': fprintf(f, " %ld", *(const long *)p); break;
+		case 'L': fprintf(f, " %lld", *(const long long *)p); break;
+		case 'u': fprintf(f, " %u", *(const unsigned *)p); break;
+		default: fprintf(f, " %a", *(const double *)p); break;
+		}
+	}
+	fputc('\n', f);
+}
+
+/* A text to the end of its line: line ends become spaces. */
+static void send_text(FILE *f, const char *key, const char *text)
+{
+	fprintf(f, "%s ", key);
+	for (const char *p = text; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+	fputc('\n', f);
+}
+
+static void send_result(FILE *f, const struct pg_result *r)
+{
+	fprintf(f, "pg-procs 1\nstatus %d\n", (int)r->status);
+	send_text(f, "reason", r->reason);
+	send_text(f, "note", r->note);
+	fprintf(f, "shape %d %d %llu %d %a\n", r->copies, r->nmetrics, (unsigned long long)r->iters, (int)r->stop,
+		r->cap);
+	fprintf(f, "times %a %a\n", r->started, r->finished);
+	fprintf(f, "cpu %d %a %a %a\n", r->cpu.have_busy, r->cpu.busy_pct, r->cpu.self_user_s, r->cpu.self_sys_s);
+	if (r->have_env) {
+		send_env(f, &r->env);
+		fprintf(f, "disturbed %d\n", r->disturbed);
+	}
+	for (int s = 0; r->status == PG_OK && s < r->nsamples; s++) {
+		fprintf(f, "s %a", r->elapsed[s]);
+		for (int m = 0; m < r->nmetrics; m++)
+			fprintf(f, " %a", r->values[m][s]);
+		fputc('\n', f);
+	}
+	if (r->status == PG_OK && r->hist) {
+		fprintf(f, "hist %llu %llu %llu %a\n", (unsigned long long)r->hist->count,
+			(unsigned long long)r->hist->min, (unsigned long long)r->hist->max, r->hist->sum);
+		for (int i = 0; i < PG_HIST_BUCKETS; i++)
+			if (r->hist->bucket[i])
+				fprintf(f, "hb %d %llu\n", i, (unsigned long long)r->hist->bucket[i]);
+	}
+	fputs("end\n", f);
+}
+
+/* The child: measures, writes, exits without running the parent's atexit
+ * handlers or flushing its stdio buffers (they are the parent's). */
+static _Noreturn void child(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *co, int k,
+			    int fd)
+{
+	const char *kill_k = getenv(PG_PROCS_TEST_KILL_ENV);
+	if (kill_k && atoi(kill_k) == k + 1)
+		raise(SIGKILL);
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		_exit(3);
+	struct pg_result r;
+	pg_run_bench(b, a, co, &r);
+	send_result(f, &r);
+	int bad = fclose(f) == EOF;
+	pg_result_free(&r);
+	_exit(bad ? 3 : 0);
+}
+
+/* --- the parent's side: reading --- */
+
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+/* Everything the child writes until it has ended, and how it ended. Never
+ * waits on a pipe alone: a child that died leaves the loop at its exit even
+ * when a process it started still holds the pipe. -1: out of memory (the
+ * child is then killed and reaped). */
+static int collect(pid_t pid, int fd, struct buf *b, int *wstatus)
+{
+	int ended = 0;
+	for (;;) {
+		if (!ended && waitpid(pid, wstatus, WNOHANG) == pid)
+			ended = 1;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int ready = poll(&p, 1, ended ? 0 : 100);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0) {
+			if (ended)
+				break;
+			continue;
+		}
+		if (b->cap - b->n < 4096) {
+			size_t cap = b->cap ? 2 * b->cap : 65536;
+			char *q = realloc(b->p, cap);
+			if (!q) {
+				kill(pid, SIGKILL);
+				while (!ended && waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+					;
+				return -1;
+			}
+			b->p = q;
+			b->cap = cap;
+		}
+		ssize_t got = read(fd, b->p + b->n, b->cap - b->n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			/* every writer closed: the child is ending, if not ended */
+			while (!ended && waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		b->n += (size_t)got;
+	}
+	if (b->p)
+		b->p[b->n] = '\0';
+	return 0;
+}
+
+/* Room for one more sample in c's arrays. */
+static int add_sample(struct pg_result *c, int *cap)
+{
+	if (c->nsamples < *cap)
+		return 0;
+	int n = *cap ? 2 * *cap : 16;
+	double *e = realloc(c->elapsed, (size_t)n * sizeof(double));
+	if (!e)
+		return -1;
+	c->elapsed = e;
+	for (int m = 0; m < c->nmetrics; m++) {
+		double *v = realloc(c->values[m], (size_t)n * sizeof(double));
+		if (!v)
+			return -1;
+		c->values[m] = v;
+	}
+	*cap = n;
+	return 0;
+}
+
+static int parse_env(char *s, struct pg_env_seen *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (int i = 0; i < NENV; i++) {
+		char *end;
+		char *p = (char *)e + env_fields[i].off;
+		errno = 0;
+		if (env_fields[i].type == 'd') {
+			*(double *)p = strtod(s, &end);
+		} else {
+			long long v = strtoll(s, &end, 10);
+			switch (env_fields[i].type) {
+			case 'i': *(int *)p = (int)v; break;
+			case 'l': *(long *)p = (long)v; break;
+			case 'L': *(long long *)p = v; break;
+			default: *(unsigned *)p = (unsigned)v; break;
+			}
+		}
+		if (end == s || errno)
+			return -1;
+		s = end;
+	}
+	return 0;
+}
+
+static int parse_sample(char *s, struct pg_result *c, int *cap)
+{
+	if (c->nmetrics < 1 || add_sample(c, cap) < 0)
+		return -1;
+	char *end;
+	c->elapsed[c->nsamples] = strtod(s, &end);
+	if (end == s)
+		return -1;
+	for (int m = 0; m < c->nmetrics; m++) {
+		s = end;
+		c->values[m][c->nsamples] = strtod(s, &end);
+		if (end == s)
+			return -1;
+	}
+	c->nsamples++;
+	return 0;
+}
+
+static int parse_hist(const char *key, char *s, struct pg_result *c)
+{
+	if (!c->hist && !(c->hist = calloc(1, sizeof(*c->hist))))
+		return -1;
+	unsigned long long x, y, z;
+	double sum;
+	if (strcmp(key, "hist") == 0) {
+		if (sscanf(s, "%llu %llu %llu %la", &x, &y, &z, &sum) != 4)
+			return -1;
+		c->hist->count = x;
+		c->hist->min = y;
+		c->hist->max = z;
+		c->hist->sum = sum;
+		return 0;
+	}
+	int i;
+	if (sscanf(s, "%d %llu", &i, &x) != 2 || i < 0 || i >= PG_HIST_BUCKETS)
+		return -1;
+	c->hist->bucket[i] = x;
+	return 0;
+}
+
+/* One line into c; -1 when it is not one of the protocol's. */
+static int parse_line(char *line, struct pg_result *c, int *cap, int *ended)
+{
+	char *sp = strchr(line, ' ');
+	char *rest = sp ? sp + 1 : line + strlen(line);
+	if (sp)
+		*sp = '\0';
+	int st, stop, have, nm;
+	unsigned long long it;
+	if (strcmp(line, "pg-procs") == 0)
+		return strcmp(rest, "1") == 0 ? 0 : -1;
+	if (strcmp(line, "status") == 0 && sscanf(rest, "%d", &st) == 1 && st >= PG_OK && st <= PG_ERROR) {
+		c->status = (enum pg_status)st;
+	} else if (strcmp(line, "reason") == 0 || strcmp(line, "note") == 0) {
+		snprintf(line[0] == 'r' ? c->reason : c->note, PG_MSG_LEN, "%s", rest);
+	} else if (strcmp(line, "shape") == 0 &&
+		   sscanf(rest, "%d %d %llu %d %la", &c->copies, &nm, &it, &stop, &c->cap) == 5 &&
+		   nm >= 1 && nm <= PG_MAX_METRICS && c->nmetrics == 0) {
+		c->nmetrics = nm;
+		c->iters = it;
+		c->stop = (enum pg_stop)stop;
+	} else if (strcmp(line, "times") == 0 && sscanf(rest, "%la %la", &c->started, &c->finished) == 2) {
+	} else if (strcmp(line, "cpu") == 0 && sscanf(rest, "%d %la %la %la", &have, &c->cpu.busy_pct,
+						     &c->cpu.self_user_s, &c->cpu.self_sys_s) == 4) {
+		c->cpu.have_busy = have != 0;
+	} else if (strcmp(line, "env") == 0 && parse_env(rest, &c->env) == 0) {
+		c->have_env = 1;
+	} else if (strcmp(line, "disturbed") == 0 && sscanf(rest, "%d", &c->disturbed) == 1) {
+	} else if (strcmp(line, "s") == 0) {
+		return parse_sample(rest, c, cap);
+	} else if (strcmp(line, "hist") == 0 || strcmp(line, "hb") == 0) {
+		return parse_hist(line, rest, c);
+	} else if (strcmp(line, "end") == 0) {
+		*ended = 1;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* What a child wrote, into c; -1 when it is not a whole result. */
+static int parse_child(char *text, struct pg_result *c)
+{
+	int cap = 0, ended = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (ended || parse_line(line, c, &cap, &ended) < 0)
+			return -1;
+	return ended && c->nmetrics ? 0 : -1;
+}
+
+/* --- the parent's side: merging --- */
+
+/* A child's env into the result's: what pg_env_add does for a sample, with
+ * the counts that are a result's own (samples kept disturbed, dropped). */
+static void merge_env(struct pg_env_seen *r, const struct pg_env_seen *c)
+{
+	int disturbed = r->disturbed + c->disturbed, dropped = r->dropped + c->dropped;
+	pg_env_add(r, c);
+	r->disturbed = disturbed;
+	r->dropped = dropped;
+}
+
+/* Process k's result c (ok) appended to r. */
+static int merge(struct pg_result *r, const struct pg_result *c, int k)
+{
+	int n = r->nsamples + c->nsamples;
+	double *e = realloc(r->elapsed, (size_t)(n ? n : 1) * sizeof(double));
+	if (!e)
+		return -1;
+	r->elapsed = e;
+	for (int m = 0; m < r->nmetrics; m++) {
+		double *v = realloc(r->values[m], (size_t)(n ? n : 1) * sizeof(double));
+		if (!v)
+			return -1;
+		r->values[m] = v;
+		memcpy(v + r->nsamples, c->values[m], (size_t)c->nsamples * sizeof(double));
+	}
+	memcpy(e + r->nsamples, c->elapsed, (size_t)c->nsamples * sizeof(double));
+	double was = 0, adds = 0;
+	for (int s = 0; s < r->nsamples; s++)
+		was += r->elapsed[s];
+	for (int s = 0; s < c->nsamples; s++)
+		adds += c->elapsed[s];
+	/* the system's load over all the processes' samples, by their time */
+	if (c->cpu.have_busy && (k == 0 || r->cpu.have_busy) && was + adds > 0)
+		r->cpu.busy_pct = (r->cpu.busy_pct * was + c->cpu.busy_pct * adds) / (was + adds);
+	r->cpu.have_busy = c->cpu.have_busy && (k == 0 || r->cpu.have_busy);
+	r->cpu.self_user_s += c->cpu.self_user_s;
+	r->cpu.self_sys_s += c->cpu.self_sys_s;
+	if (c->hist) {
+		if (!r->hist && !(r->hist = calloc(1, sizeof(*r->hist))))
+			return -1;
+		pg_hist_merge(r->hist, c->hist);
+	}
+	if (c->have_env) {
+		merge_env(&r->env, &c->env);
+		r->have_env = 1;
+		r->disturbed |= c->disturbed;
+	}
+	if (k == 0) {
+		r->copies = c->copies;
+		r->iters = c->iters;
+		r->stop = c->stop;
+		r->started = c->started;
+		snprintf(r->note, sizeof(r->note), "%s", c->note);
+	}
+	/* sampling cut short in any process is what the result says */
+	if (c->stop == PG_STOP_TIME || c->stop == PG_STOP_BUDGET)
+		r->stop = c->stop;
+	r->finished = c->finished;
+	r->nsamples = n;
+	r->proc_n[k] = c->nsamples;
+	r->nprocs = k + 1;
+	return 0;
+}
+
+/* The statistics over every process's samples, and whether the processes
+ * disagree, per metric. */
+static void finish(struct pg_result *r)
+{
+	for (int m = 0; m < r->nmetrics; m++) {
+		char why[PG_MSG_LEN];
+		pg_stats_compute(r->values[m], (size_t)r->nsamples, &r->stats[m]);
+		r->proc_bimodal[m] = pg_procs_bimodal(r->values[m], r->proc_n, r->nprocs, why, sizeof(why));
+	}
+	if (r->have_env && pg_env_judge(&r->env))
+		r->disturbed = 1;
+}
+
+/* A process that ended without its result: how it ended. */
+static void died(struct pg_result *r, int k, int n, int wstatus, const char *what)
+{
+	r->status = PG_ERROR;
+	if (WIFSIGNALED(wstatus))
+		snprintf(r->reason, sizeof(r->reason), "process %d of %d was killed by signal %d (%s)%s", k + 1, n,
+			 WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)), what);
+	else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus))
+		snprintf(r->reason, sizeof(r->reason), "process %d of %d exited with status %d%s", k + 1, n,
+			 WEXITSTATUS(wstatus), what);
+	else
+		snprintf(r->reason, sizeof(r->reason), "process %d of %d ended without its result%s", k + 1, n, what);
+}
+
+/* --- the parent's side: the processes one after the other --- */
+
+/* Process k of n's options: its share of what is left of the result's time
+ * (left; cap 0: none) and of its samples, at least 2; after the first, the
+ * iterations per sample the first calibrated (iters), so that every sample
+ * of the result is the same work (its record's `iterations`) and the
+ * calibration is paid once. */
+static void child_opts(const struct pg_run_opts *o, int k, int n, double cap, double left, uint64_t iters,
+		       struct pg_run_opts *co)
+{
+	*co = *o;
+	co->budget = NULL;
+	co->procs = n;
+	if (k > 0 && !o->iters)
+		co->iters = iters;
+	if (o->runs > 0) {
+		int share = o->runs / n + (k < o->runs % n);
+		co->runs = share > 2 ? share : 2;
+		return;
+	}
+	int lo = (o->min_runs + n - 1) / n;
+	co->min_runs = lo > 2 ? lo : 2;
+	if (o->max_runs > 0) {
+		int hi = (o->max_runs + n - 1) / n;
+		co->max_runs = hi > co->min_runs ? hi : co->min_runs;
+	}
+	/* 1e-9, not 0 (no cap): a spent time still gets the floor of samples */
+	co->max_time = cap > 0 ? fmax(left / (n - k), 1e-9) : 0;
+}
+
+/* Forks process k of n and reads its result into c (zeroed first); -1 with
+ * r failed when it gave none. */
+static int run_child(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *co, int k, int n,
+		     struct pg_result *c, struct pg_result *r)
+{
+	memset(c, 0, sizeof(*c));
+	c->bench = b;
+	c->args = a;
+	int fds[2];
+	if (pipe(fds) < 0) {
+		r->status = PG_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "could not make a pipe for process %d: %s", k + 1, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);	/* what the parent printed is not printed again by a child */
+	pid_t pid = fork();
+	if (pid < 0) {
+		r->status = PG_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "could not start process %d: %s", k + 1, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(b, a, co, k, fds[1]);
+	}
+	close(fds[1]);
+	struct buf text = { 0 };
+	int wstatus = 0, rc = collect(pid, fds[0], &text, &wstatus);
+	close(fds[0]);
+	if (rc < 0) {
+		r->status = PG_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "out of memory for what process %d measured", k + 1);
+	} else if (!text.p || parse_child(text.p, c) < 0 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus)) {
+		died(r, k, n, wstatus, text.n ? "" : " before it sent anything");
+		rc = -1;
+	}
+	free(text.p);
+	return rc;
+}
+
+/* Process k's result into r: merged, or r failed with its reason. */
+static void take(struct pg_result *r, struct pg_result *c, int k, int n)
+{
+	if (c->status != PG_OK) {
+		r->status = c->status;
+		if (k == 0)	/* what every process would say (a skip) */
+			snprintf(r->reason, sizeof(r->reason), "%s", c->reason);
+		else
+			snprintf(r->reason, sizeof(r->reason), "process %d of %d: %.200s", k + 1, n, c->reason);
+	} else if (c->nmetrics != r->nmetrics || merge(r, c, k) < 0) {
+		r->status = PG_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "process %d of %d: its result could not be merged "
+			 "(out of memory, or not this benchmark's metrics)", k + 1, n);
+	}
+}
+
+int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+		       int nprocs, struct pg_result *r)
+{
+	if (nprocs <= 1 || !pg_procs_apply(b))
+		return pg_run_bench(b, a, o, r);
+	if (nprocs > PG_MAX_PROCS)
+		nprocs = PG_MAX_PROCS;
+	double (*now)(void) = o->clock ? o->clock : pg_now;
+	double t0 = now();
+	int by_budget;
+	double cap = pg_result_time(b, a, o, t0, &by_budget);
+	memset(r, 0, sizeof(*r));
+	r->bench = b;
+	r->args = a;
+	r->nmetrics = pg_metric_count(b);
+	r->started = pg_wall_time();
+	for (int k = 0; k < nprocs && r->status == PG_OK; k++) {
+		struct pg_run_opts co;
+		struct pg_result c;
+		child_opts(o, k, nprocs, cap, cap - (now() - t0), r->iters, &co);
+		if (run_child(b, a, &co, k, nprocs, &c, r) == 0)
+			take(r, &c, k, nprocs);
+		pg_result_free(&c);
+		if (pg_interrupted && r->status == PG_OK) {
+			r->status = PG_ERROR;
+			snprintf(r->reason, sizeof(r->reason), "interrupted");
+		}
+	}
+	r->cap = cap;
+	if (r->status == PG_OK)
+		finish(r);
+	if (by_budget && r->stop == PG_STOP_TIME)
+		r->stop = PG_STOP_BUDGET;
+	r->finished = pg_wall_time();
+	return r->status;
+}

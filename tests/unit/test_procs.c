@@ -1,0 +1,289 @@
+/*
+ * A result measured in several fresh processes (core/procs.c): a benchmark
+ * whose every sample is known exactly (a virtual clock each process moves
+ * by itself), run in forked processes through the pipe and merged; the
+ * bimodal rule on samples made up for it; a process that dies.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include "core/hist.h"
+#include "core/params.h"
+#include "core/procs.h"
+#include "core/runner.h"
+
+#define ITER_S 20e-6
+
+static double virtual_now;
+static double virtual_clock(void)
+{
+	return virtual_now;
+}
+
+/* Shared by the parent and its forked processes: how many processes have
+ * set the benchmark up (the next one's index), and each one's speed. */
+struct shared {
+	int started;
+	double factor[8];	/* how much slower than ITER_S process i runs */
+};
+static struct shared *sh;
+static int my_index;
+
+static int fake_setup(struct pg_ctx *ctx)
+{
+	my_index = __atomic_fetch_add(&sh->started, 1, __ATOMIC_SEQ_CST);
+	const char *mode = pg_arg_str(ctx->args, "mode");
+	if (strcmp(mode, "skip") == 0)
+		return pg_skip(ctx, "no such device: load the firmware");
+	if (strcmp(mode, "second-fails") == 0 && my_index == 1)
+		return pg_error(ctx, "the second process could not start");
+	return PG_OK;
+}
+
+static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	virtual_now += ITER_S * (double)iters * sh->factor[my_index % 8];
+	counts[0] = 1000.0 * (double)iters;
+	/* a latency per step: 1000 ns in process 1, 2000 in process 2 */
+	pg_hist_add(ctx->hist, 1000 * (uint64_t)(my_index + 1));
+	return PG_OK;
+}
+
+static const struct pg_param fake_params[] = {
+	{ .name = "mode", .type = PG_P_STR, .def = "ok", .help = "h" },
+	{ 0 },
+};
+
+static const struct pg_metric fake_metrics[] = {
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
+	{ "latency", "us", PG_HIST_MEAN, 1e-3, 0, 0 },
+	{ 0 },
+};
+
+/* a CPU group's id: measured in several processes when asked */
+static const struct pg_bench fake = {
+	.id = "cpu.fake", .title = "fake", .params = fake_params, .metrics = fake_metrics,
+	.setup = fake_setup, .step = fake_step,
+};
+/* the same in a group of I/O: always in this process */
+static const struct pg_bench fake_io = {
+	.id = "net.fake", .title = "fake", .params = fake_params, .metrics = fake_metrics,
+	.setup = fake_setup, .step = fake_step,
+};
+
+static struct pg_args args_for(const char *mode)
+{
+	struct pg_args a;
+	char err[100];
+	memset(&a, 0, sizeof(a));
+	a.n = 1;
+	pg_value_parse(&fake_params[0], mode, &a.v[0], err, sizeof(err));
+	return a;
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	memset(sh, 0, sizeof(*sh));
+	for (int i = 0; i < 8; i++)
+		sh->factor[i] = 1;
+	virtual_now = 0;
+	pg_interrupted = 0;
+	unsetenv(PG_PROCS_TEST_KILL_ENV);
+	return 0;
+}
+
+/* Two processes of 2 samples each: every sample is the one it measured,
+ * in order, and the statistics are over all four. */
+static void merges_processes(void **state)
+{
+	(void)state;
+	sh->factor[1] = 1.25;	/* process 2 runs at 40 MB/s, process 1 at 50 */
+	struct pg_args a = args_for("ok");
+	struct pg_budget budget = { .deadline = 1e9, .left = 3 };
+	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .budget = &budget };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 2);	/* each process set it up: the parent did not */
+	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(r.proc_n[0], 2);
+	assert_int_equal(r.proc_n[1], 2);
+	assert_int_equal(r.nsamples, 4);
+	assert_int_equal(r.nmetrics, 2);
+	/* each sample's latency, and every sample's together, came through */
+	assert_float_equal(r.values[1][0], 1, 1e-9);
+	assert_float_equal(r.values[1][3], 2, 1e-9);
+	assert_non_null(r.hist);
+	assert_int_equal(r.hist->count, 4);
+	assert_int_equal(r.hist->min, 1000);
+	assert_int_equal(r.hist->max, 2000);
+	assert_float_equal(r.hist->sum, 6000, 1e-9);
+	assert_float_equal(r.values[0][0], 50, 1e-9);
+	assert_float_equal(r.values[0][1], 50, 1e-9);
+	assert_float_equal(r.values[0][2], 40, 1e-9);
+	assert_float_equal(r.values[0][3], 40, 1e-9);
+	for (int s = 0; s < 4; s++)
+		assert_true(r.elapsed[s] >= 0.01 - 1e-12);
+	assert_float_equal(r.stats[0].median, 45, 1e-9);
+	assert_float_equal(r.stats[0].min, 40, 1e-9);
+	assert_float_equal(r.stats[0].max, 50, 1e-9);
+	/* 25% apart, and each process's samples exactly alike */
+	assert_int_equal(r.proc_bimodal[0], 1);
+	double lo, hi;
+	pg_procs_range(&r, 0, &lo, &hi);
+	assert_float_equal(lo, 40, 1e-9);
+	assert_float_equal(hi, 50, 1e-9);
+	assert_int_equal(budget.left, 2);	/* one result off the budget, not one per process */
+	assert_int_equal(r.stop, PG_STOP_RUNS);
+	pg_result_free(&r);
+}
+
+/* --runs is shared out, each process at least 2; agreeing processes are
+ * not bimodal. */
+static void shares_runs(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .runs = 5, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 3, &r), PG_OK);
+	assert_int_equal(r.nprocs, 3);
+	assert_int_equal(r.proc_n[0], 2);	/* 5 / 3: 2, 2, 1 -> at least 2 */
+	assert_int_equal(r.proc_n[1], 2);
+	assert_int_equal(r.proc_n[2], 2);
+	assert_int_equal(r.nsamples, 6);
+	assert_int_equal(r.proc_bimodal[0], 0);
+	assert_float_equal(r.stats[0].median, 50, 1e-9);
+	pg_result_free(&r);
+}
+
+/* The noise-aware runner in each process: its share of the least samples
+ * (6 / 2, at the floor of 3), and it stops there when its samples are
+ * within the target and the processes' 6 together give a 95% interval. */
+static void noise_aware_share(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.02, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(r.proc_n[0], 3);
+	assert_int_equal(r.proc_n[1], 3);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_float_equal(r.cap, 100, 1e-12);
+	pg_result_free(&r);
+	/* alone, the same result needs 6 of its own */
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 1, &r), PG_OK);
+	assert_int_equal(r.nsamples, 6);
+	pg_result_free(&r);
+}
+
+/* One process, or a group that is not CPU work: this process, as before. */
+static void one_process_is_in_process(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .runs = 3, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 1, &r), PG_OK);
+	assert_int_equal(r.nprocs, 0);
+	assert_int_equal(r.nsamples, 3);
+	assert_int_equal(sh->started, 1);
+	pg_result_free(&r);
+	assert_int_equal(pg_run_bench_procs(&fake_io, &a, &o, 4, &r), PG_OK);
+	assert_int_equal(r.nprocs, 0);
+	assert_int_equal(r.nsamples, 3);
+	pg_result_free(&r);
+	assert_int_equal(pg_procs_apply(&fake), 1);
+	assert_int_equal(pg_procs_apply(&fake_io), 0);
+}
+
+/* A skip is the skip's reason; a failure in a later process names it. */
+static void skip_and_error(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("skip");
+	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_SKIP);
+	assert_string_equal(r.reason, "no such device: load the firmware");
+	assert_int_equal(sh->started, 1);	/* no second process for a skip */
+	pg_result_free(&r);
+	sh->started = 0;
+	a = args_for("second-fails");
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_ERROR);
+	assert_string_equal(r.reason, "process 2 of 2: the second process could not start");
+	pg_result_free(&r);
+}
+
+/* A process killed by a signal: an error naming it, not a hang. */
+static void killed_process(void **state)
+{
+	(void)state;
+	setenv(PG_PROCS_TEST_KILL_ENV, "2", 1);
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_ERROR);
+	char want[120];
+	snprintf(want, sizeof(want), "process 2 of 2 was killed by signal %d (%s) before it sent anything", SIGKILL,
+		 strsignal(SIGKILL));
+	assert_string_equal(r.reason, want);
+	pg_result_free(&r);
+}
+
+/* The rule: more than 5% apart and more than 4 standard errors. */
+static void bimodal_rule(void **state)
+{
+	(void)state;
+	char why[PG_MSG_LEN];
+	int two[] = { 3, 3 };
+	/* 61 against 99 per second, each process within 1%: bimodal */
+	double apart[] = { 61, 61.5, 60.8, 99, 98.5, 99.6 };
+	assert_int_equal(pg_procs_bimodal(apart, two, 2, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "process 1 measured 61 and process 2 99"));
+	assert_non_null(strstr(why, "62% apart"));
+	/* 3% apart, however precise: not */
+	double close[] = { 100, 100.1, 100.05, 103, 103.1, 103.05 };
+	assert_int_equal(pg_procs_bimodal(close, two, 2, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	/* 20% apart but each process's samples spread as wide: within 4 SE */
+	double wide[] = { 80, 120, 100, 150, 90, 120 };
+	assert_int_equal(pg_procs_bimodal(wide, two, 2, why, sizeof(why)), 0);
+	/* of several, the pair furthest apart is named */
+	int four[] = { 2, 2, 2, 2 };
+	double many[] = { 100, 100.5, 101, 101.2, 140, 140.6, 99, 99.3 };
+	assert_int_equal(pg_procs_bimodal(many, four, 4, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "its 4 processes disagree: process 4 measured 99.15 and process 3 140.3"));
+	/* a sample of 0 leaves no log: no judgement */
+	double zero[] = { 0, 0, 100, 100 };
+	int twotwo[] = { 2, 2 };
+	assert_int_equal(pg_procs_bimodal(zero, twotwo, 2, why, sizeof(why)), 0);
+}
+
+int main(void)
+{
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(merges_processes, reset),
+		cmocka_unit_test_setup(shares_runs, reset),
+		cmocka_unit_test_setup(noise_aware_share, reset),
+		cmocka_unit_test_setup(one_process_is_in_process, reset),
+		cmocka_unit_test_setup(skip_and_error, reset),
+		cmocka_unit_test_setup(killed_process, reset),
+		cmocka_unit_test_setup(bimodal_rule, reset),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
