@@ -20,9 +20,7 @@ file_max=${PG_SIZE_FILE:-800}
 # Known exceptions, FILE:FUNCTION, each with why; remove a line when its
 # function is split.
 exceptions='
-src/core/runner.c:run_once
 '
-# run_once: the lead splits it with the sampling loop's rework (issue 30).
 
 files=$(find src -name '*.[ch]' ! -path 'src/bench/*/ref/*' | LC_ALL=C sort)
 # shellcheck disable=SC2086 # the tree's file names have no spaces

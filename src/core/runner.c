@@ -528,10 +528,152 @@ static int keep_sample(struct pg_result *r, const struct pg_run_opts *o, struct 
 
 /* One attempt at a result: t0 is when the result began (on the run's
  * clock), r->cap and by_budget its time (see pg_run_bench). */
+/* The threads are up: the pins they got, setup, the iterations a sample
+ * does, the histograms. -1 with r failed. */
+static int set_up(struct team *t, const struct pg_bench *b, const struct pg_run_opts *o, struct pg_result *r,
+		  uint64_t *iters, struct pg_hist **sample_hist)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->w[i].cpu == -2) {
+			snprintf(r->reason, sizeof(r->reason), "could not pin copy %d to the CPU asked for", i);
+			r->status = PG_ERROR;
+			return -1;
+		}
+	team_do(t, CMD_SETUP, 0);
+	struct worker *bad = team_failed(t);
+	if (bad) {
+		fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
+		return -1;
+	}
+	*iters = 1;
+	if (!b->trial && !b->once && o->iters > 0) {
+		if (warm_up(t, r) != PG_OK)
+			return -1;
+		*iters = o->iters;
+	} else if (!b->trial && !b->once && calibrate(t, o->min_time, iters, r) != PG_OK) {
+		return -1;
+	}
+	r->iters = *iters;
+	/* One sample's latencies, and all samples' together (what the guide
+	 * plots). */
+	if (t->w[0].ctx.hist && (!(r->hist = calloc(1, sizeof(*r->hist))) ||
+				 !(*sample_hist = malloc(sizeof(**sample_hist))))) {
+		fail(r, PG_ERROR, "out of memory for the latency histogram");
+		return -1;
+	}
+	return 0;
+}
+
+/* What a result's samples add up besides their values. */
+struct sampling {
+	struct team *t;
+	uint64_t iters;
+	struct pg_hist *sample_hist;
+	double remote_sum, remote_s;	/* the peer's busy share, weighted by time */
+	int room;
+};
+
+/* Sample number r->nsamples, not yet counted: -1 with r failed. */
+static int take_sample(struct sampling *sp, struct pg_result *r, int *busy_setup)
+{
+	struct team *t = sp->t;
+	if (grow(r, &sp->room) < 0) {
+		fail(r, PG_ERROR, "out of memory for the samples");
+		return -1;
+	}
+	int s = r->nsamples;
+	t->w[0].ctx.remote_busy_pct = -1;
+	double el = team_step(t, sp->iters);
+	struct worker *bad = team_failed(t);
+	if (bad) {
+		fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
+		return -1;
+	}
+	if (pg_interrupted) {
+		fail(r, PG_ERROR, "interrupted");
+		return -1;
+	}
+	/* The copies' counts cover the longest of their windows (fio's
+	 * aggregate bandwidth divides by the longest job's runtime). */
+	double counted = 0;
+	for (int i = 0; i < t->n; i++)
+		if (t->w[i].ctx.counted_s > counted)
+			counted = t->w[i].ctx.counted_s;
+	if (r->bench->trial && counted > 0)
+		el = counted;
+	r->elapsed[s] = el;
+	if (t->w[0].ctx.remote_busy_pct >= 0) {
+		sp->remote_sum += t->w[0].ctx.remote_busy_pct * el;
+		sp->remote_s += el;
+	}
+	if (r->hist) {
+		pg_hist_reset(sp->sample_hist);
+		for (int i = 0; i < t->n; i++)
+			pg_hist_merge(sp->sample_hist, t->w[i].ctx.hist);
+	}
+	return sample_values(t, r, s, el, sp->sample_hist, busy_setup);
+}
+
+/* Samples until enough (or a failure: -1), then the CPU load and the
+ * conditions they were taken in. */
+static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct pg_result *r, int *busy_setup,
+			double t0, int by_budget)
+{
+	struct pg_cpu_mark c0, c1;
+	struct pg_env_mark e0;
+	pg_cpu_mark(&c0);
+	if (o->env) {
+		r->have_env = 1;
+		pg_env_mark(o->env, &e0);
+	}
+	for (;;) {
+		if (take_sample(sp, r, busy_setup) < 0)
+			return -1;
+		int stop = 0;
+		if (o->env && !keep_sample(r, o, &e0, run_clock(o) - t0, by_budget, &stop)) {
+			if (stop)
+				break;
+			continue;
+		}
+		if (r->hist)
+			pg_hist_merge(r->hist, sp->sample_hist);
+		r->nsamples++;
+		if (r->bench->once) {
+			r->stop = PG_STOP_ONCE;
+			break;
+		}
+		if (enough(r, o, run_clock(o) - t0, by_budget, &r->stop))
+			break;
+	}
+	pg_cpu_mark(&c1);
+	pg_cpu_load(&c0, &c1, &r->cpu);
+	if (r->have_env)
+		r->disturbed = pg_env_judge(&r->env);
+	if (sp->remote_s > 0) {
+		r->cpu.have_remote = 1;
+		r->cpu.remote_busy_pct = sp->remote_sum / sp->remote_s;
+	}
+	return 0;
+}
+
+/* After the samples: the benchmark checks what it computed, then each
+ * metric's statistics. */
+static void verify(struct team *t, struct pg_result *r)
+{
+	team_do(t, CMD_VERIFY, 0);
+	struct worker *bad = team_failed(t);
+	if (bad) {
+		fail(r, PG_ERROR, bad->ctx.msg);
+		return;
+	}
+	for (int m = 0; m < r->nmetrics; m++)
+		pg_stats_compute(r->values[m], (size_t)r->nsamples, &r->stats[m]);
+	snprintf(r->note, sizeof(r->note), "%s", t->w[0].ctx.note);
+}
+
 static int run_once(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		    struct pg_result *r, int *busy_setup, double t0, double cap, int by_budget)
 {
-	struct pg_hist *sample_hist = NULL;
 	memset(r, 0, sizeof(*r));
 	r->bench = b;
 	r->args = a;
@@ -555,125 +697,11 @@ static int run_once(const struct pg_bench *b, const struct pg_args *a, const str
 		r->finished = pg_wall_time();
 		return r->status;
 	}
-	for (int i = 0; i < t.n; i++)
-		if (t.w[i].cpu == -2) {
-			snprintf(r->reason, sizeof(r->reason),
-				 "could not pin copy %d to the CPU asked for", i);
-			r->status = PG_ERROR;
-		}
-	if (r->status != PG_OK)
-		goto out;
-
-	team_do(&t, CMD_SETUP, 0);
-	struct worker *bad = team_failed(&t);
-	if (bad) {
-		fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
-		goto out;
-	}
-
-	uint64_t iters = 1;
-	if (b->trial) {
-		iters = 1;
-	} else if (b->once) {
-		iters = 1;
-	} else if (o->iters > 0) {
-		if (warm_up(&t, r) != PG_OK)
-			goto out;
-		iters = o->iters;
-	} else if (calibrate(&t, o->min_time, &iters, r) != PG_OK) {
-		goto out;
-	}
-	r->iters = iters;
-	/* One sample's latencies, and all samples' together (what the guide
-	 * plots). */
-	if (t.w[0].ctx.hist && (!(r->hist = calloc(1, sizeof(*r->hist))) ||
-				!(sample_hist = malloc(sizeof(*sample_hist))))) {
-		fail(r, PG_ERROR, "out of memory for the latency histogram");
-		goto out;
-	}
-
-	struct pg_cpu_mark c0, c1;
-	struct pg_env_mark e0;
-	double remote_sum = 0, remote_s = 0;
-	int room = 0;
-	pg_cpu_mark(&c0);
-	if (o->env) {
-		r->have_env = 1;
-		pg_env_mark(o->env, &e0);
-	}
-	for (;;) {
-		if (grow(r, &room) < 0) {
-			fail(r, PG_ERROR, "out of memory for the samples");
-			goto out;
-		}
-		int s = r->nsamples;
-		t.w[0].ctx.remote_busy_pct = -1;
-		double el = team_step(&t, iters);
-		if ((bad = team_failed(&t))) {
-			fail(r, (enum pg_status)bad->rc, bad->ctx.msg);
-			goto out;
-		}
-		if (pg_interrupted) {
-			fail(r, PG_ERROR, "interrupted");
-			goto out;
-		}
-		/* The copies' counts cover the longest of their windows (fio's
-		 * aggregate bandwidth divides by the longest job's runtime). */
-		double counted = 0;
-		for (int i = 0; i < t.n; i++)
-			if (t.w[i].ctx.counted_s > counted)
-				counted = t.w[i].ctx.counted_s;
-		if (b->trial && counted > 0)
-			el = counted;
-		r->elapsed[s] = el;
-		if (t.w[0].ctx.remote_busy_pct >= 0) {
-			remote_sum += t.w[0].ctx.remote_busy_pct * el;
-			remote_s += el;
-		}
-		if (r->hist) {
-			pg_hist_reset(sample_hist);
-			for (int i = 0; i < t.n; i++)
-				pg_hist_merge(sample_hist, t.w[i].ctx.hist);
-		}
-		if (sample_values(&t, r, s, el, sample_hist, busy_setup) < 0)
-			goto out;
-		if (o->env) {
-			int stop = 0;
-			if (!keep_sample(r, o, &e0, run_clock(o) - t0, by_budget, &stop)) {
-				if (stop)
-					break;
-				continue;
-			}
-		}
-		if (r->hist)
-			pg_hist_merge(r->hist, sample_hist);
-		r->nsamples++;
-		if (b->once) {
-			r->stop = PG_STOP_ONCE;
-			break;
-		}
-		if (enough(r, o, run_clock(o) - t0, by_budget, &r->stop))
-			break;
-	}
-	pg_cpu_mark(&c1);
-	pg_cpu_load(&c0, &c1, &r->cpu);
-	if (r->have_env)
-		r->disturbed = pg_env_judge(&r->env);
-	if (remote_s > 0) {
-		r->cpu.have_remote = 1;
-		r->cpu.remote_busy_pct = remote_sum / remote_s;
-	}
-
-	team_do(&t, CMD_VERIFY, 0);
-	if ((bad = team_failed(&t))) {
-		fail(r, PG_ERROR, bad->ctx.msg);
-		goto out;
-	}
-	for (int m = 0; m < r->nmetrics; m++)
-		pg_stats_compute(r->values[m], (size_t)r->nsamples, &r->stats[m]);
-	snprintf(r->note, sizeof(r->note), "%s", t.w[0].ctx.note);
-out:
-	free(sample_hist);
+	struct sampling sp = { .t = &t };
+	if (set_up(&t, b, o, r, &sp.iters, &sp.sample_hist) == 0 &&
+	    take_samples(&sp, o, r, busy_setup, t0, by_budget) == 0)
+		verify(&t, r);
+	free(sp.sample_hist);
 	team_stop(&t);
 	r->finished = pg_wall_time();
 	return r->status;

@@ -441,7 +441,14 @@ static int make_rows(struct work *w)
 static void judge(struct pg_cmp_row *r, int significant, const struct pg_cmp_opts *o)
 {
 	int gross = fabs(r->g.d) >= log(PG_GATE_GROSS);
-	if (r->g.untested) {
+	if (r->g.untested && r->g.few && fabs(r->change_pct) <= o->threshold_pct) {
+		/* One figure a side (a search's result, a ratio of two results):
+		 * no test can say how noisy it is, but a change within the
+		 * threshold is no regression whatever the noise. */
+		r->verdict = PG_SAME;
+		snprintf(r->why, sizeof(r->why), "one figure a side, no test: a change of %.1f%%, within the %g%% threshold",
+			 r->change_pct, o->threshold_pct);
+	} else if (r->g.untested) {
 		inconclusive(r, r->g.untested);
 	} else if (significant && fabs(r->change_pct) > o->threshold_pct) {
 		if (r->g.test == PG_TEST_ONE_RUN && !gross) {

@@ -196,8 +196,10 @@ void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *ne
 		test_one_vs_runs(lb[0], base->se[0], ln, new, 0, r);
 	else if ((base->se[0] < 0 || new->se[0] < 0) && lb[0] == ln[0])
 		*r = (struct pg_gate_result){ .test = PG_TEST_ONE_RUN, .p = 1, .df = 1 };	/* a fact, unchanged */
-	else if (base->se[0] < 0 || new->se[0] < 0)
+	else if (base->se[0] < 0 || new->se[0] < 0) {
 		r->untested = "too few samples: one run a side with fewer than 2 samples, no test can judge it";
+		r->few = 1;
+	}
 	else
 		test_one_run(lb[0], base->se[0], base->nsamples ? base->nsamples[0] : 2, ln[0], new->se[0],
 			     new->nsamples ? new->nsamples[0] : 2, r);

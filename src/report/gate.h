@@ -60,6 +60,7 @@ struct pg_gate_result {
 	double p;		/* two-sided; 1 when untested */
 	double df;
 	const char *untested;	/* why no test could be made, or NULL */
+	int few;		/* untested for want of samples alone */
 };
 
 /* The standard error of the log of the median of n samples (from the
