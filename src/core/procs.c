@@ -265,26 +265,6 @@ static int collect(pid_t pid, int fd, struct buf *b, int *wstatus)
 	return 0;
 }
 
-/* Room for one more sample in c's arrays. */
-static int add_sample(struct pg_result *c, int *cap)
-{
-	if (c->nsamples < *cap)
-		return 0;
-	int n = *cap ? 2 * *cap : 16;
-	double *e = realloc(c->elapsed, (size_t)n * sizeof(double));
-	if (!e)
-		return -1;
-	c->elapsed = e;
-	for (int m = 0; m < c->nmetrics; m++) {
-		double *v = realloc(c->values[m], (size_t)n * sizeof(double));
-		if (!v)
-			return -1;
-		c->values[m] = v;
-	}
-	*cap = n;
-	return 0;
-}
-
 static int parse_env(char *s, struct pg_env_seen *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -312,7 +292,7 @@ static int parse_env(char *s, struct pg_env_seen *e)
 
 static int parse_sample(char *s, struct pg_result *c, int *cap)
 {
-	if (c->nmetrics < 1 || add_sample(c, cap) < 0)
+	if (c->nmetrics < 1 || pg_result_grow(c, cap) < 0)
 		return -1;
 	char *end;
 	c->elapsed[c->nsamples] = strtod(s, &end);

@@ -384,7 +384,7 @@ static double run_clock(const struct pg_run_opts *o)
 }
 
 /* Room for one more sample in every per-sample array. */
-static int grow(struct pg_result *r, int *cap)
+int pg_result_grow(struct pg_result *r, int *cap)
 {
 	if (r->nsamples < *cap)
 		return 0;
@@ -577,7 +577,7 @@ struct sampling {
 static int take_sample(struct sampling *sp, struct pg_result *r, int *busy_setup)
 {
 	struct team *t = sp->t;
-	if (grow(r, &sp->room) < 0) {
+	if (pg_result_grow(r, &sp->room) < 0) {
 		fail(r, PG_ERROR, "out of memory for the samples");
 		return -1;
 	}

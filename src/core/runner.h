@@ -162,6 +162,9 @@ double pg_result_time(const struct pg_bench *b, const struct pg_args *a, const s
 int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 		 const struct pg_run_opts *o, struct pg_result *r);
 void pg_result_free(struct pg_result *r);
+/* Room for one more sample in r's per-sample arrays (*cap of them now):
+ * -1 when out of memory. */
+int pg_result_grow(struct pg_result *r, int *cap);
 
 /* Value of metric m from one sample's elapsed time and summed counts. */
 double pg_metric_value(const struct pg_metric *m, double elapsed, double count, int copies);
