@@ -29,8 +29,8 @@
 #define PG_PROCS_DEFAULT 2
 
 /* Whether a benchmark's results are measured in several processes when
- * asked: a CPU-work group, and neither a fact of the machine (once) nor a
- * trial of a time (trial). */
+ * asked: a CPU-work group (STREAM's kernels included), and not a fact of
+ * the machine (once). */
 int pg_procs_apply(const struct pg_bench *b);
 
 /* pg_run_bench in nprocs fresh processes one after the other, merged into
