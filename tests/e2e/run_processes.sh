@@ -38,8 +38,8 @@ PY
 	fail "run --processes 1: $(cat "$T/out")"
 python3 - "$T/one.jsonl" <<'PY' || fail "--processes 1: $(cat "$T/one.jsonl")"
 import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
-ok = [r for r in recs if r["type"] == "result" and r["status"] == "ok"]
+from pgcheck import results
+ok = [r for r in results(sys.argv[1], end=None) if r["status"] == "ok"]
 assert ok
 for r in ok:
     assert "processes" not in r and "processes_bimodal" not in r, r
