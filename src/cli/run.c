@@ -103,7 +103,7 @@ static void item_opts(const struct run_config *c, const struct run_sinks *s, str
 {
 	*ro = (struct pg_run_opts){ .runs = c->runs, .min_runs = c->min_runs, .max_runs = c->max_runs,
 				    .ci_target = c->ci_target, .max_time = c->max_time, .budget = budget,
-				    .min_time = c->min_time, .iters = c->iters,
+				    .min_time = c->min_time, .iters = c->iters, .max_procs = c->max_processes,
 				    .cpus = c->ncpus ? c->cpus : NULL, .ncpus = c->ncpus,
 				    .raw_dir = s->raw_dir[0] ? s->raw_dir : NULL };
 }
@@ -182,7 +182,7 @@ int pg_cmd_run(int argc, char **argv)
 		.board = c.board ? c.board : machine.board, .started = pg_wall_time(), .machine = &machine,
 		.suite = c.suite, .runs = c.runs, .min_runs = c.min_runs, .max_runs = c.max_runs,
 		.ci_target = c.ci_target, .max_time = c.max_time, .budget = c.budget,
-		.min_time = c.min_time, .iters = c.iters, .processes = c.processes,
+		.min_time = c.min_time, .iters = c.iters, .processes = c.processes, .max_processes = c.max_processes,
 		.selectors = c.selectors, .nselectors = c.nselectors, .overrides = c.ov, .noverrides = c.nov,
 		.cpus = c.ncpus ? c.cpus : NULL, .ncpus = c.ncpus,
 		.sections = plan.sections, .nsections = plan.nsections,

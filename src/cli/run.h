@@ -46,6 +46,7 @@ struct run_config {
 	double wait_quiet;	/* --wait-quiet: seconds before each benchmark; 0: none */
 	int dry_run;		/* --dry-run: print the plan and its floors, run nothing */
 	int processes;		/* --processes: fresh processes per result (core/procs.h) */
+	int max_processes;	/* --max-processes: in all, while they disagree */
 };
 
 /* Parses argv into c. Returns -1 to go on, else the exit status to end

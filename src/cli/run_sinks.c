@@ -211,8 +211,8 @@ static void summary_end(void *self, int interrupted)
 	summary_stops(s);
 	if (s->bimodal)
 		fprintf(stderr, "perfguide: %d result%s measured differently in different processes (BIMODAL: each "
-			"process's median is in the results file); more processes (--processes) or pinning (--cpu) "
-			"show which figure is the machine's\n", s->bimodal, s->bimodal == 1 ? " was" : "s were");
+			"process's median is in the results file, and such a result took more processes, up to "
+			"--max-processes); pinning (--cpu) shows which figure is the machine's\n", s->bimodal, s->bimodal == 1 ? " was" : "s were");
 	summary_disturbed(s);
 	if (s->budget > 0) {
 		char took[32], budget[32], over[32];

@@ -64,7 +64,7 @@ static void procs_mark(const struct pg_result *r, int m, char *buf, size_t len)
 	pg_procs_range(r, m, &lo, &hi);
 	pg_format_value(lo, a, sizeof(a));
 	pg_format_value(hi, b, sizeof(b));
-	snprintf(buf, len, "  BIMODAL (processes %s to %s)", a, b);
+	snprintf(buf, len, "  BIMODAL (%d processes, %s to %s)", r->nprocs, a, b);
 }
 
 void pg_console_result(struct pg_console *c, const struct pg_result *r)

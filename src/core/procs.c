@@ -482,7 +482,8 @@ static void died(struct pg_result *r, int k, int n, int wstatus, const char *wha
  * (left; cap 0: none) and of its samples, at least 2; after the first, the
  * iterations per sample the first calibrated (iters), so that every sample
  * of the result is the same work (its record's `iterations`) and the
- * calibration is paid once. */
+ * calibration is paid once. A process past the n asked for (the processes
+ * disagreed) has the time of one of the n. */
 static void child_opts(const struct pg_run_opts *o, int k, int n, double cap, double left, uint64_t iters,
 		       struct pg_run_opts *co)
 {
@@ -503,7 +504,7 @@ static void child_opts(const struct pg_run_opts *o, int k, int n, double cap, do
 		co->max_runs = hi > co->min_runs ? hi : co->min_runs;
 	}
 	/* 1e-9, not 0 (no cap): a spent time still gets the floor of samples */
-	co->max_time = cap > 0 ? fmax(left / (n - k), 1e-9) : 0;
+	co->max_time = cap > 0 ? fmax(k < n ? left / (n - k) : cap / n, 1e-9) : 0;
 }
 
 /* Forks process k of n and reads its result into c (zeroed first); -1 with
@@ -564,6 +565,23 @@ static void take(struct pg_result *r, struct pg_result *c, int k, int n)
 	}
 }
 
+/* How many processes a result may take: more than the nprocs asked for
+ * (--max-processes) only for the noise-aware runner whose time is its own:
+ * --runs asked for so many samples, and a result that the budget cut short
+ * has no time to give. */
+static int most_procs(const struct pg_run_opts *o, int nprocs, int by_budget)
+{
+	int most = o->max_procs > nprocs && o->runs == 0 && !by_budget ? o->max_procs : nprocs;
+	return most < PG_MAX_PROCS ? most : PG_MAX_PROCS;
+}
+
+/* Whether the processes so far disagree on the result's figure. */
+static int disagree(const struct pg_result *r)
+{
+	char why[PG_MSG_LEN];
+	return r->nmetrics > 0 && pg_procs_bimodal(r->values[0], r->proc_n, r->nprocs, why, sizeof(why));
+}
+
 int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int nprocs, struct pg_result *r)
 {
@@ -575,17 +593,18 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 	double t0 = now();
 	int by_budget;
 	double cap = pg_result_time(b, a, o, t0, &by_budget);
+	int most = most_procs(o, nprocs, by_budget);
 	memset(r, 0, sizeof(*r));
 	r->bench = b;
 	r->args = a;
 	r->nmetrics = pg_metric_count(b);
 	r->started = pg_wall_time();
-	for (int k = 0; k < nprocs && r->status == PG_OK; k++) {
+	for (int k = 0; k < most && r->status == PG_OK && (k < nprocs || disagree(r)); k++) {
 		struct pg_run_opts co;
 		struct pg_result c;
 		child_opts(o, k, nprocs, cap, cap - (now() - t0), r->iters, &co);
-		if (run_child(b, a, &co, k, nprocs, &c, r) == 0)
-			take(r, &c, k, nprocs);
+		if (run_child(b, a, &co, k, k < nprocs ? nprocs : k + 1, &c, r) == 0)
+			take(r, &c, k, k < nprocs ? nprocs : k + 1);
 		pg_result_free(&c);
 		if (pg_interrupted && r->status == PG_OK) {
 			r->status = PG_ERROR;

@@ -25,8 +25,10 @@
 
 #include "runner.h"
 
-/* --processes's default. */
+/* --processes's default, and --max-processes's: the processes a result
+ * takes in all while they disagree. */
 #define PG_PROCS_DEFAULT 2
+#define PG_PROCS_MAX_DEFAULT 6
 
 /* Whether a benchmark's results are measured in several processes when
  * asked: a CPU-work group (STREAM's kernels included), and not a fact of
@@ -37,7 +39,11 @@ int pg_procs_apply(const struct pg_bench *b);
  * r: every process's samples in order (r->proc_n says how many each), the
  * statistics over all, the env merged, an error when a process failed or
  * died (with its reason or signal). nprocs <= 1, or a benchmark
- * pg_procs_apply refuses: pg_run_bench in this process. Returns r->status. */
+ * pg_procs_apply refuses: pg_run_bench in this process. While the processes
+ * disagree on the first metric (pg_procs_bimodal), one more process at a
+ * time, each with the time of one of the first nprocs, up to o->max_procs
+ * in all; not with --runs, nor when the budget set the result's time.
+ * Returns r->status. */
 int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int nprocs, struct pg_result *r);
 

@@ -216,6 +216,8 @@ void pg_results_run(struct pg_results *w, const struct pg_run_info *ri)
 		json_object_set_new(cfg, "iterations", json_integer((json_int_t)ri->iters));
 	if (ri->processes)
 		json_object_set_new(cfg, "processes", json_integer(ri->processes));
+	if (ri->runs == 0 && ri->max_processes > ri->processes)
+		json_object_set_new(cfg, "max_processes", json_integer(ri->max_processes));
 	json_t *sel = json_array();
 	for (int i = 0; i < ri->nselectors; i++)
 		json_array_append_new(sel, json_string(ri->selectors[i]));

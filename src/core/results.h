@@ -26,6 +26,7 @@ struct pg_run_info {
 	double min_time;
 	uint64_t iters;		/* fixed iterations per sample; 0: calibrated */
 	int processes;		/* run --processes */
+	int max_processes;	/* run --max-processes */
 	const char *const *selectors;
 	int nselectors;
 	const struct pg_override *overrides;

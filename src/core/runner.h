@@ -84,6 +84,10 @@ struct pg_run_opts {
 	 * samples together are enough for a 95% interval: a process's own
 	 * samples need not be. */
 	int procs;
+	/* run --max-processes: while a result's processes disagree (the
+	 * bimodal rule, core/procs.h), more are run, one at a time, up to this
+	 * many in all; at most the asked number when below it. */
+	int max_procs;
 };
 
 /* run --processes: at most this many processes per result. */

@@ -109,10 +109,13 @@ static void merges_processes(void **state)
 	sh->factor[1] = 1.25;	/* process 2 runs at 40 MB/s, process 1 at 50 */
 	struct pg_args a = args_for("ok");
 	struct pg_budget budget = { .deadline = 1e9, .left = 3 };
-	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .budget = &budget };
+	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .budget = &budget,
+				 .max_procs = 6 };
 	struct pg_result r;
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
-	assert_int_equal(sh->started, 2);	/* each process set it up: the parent did not */
+	/* each process set it up: the parent did not; --runs asked for 4
+	 * samples, so no more processes for the disagreement */
+	assert_int_equal(sh->started, 2);
 	assert_int_equal(r.nprocs, 2);
 	assert_int_equal(r.proc_n[0], 2);
 	assert_int_equal(r.proc_n[1], 2);
@@ -173,10 +176,10 @@ static void noise_aware_share(void **state)
 	(void)state;
 	struct pg_args a = args_for("ok");
 	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.02, .max_time = 100,
-				 .min_time = 0.01, .clock = virtual_clock };
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6 };
 	struct pg_result r;
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
-	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(r.nprocs, 2);	/* they agree: no more processes */
 	assert_int_equal(r.proc_n[0], 3);
 	assert_int_equal(r.proc_n[1], 3);
 	assert_int_equal(r.stop, PG_STOP_INTERVAL);
@@ -185,6 +188,43 @@ static void noise_aware_share(void **state)
 	/* alone, the same result needs 6 of its own */
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 1, &r), PG_OK);
 	assert_int_equal(r.nsamples, 6);
+	pg_result_free(&r);
+}
+
+/* Processes that disagree: one more at a time, each with the time of one
+ * of the first, until they agree or --max-processes have run. */
+static void more_processes_while_they_disagree(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.02, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 5 };
+	struct pg_result r;
+	sh->factor[1] = sh->factor[3] = 1.25;	/* processes 2 and 4 are slow: 40 MB/s against 50 */
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 5);
+	assert_int_equal(sh->started, 5);
+	for (int k = 0; k < 5; k++)
+		assert_int_equal(r.proc_n[k], 3);
+	assert_int_equal(r.nsamples, 15);
+	assert_int_equal(r.proc_bimodal[0], 1);
+	assert_float_equal(r.stats[0].median, 50, 1e-9);	/* 9 samples at 50, 6 at 40 */
+	pg_result_free(&r);
+	/* --max-processes 2: just the 2 asked for */
+	reset(NULL);
+	sh->factor[1] = 1.25;
+	o.max_procs = 2;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 2);
+	pg_result_free(&r);
+	/* a time the budget set: no more processes */
+	reset(NULL);
+	sh->factor[1] = 1.25;
+	struct pg_budget budget = { .deadline = 10, .left = 1 };	/* 10 s of the cap's 100 */
+	o.max_procs = 6;
+	o.budget = &budget;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 2);
 	pg_result_free(&r);
 }
 
@@ -280,6 +320,7 @@ int main(void)
 		cmocka_unit_test_setup(merges_processes, reset),
 		cmocka_unit_test_setup(shares_runs, reset),
 		cmocka_unit_test_setup(noise_aware_share, reset),
+		cmocka_unit_test_setup(more_processes_while_they_disagree, reset),
 		cmocka_unit_test_setup(one_process_is_in_process, reset),
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
