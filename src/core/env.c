@@ -450,9 +450,15 @@ static int over(double taken_s, double slack_s, double total_s, double wall_s)
 static void diff_cpu(const struct pg_env *e, const struct pg_env_mark *a, const struct pg_env_mark *b,
 		     struct pg_env_seen *s)
 {
-	if (!a->have_stat || !b->have_stat || b->total_s <= a->total_s)
+	if (!a->have_stat || !b->have_stat)
 		return;
+	/* A sample shorter than a tick often sees none: it saw nothing, and
+	 * is still watched, so that the result's sums over its samples (the
+	 * ticks that fell in any of them) judge it; were it "not watched",
+	 * one such sample would leave the whole result unjudged. */
 	s->have_cpu = 1;
+	if (b->total_s <= a->total_s)
+		return;
 	s->total_s = b->total_s - a->total_s;
 	s->others_s = fmax(0, (b->busy_s - a->busy_s) - (b->self_s - a->self_s));
 	s->steal_s = fmax(0, b->steal_s - a->steal_s);

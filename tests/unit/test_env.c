@@ -144,6 +144,20 @@ static void quiet_and_steal(void **state)
 	b.self_s = a.self_s + 12.0 / e.hz;
 	pg_env_diff(&e, &a, &b, NULL, &s);
 	assert_int_equal(s.why, PG_ENV_STEAL);
+	/* a sample too short for a tick is watched and saw nothing: summed
+	 * with the stolen one, the result is still judged (steal 8 of 20) */
+	struct pg_env_seen none, r = { 0 };
+	struct pg_env_mark c = a;
+	c.t = a.t + 0.001;
+	pg_env_diff(&e, &a, &c, NULL, &none);
+	assert_true(none.have_cpu);
+	assert_int_equal(none.why, 0);
+	assert_float_equal(none.total_s, 0, 0);
+	pg_env_add(&r, &none);
+	pg_env_add(&r, &s);
+	assert_true(r.have_cpu);
+	assert_true(pg_env_judge(&r));
+	assert_int_equal(r.why & PG_ENV_STEAL, PG_ENV_STEAL);
 	/* a fake tree without /proc/stat: nothing said, nothing disturbed */
 	PUTS("/proc/stat", "");
 	pg_env_mark(&e, &b);
