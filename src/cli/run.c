@@ -27,7 +27,7 @@ static void on_signal(int sig)
 		(void)w;
 		_exit(PG_EXIT_INTERRUPTED);
 	}
-	pg_interrupted = 1;
+	pg_interrupted = sig;
 	static const char msg[] = "\nperfguide: stopping after the current sample (again to quit now)\n";
 	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	(void)w;

@@ -226,10 +226,17 @@ struct buf {
  * child is then killed and reaped). */
 static int collect(pid_t pid, int fd, struct buf *b, int *wstatus)
 {
-	int ended = 0;
+	int ended = 0, told = 0;
 	for (;;) {
 		if (!ended && waitpid(pid, wstatus, WNOHANG) == pid)
 			ended = 1;
+		/* A SIGTERM sent to perfguide alone (a CI's timeout, kill PID)
+		 * stops the process measuring too, at its sample's end; Ctrl-C
+		 * reached the whole process group already. */
+		if (pg_interrupted == SIGTERM && !told && !ended) {
+			kill(pid, SIGTERM);
+			told = 1;
+		}
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int ready = poll(&p, 1, ended ? 0 : 100);
 		if (ready < 0 && errno == EINTR)

@@ -131,7 +131,8 @@ struct pg_result {
 	int proc_bimodal[PG_MAX_METRICS];
 };
 
-/* Set from a signal handler: the runner stops at the next sample boundary. */
+/* Set from a signal handler, to the signal's number: the runner stops at
+ * the next sample boundary. */
 extern volatile sig_atomic_t pg_interrupted;
 
 /* Starts a budget of `seconds` from now, with no result yet. */

@@ -63,6 +63,28 @@ assert recs[-1]["type"] == "end" and recs[-1]["status"] == "complete", recs[-1]
 PY
 grep -q 'killed by signal 9' "$T/out" || fail "the summary does not name the signal: $(cat "$T/out")"
 
+# a SIGTERM to perfguide alone (a CI's timeout) stops the process that is
+# measuring too: the run ends interrupted with no process left, where
+# before the parent waited for the child's whole result (here, 100000
+# samples: 17 minutes)
+"$PG" run cpu.dhrystone --runs 100000 --min-time 0.01 --wait-quiet 0 --no-db --out "$T/t.jsonl" >"$T/out" 2>&1 &
+pid=$!
+i=0
+until [ "$(pgrep -P $pid | wc -l)" -ge 1 ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ $i -lt 300 ] || fail "no measuring process started: $(cat "$T/out")"
+kid=$(pgrep -P $pid | head -n 1)
+kill -TERM $pid
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 $pid 2>/dev/null && { kill -KILL $pid $kid; fail "SIGTERM did not stop the run within a minute"; }
+set +e
+wait $pid
+rc=$?
+set -e
+[ $rc -eq 130 ] || fail "SIGTERM: exit $rc, expected 130: $(cat "$T/out")"
+kill -0 "$kid" 2>/dev/null && { kill -KILL "$kid"; fail "the measuring process outlived perfguide"; }
+grep -q 'interrupted' "$T/out" || fail "SIGTERM: the summary does not say interrupted: $(cat "$T/out")"
+
 # processes that disagree: the guide's dagger with their medians, compare
 # says so
 # (BASE's disturbed and bimodal marks taken off: tests run beside each
