@@ -179,8 +179,9 @@ struct ext_mith_suite {
 	  .help = "contexts (MultiBench's workers workloads: workers) of the multi-core run; " \
 		  "0: one per CPU (--cpu's, else online)" }, \
 	{ .name = "iterations", .type = PG_P_INT, .def = "0", .min = 0, .max = 1000000000, \
-	  .help = "iterations of every timed run (-iN); 0: the workload's own, raised so that " \
-		  "a run lasts at least 1 s (the run rules) or --min-time" }, \
+	  .help = "iterations of every timed run (-iN; below the contexts, MITH runs enough for " \
+		  "every context to get work, and the note says what it ran); 0: the workload's " \
+		  "own, raised so that a run lasts at least 1 s (the run rules) or --min-time" }, \
 	{ .name = "timeout", .type = PG_P_INT, .def = "600", .min = 1, .max = 86400, \
 	  .help = "seconds one run of a workload may take before it is killed" }
 
