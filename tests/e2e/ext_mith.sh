@@ -6,15 +6,20 @@
 # context and N times less on N contexts (or workers), so every figure is
 # known: the single and multi rates, the scaling, the score, the iteration
 # counts perfguide picks so that each run lasts at least 1 s, the -v1 run
-# before them; and what it does with output cut short, errors, a program
+# before them, the counts MITH runs when given fewer iterations than
+# contexts; and what it does with output cut short, errors, a program
 # that hangs, and no suite at all.
 . "$(dirname "$0")/lib.sh"
 need_json
 need_python
 cd "$T"
 
-# stand_in DIR WORKLOAD UID MS [MODE]: MODE cut stops before the Done line,
-# errors reports an item's failure in the -v1 run, hang sleeps.
+# stand_in DIR WORKLOAD UID MS [MODE [ITEMS]]: MODE cut stops before the
+# Done line, errors reports an item's failure in the -v1 run, hang sleeps,
+# more runs one iteration more than MITH would on more than one context.
+# ITEMS (1) is the items of an iteration: as MITH's workload mains do, the
+# stand-in raises -i until iterations x ITEMS covers the contexts (-i1 -c2:
+# 2 iterations, or 1 of a workload of 7 items, cjpeg-rose7-preset's).
 stand_in() {
 	mkdir -p "$1"
 	cat >"$1/$2.exe" <<EOF
@@ -25,6 +30,8 @@ for a in "\$@"; do
 done
 [ "${5:-}" = hang ] && [ \$v = 0 ] && exec sleep 30
 it=\${i:-1}
+while [ \$c -gt \$((it * ${6:-1})) ]; do it=\$((it + 1)); done
+[ "${5:-}" = more ] && [ \$c -gt 1 ] && it=\$((it + 1))
 [ \$v = 1 ] && it=1
 ms=\$(( it * $4 / (c * \${w:-1}) ))
 echo "-  Info: Starting Run..."
@@ -53,12 +60,15 @@ bin=cmp/builds/linux64/gcc64/bin
 ms=100
 for w in cjpeg-rose7-preset core linear_alg-mid-100x100-sp loops-all-mid-10k-sp nnet_test \
 	parser-125k radix2-big-64k sha-test zip-test; do
-	stand_in $bin $w $((1000 + ms)) $ms
+	items=1
+	[ $w = cjpeg-rose7-preset ] && items=7
+	stand_in $bin $w $((1000 + ms)) $ms "" $items
 	ms=$((ms + 100))
 done
 stand_in bad core 490760323 250 errors
 stand_in cut core 490760323 250 cut
 stand_in hang core 490760323 250 hang
+stand_in more core 490760323 250 more
 stand_in mb iDCT-4M 1630548512 40
 stand_in mb 4M-check 2075716385 2
 
@@ -67,6 +77,11 @@ run ext.coremark-pro -p workload=core,zip-test -p path=cmp -p contexts=2 --out o
 run ext.coremark-pro.mark -p path="$T/$bin" -p contexts=2 --out mark.jsonl
 run ext.coremark-pro -p workload=core -p path=cmp -p contexts=2 -p iterations=3 --out fixed.jsonl
 run ext.multibench -p workload=iDCT-4M,4M-check -p path=mb -p contexts=2 --out mb.jsonl
+# Fewer iterations than contexts: what MITH runs, as it logs it.
+run ext.coremark-pro -p workload=core,cjpeg-rose7-preset -p path=cmp -p contexts=2,4 -p iterations=1 \
+	--out few.jsonl
+run ext.multibench -p workload=4M-check -p path=mb -p contexts=2 -p iterations=1 --out mbfew.jsonl
+run ext.coremark-pro -p workload=core -p path=more -p contexts=2 -p iterations=1 --out more.jsonl
 run ext.coremark-pro -p workload=core -p path=bad --out bad.jsonl
 run ext.coremark-pro -p workload=core -p path=cut --out cut.jsonl
 run ext.coremark-pro -p workload=core -p path=hang -p timeout=1 --out hang.jsonl
@@ -89,9 +104,11 @@ def raw(r):
     return open(m.group(1)).read()
 
 def its(ms, contexts):
-    """The -i perfguide gives: the stand-in's own count (1) runs ms / contexts
-    milliseconds, under the run rules' 1 s: raised to 1.1 s worth."""
-    return math.ceil(1 * 1.0 * 1.1 / (ms / contexts / 1000))
+    """The -i perfguide gives: the stand-in's own count (1, raised to one per
+    context) runs own x ms / contexts milliseconds, under the run rules' 1 s:
+    raised to 1.1 s worth."""
+    own = max(1, contexts)
+    return math.ceil(own * 1.0 * 1.1 / (own * ms // contexts / 1000))
 
 # core takes 200 ms an iteration, zip-test 900: 5 and 1.11 iter/s on one
 # context, twice that on two.
@@ -142,6 +159,43 @@ check(abs(metric(mb, "4M-check", "single")["median"] - 500) < 1e-9, "4M-check si
 check(re.search(r"4M-check.exe -v0 -c2 -i\d+$", raw(metric(mb, "4M-check", "single")), re.M),
       "4M-check's multi run is -c2")
 
+def logged(r):
+    """Each timed multi run's logged (contexts, iterations, time(secs)), from
+    the raw output."""
+    runs = re.split(r"^\$ ", raw(r), flags=re.M)[1:]
+    out = []
+    for run in runs:
+        cmd = run.splitlines()[0]
+        if " -v1 " in cmd or " -c1 -w1" in cmd:
+            continue
+        f = dict(re.findall(r"^-- [^:]+:(contexts|iterations|time\(secs\))=\s*(\S+)$", run, re.M))
+        out.append((int(f["contexts"]), int(f["iterations"]), float(f["time(secs)"])))
+    return out
+
+# -i1 below the contexts: core (one item) runs one iteration a context,
+# cjpeg-rose7-preset (7 items) one; the figure is what the output says.
+few = results("few.jsonl", end="any")
+for w, items, ms in (("core", 1, 200), ("cjpeg-rose7-preset", 7, 100)):
+    for c in (2, 4):
+        rs = [r for r in few if r["params"]["workload"] == w and r["params"]["contexts"] == c]
+        m = [r for r in rs if r["metric"] == "multi"]
+        check(len(m) == 1 and m[0]["status"] == "ok", "%s -i1 -c%d: %s" % (w, c, rs))
+        m = m[0]
+        ran = max(1, -(-c // items))
+        runs = logged(m)
+        check([(rc, ri) for rc, ri, _ in runs] == [(c, ran)] * 2,
+              "%s -i1 -c%d: MITH logged %s, want contexts=%d iterations=%d twice" % (w, c, runs, c, ran))
+        check(all(abs(v - ri / secs) < 1e-9 * v for v, (_, ri, secs) in zip(m["samples"], runs)),
+              "%s -i1 -c%d: samples %s are not the logged iterations / time(secs) %s" % (w, c, m["samples"], runs))
+        check(abs(m["median"] - c * 1000 / ms) < 1e-9, "%s -i1 -c%d: multi %g" % (w, c, m["median"]))
+        said = "MITH ran %d iterations on %d contexts" % (ran, c)
+        check((said in m["note"]) == (ran > 1), "%s -i1 -c%d: note %s" % (w, c, m["note"]))
+        check(re.search(r"^\$ .*%s.exe -v0 -c%d -i1$" % (w, c), raw(m), re.M), "-i1 given as asked")
+mbf = results("mbfew.jsonl", end="any")
+m = metric(mbf, "4M-check", "multi")
+check(m["status"] == "ok" and logged(m) == [(2, 2, 0.002)] * 2 and abs(m["median"] - 1000) < 1e-9,
+      "MultiBench 4M-check -i1 -c2: %s %s" % (m.get("reason"), m.get("samples")))
+
 def one(path):
     rs = results(path, end="any")
     check(len(rs) == 1, path + ": one record")
@@ -157,6 +211,9 @@ check(r["status"] == "error" and "timed out after 1 s" in r["reason"], r["reason
 r = one("none.jsonl")
 check(r["status"] == "skipped" and r["reason"].startswith("CoreMark-PRO not found: no directory nowhere")
       and "-p path=DIR" in r["reason"], r["reason"])
+r = one("more.jsonl")
+check(r["status"] == "error" and "core.exe (multi): '-- core:iterations=2' expected (MITH raises -i until "
+      "every context has work), got 3" in r["reason"], r["reason"])
 r = one("nozip.jsonl")
 check(r["status"] == "skipped" and "no zip-test.exe in bad, bad/bin or a build" in r["reason"], r["reason"])
 print("ok")

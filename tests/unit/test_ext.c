@@ -224,6 +224,57 @@ static void mith_changed(void **state)
 	free(text);
 }
 
+/* Fewer iterations than contexts (-i1 -c2), recorded: MITH raises -i until
+ * every context gets an item, and the figure is what it logged, iterations
+ * / time(secs), its own workloads/sec. */
+static void mith_fewer_iterations_than_contexts(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *workload;
+		long iterations;
+		double secs, wps;
+	} want[] = {
+		{ "core", 2, 1.16, 1.72414 },
+		{ "cjpeg-rose7-preset", 1, 0.01, 100 },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char rel[128], err[256];
+		snprintf(rel, sizeof(rel), "coremark-pro/%s.c2i1.txt", want[i].workload);
+		char *text = slurp(rel);
+		struct ext_mith_run r;
+		if (ext_mith_parse(text, want[i].workload, &r, err, sizeof(err)) != 0)
+			fail_msg("%s: %s", rel, err);
+		assert_int_equal(r.contexts, 2);
+		assert_int_equal(r.iterations, want[i].iterations);
+		assert_true(fabs(r.seconds - want[i].secs) < 1e-12);
+		assert_true(fabs(r.rate - (double)want[i].iterations / want[i].secs) < 1e-9 * r.rate);
+		assert_true(fabs(r.rate - want[i].wps) < 1e-5 * r.rate);
+		free(text);
+	}
+
+	/* What the workloads' mains run: core and the other one-item
+	 * workloads one iteration a context at least, cjpeg-rose7-preset one
+	 * per 7 contexts; a count at or above that is run as given. */
+	const struct ext_mith_suite *su = &ext_coremark_pro;
+	int items[2] = { 0, 0 };
+	for (int i = 0; i < su->nworkloads; i++)
+		items[strcmp(su->workloads[i].name, "cjpeg-rose7-preset") == 0] = su->workloads[i].items;
+	assert_int_equal(items[0], 1);
+	assert_int_equal(items[1], 7);
+	assert_int_equal(ext_mith_iterations(1, 2, 1), 2);
+	assert_int_equal(ext_mith_iterations(1, 4, 1), 4);
+	assert_int_equal(ext_mith_iterations(3, 2, 1), 3);
+	assert_int_equal(ext_mith_iterations(1, 1, 1), 1);
+	assert_int_equal(ext_mith_iterations(1, 2, 7), 1);
+	assert_int_equal(ext_mith_iterations(1, 7, 7), 1);
+	assert_int_equal(ext_mith_iterations(1, 8, 7), 2);
+	assert_int_equal(ext_mith_iterations(1, 15, 7), 3);
+	/* Items not known (MultiBench): the most it can be raised to. */
+	assert_int_equal(ext_mith_iterations(1, 4, 0), 4);
+	assert_int_equal(ext_mith_iterations(5, 4, 0), 5);
+}
+
 /* The suite's score from the medians its certification logged, as
  * cert_mark.pl printed it beside them. */
 static void coremark_pro_score(void **state)
@@ -568,6 +619,7 @@ int main(void)
 		cmocka_unit_test(mith_values),
 		cmocka_unit_test(mith_cut_short),
 		cmocka_unit_test(mith_changed),
+		cmocka_unit_test(mith_fewer_iterations_than_contexts),
 		cmocka_unit_test(coremark_pro_score),
 		cmocka_unit_test(multibench_reconstructed),
 		cmocka_unit_test(glmark2_recorded),

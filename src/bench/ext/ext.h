@@ -135,7 +135,19 @@ struct ext_mith_workload {
 	/* The multi-core run gives -wN (one context, N workers: MultiBench's
 	 * "workers" workloads) instead of -cN (N contexts). */
 	int by_workers;
+	/* The items one iteration runs (CoreMark-PRO's cjpeg-rose7-preset: 7
+	 * images; its other workloads: 1). MITH hands items to contexts, and
+	 * each workload's main raises -i until iterations x items is at least
+	 * the contexts, so that every context gets one: -i1 -c2 runs (and
+	 * logs) 2 iterations of core but 1 of cjpeg-rose7-preset. 0: not
+	 * known (MultiBench, whose sources were not seen). */
+	int items;
 };
+
+/* The iterations MITH runs when given -iASKED and -cCONTEXTS: ASKED, raised
+ * to the fewest whose items cover the contexts. With items 0 (not known),
+ * the most it can be raised to: ASKED or CONTEXTS, the larger. */
+long ext_mith_iterations(long asked, long contexts, int items);
 
 struct ext_mith_suite {
 	const char *name;		/* "CoreMark-PRO" */
@@ -167,8 +179,9 @@ struct ext_mith_suite {
 	  .help = "contexts (MultiBench's workers workloads: workers) of the multi-core run; " \
 		  "0: one per CPU (--cpu's, else online)" }, \
 	{ .name = "iterations", .type = PG_P_INT, .def = "0", .min = 0, .max = 1000000000, \
-	  .help = "iterations of every timed run (-iN); 0: the workload's own, raised so that " \
-		  "a run lasts at least 1 s (the run rules) or --min-time" }, \
+	  .help = "iterations of every timed run (-iN; below the contexts, MITH runs enough for " \
+		  "every context to get work, and the note says what it ran); 0: the workload's " \
+		  "own, raised so that a run lasts at least 1 s (the run rules) or --min-time" }, \
 	{ .name = "timeout", .type = PG_P_INT, .def = "600", .min = 1, .max = 86400, \
 	  .help = "seconds one run of a workload may take before it is killed" }
 

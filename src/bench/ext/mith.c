@@ -293,6 +293,13 @@ int ext_mith_parse(const char *text, const char *workload, struct ext_mith_run *
 	return parse_end(&ps) < 0 || parse_rate(&ps) < 0 ? -1 : 0;
 }
 
+long ext_mith_iterations(long asked, long contexts, int items)
+{
+	/* The workloads' mains: while (contexts > iterations * items) iterations++. */
+	long need = items > 0 ? (contexts + items - 1) / items : contexts;
+	return asked > need ? asked : need;
+}
+
 double ext_mark(const struct ext_mark_term *terms, int n, double factor, const double *rates)
 {
 	if (n <= 0)
@@ -315,6 +322,7 @@ struct mith_workload_state {
 	char exe[4200];
 	long iterations[NKINDS];	/* -iN given; 0: the workload's own count */
 	long own_iterations[NKINDS];	/* what it ran without -i */
+	long ran[NKINDS];		/* what the last timed run logged */
 	unsigned long uid;
 };
 
@@ -324,6 +332,7 @@ struct mith_state {
 	int contexts;			/* the multi run's -c (or -w) */
 	double timeout_s;
 	double min_run_s;
+	long fixed_iterations;		/* iterations=K; 0: the runs' own, raised */
 	struct ext_raw raw;
 	int n;
 	struct mith_workload_state *ws;
@@ -476,6 +485,61 @@ static void make_argv(struct argv_buf *a, struct mith_workload_state *w, int ver
 	a->argv[n] = NULL;
 }
 
+/* The iterations a run must log: the count it was given, which MITH raises
+ * below the contexts (ext_mith_iterations), or the count the same run logged
+ * without -i. lo..hi: a range where the workload's items are not known. */
+static void want_iterations(const struct mith_workload_state *w, int kind, long contexts,
+			    long *lo, long *hi)
+{
+	if (w->iterations[kind] > 0) {
+		*hi = ext_mith_iterations(w->iterations[kind], contexts, w->w->items);
+		*lo = w->w->items > 0 ? *hi : w->iterations[kind];
+	} else {
+		*lo = *hi = w->own_iterations[kind];
+	}
+}
+
+/* What a run logged against what it was asked: its contexts, workers,
+ * iterations and the workload's uid. */
+static int check_run(struct pg_ctx *ctx, struct mith_state *s, struct mith_workload_state *w,
+		     int verify, int kind, const struct ext_mith_run *out, const char *what)
+{
+	const char *su = s->suite->name, *name = w->w->name;
+	long want_c = kind == MULTI && !w->w->by_workers ? s->contexts : 1;
+	/* -w is given to the single run and to the workers' multi run;
+	 * without it MITH prints no workers line. */
+	long want_w = kind == SINGLE ? 1 : w->w->by_workers ? s->contexts : -1;
+	long lo = 0, hi = 0;
+	if (!verify)
+		want_iterations(w, kind, want_c, &lo, &hi);
+	char want_i[64];
+	if (lo == hi)
+		snprintf(want_i, sizeof(want_i), "%ld", lo);
+	else
+		snprintf(want_i, sizeof(want_i), "N' with N from %ld to %ld", lo, hi);
+	int st = PG_OK;
+	if (out->contexts != want_c)
+		st = pg_error(ctx, "%s %s: ran on %ld contexts, not the %ld asked for ('-- %s:contexts=%ld' "
+			      "expected); raw output: %s", su, what, out->contexts, want_c, name, want_c,
+			      s->raw.name);
+	else if (out->workers != want_w)
+		st = pg_error(ctx, "%s %s: %s '-- %s:workers=%ld' line; raw output: %s", su, what,
+			      want_w < 0 ? "an unasked-for" : "no", name, want_w < 0 ? out->workers : want_w,
+			      s->raw.name);
+	else if (hi && (out->iterations < lo || out->iterations > hi))
+		st = pg_error(ctx, "%s %s: '-- %s:iterations=%s' expected%s, got %ld; raw output: %s", su,
+			      what, name, want_i, hi > w->iterations[kind] && w->iterations[kind] ?
+			      " (MITH raises -i until every context has work)" : "", out->iterations,
+			      s->raw.name);
+	else if (w->uid && out->uid != w->uid)
+		st = pg_error(ctx, "%s %s: workload uid %lu, earlier %lu; raw output: %s", su, what, out->uid,
+			      w->uid, s->raw.name);
+	w->uid = out->uid;
+	if (st == PG_OK && !verify)
+		w->ran[kind] = out->iterations;
+	return st;
+}
+
 /* One run of one workload, checked: what it printed must be a complete
  * report of the concurrency and iterations asked for. */
 static int run_one(struct pg_ctx *ctx, struct mith_state *s, struct mith_workload_state *w,
@@ -505,28 +569,7 @@ static int run_one(struct pg_ctx *ctx, struct mith_state *s, struct mith_workloa
 		st = pg_error(ctx, "%s %s: %s; raw output: %s", s->suite->name, what, err,
 			      s->raw.name);
 	} else {
-		long want_c = kind == MULTI && !w->w->by_workers ? s->contexts : 1;
-		/* -w is given to the single run and to the workers' multi run;
-		 * without it MITH prints no workers line. */
-		long want_w = kind == SINGLE ? 1 : w->w->by_workers ? s->contexts : -1;
-		long want_i = verify ? 0 : w->iterations[kind] ? w->iterations[kind]
-					    : w->own_iterations[kind];
-		if (out->contexts != want_c)
-			st = pg_error(ctx, "%s %s: ran on %ld contexts, not the %ld asked for "
-				      "('-- %s:contexts=%ld' expected); raw output: %s", s->suite->name,
-				      what, out->contexts, want_c, w->w->name, want_c, s->raw.name);
-		else if (out->workers != want_w)
-			st = pg_error(ctx, "%s %s: %s '-- %s:workers=%ld' line; raw output: %s",
-				      s->suite->name, what, want_w < 0 ? "an unasked-for" : "no",
-				      w->w->name, want_w < 0 ? out->workers : want_w, s->raw.name);
-		else if (want_i && out->iterations != want_i)
-			st = pg_error(ctx, "%s %s: '-- %s:iterations=%ld' expected, got %ld; raw "
-				      "output: %s", s->suite->name, what, w->w->name, want_i,
-				      out->iterations, s->raw.name);
-		else if (w->uid && out->uid != w->uid)
-			st = pg_error(ctx, "%s %s: workload uid %lu, earlier %lu; raw output: %s",
-				      s->suite->name, what, out->uid, w->uid, s->raw.name);
-		w->uid = out->uid;
+		st = check_run(ctx, s, w, verify, kind, out, what);
 	}
 	ext_proc_free(&p);
 	return st;
@@ -556,6 +599,52 @@ static int prepare_workload(struct pg_ctx *ctx, struct mith_state *s, struct mit
 		w->iterations[k] = want > MITH_MAX_ITERATIONS ? MITH_MAX_ITERATIONS : (long)want;
 	}
 	return PG_OK;
+}
+
+/* What MITH ran where it raised -i (below the contexts, to give every
+ * context an iteration): "; MITH ran 2 iterations on 2 contexts" (a mark:
+ * in how many workloads), or "". */
+static void raised_note(const struct mith_state *s, int mark, char *buf, size_t len)
+{
+	int nraised = 0;
+	long most = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->ws[i].ran[MULTI] > s->ws[i].iterations[MULTI]) {
+			nraised++;
+			most = s->ws[i].ran[MULTI] > most ? s->ws[i].ran[MULTI] : most;
+		}
+	buf[0] = '\0';
+	if (nraised && !mark)
+		snprintf(buf, len, "; MITH ran %ld iterations on %d contexts", most, s->contexts);
+	else if (nraised)
+		snprintf(buf, len, "; MITH ran up to %ld iterations on %d contexts in %d of %d", most,
+			 s->contexts, nraised, s->n);
+}
+
+/* The note: the raw file first (a long board name must not cut it off), the
+ * suite (it prints no version: the workload's uid is what its results files
+ * identify it by), the commands, and what MITH ran where it was not -i. */
+static void mith_note(struct pg_ctx *ctx, struct mith_state *s, int mark)
+{
+	struct argv_buf a[NKINDS];
+	for (int k = 0; k < NKINDS; k++) {
+		make_argv(&a[k], &s->ws[0], 0, k, s->contexts);
+		ext_format_argv(a[k].argv + 1, s->cmd[k], sizeof(s->cmd[k]));
+	}
+	char ran[128], rule[48];
+	raised_note(s, mark, ran, sizeof(ran));
+	if (s->fixed_iterations)
+		snprintf(rule, sizeof(rule), "every run -i%ld", s->fixed_iterations);
+	else
+		snprintf(rule, sizeof(rule), "every run >= %.3g s", s->min_run_s);
+	if (mark)
+		pg_note(ctx, "raw output: %s; %s of %d workloads, each -v1 verified, then e.g. "
+			"%s.exe %s / %s, %s%s, in %.60s", s->raw.name, s->suite->name, s->n,
+			s->ws[0].w->name, s->cmd[SINGLE], s->cmd[MULTI], rule, ran, s->dir);
+	else
+		pg_note(ctx, "raw output: %s; %s workload uid %lu (the suite prints no version), -v1 "
+			"verified: %s.exe %s / %s%s in %.60s", s->raw.name, s->suite->name, s->ws[0].uid,
+			s->ws[0].w->name, s->cmd[SINGLE], s->cmd[MULTI], ran, s->dir);
 }
 
 int ext_mith_setup(struct pg_ctx *ctx)
@@ -601,29 +690,14 @@ int ext_mith_setup(struct pg_ctx *ctx)
 	}
 
 	ext_raw_open(ctx, &s->raw);
-	long iterations = (long)pg_arg_int(ctx->args, "iterations");
+	s->fixed_iterations = (long)pg_arg_int(ctx->args, "iterations");
 	for (int i = 0; i < s->n; i++) {
-		st = prepare_workload(ctx, s, &s->ws[i], iterations);
+		st = prepare_workload(ctx, s, &s->ws[i], s->fixed_iterations);
 		if (st != PG_OK)
 			return st;
 	}
 
-	/* The note: the suite (it prints no version: the workload's uid is
-	 * what its results files identify it by), the commands, the raw file. */
-	struct argv_buf a[NKINDS];
-	for (int k = 0; k < NKINDS; k++) {
-		make_argv(&a[k], &s->ws[0], 0, k, s->contexts);
-		ext_format_argv(a[k].argv + 1, s->cmd[k], sizeof(s->cmd[k]));
-	}
-	/* The raw file first: a long board name must not cut it off. */
-	if (v->mark)
-		pg_note(ctx, "raw output: %s; %s of %d workloads, each -v1 verified, then e.g. "
-			"%s.exe %s / %s, every run >= %.3g s, in %.60s", s->raw.name, s->suite->name,
-			s->n, s->ws[0].w->name, s->cmd[SINGLE], s->cmd[MULTI], s->min_run_s, s->dir);
-	else
-		pg_note(ctx, "raw output: %s; %s workload uid %lu (the suite prints no version), -v1 "
-			"verified: %s.exe %s / %s in %.60s", s->raw.name, s->suite->name, s->ws[0].uid,
-			s->ws[0].w->name, s->cmd[SINGLE], s->cmd[MULTI], s->dir);
+	mith_note(ctx, s, v->mark);
 	return PG_OK;
 }
 
@@ -650,6 +724,7 @@ int ext_mith_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		counts[1] = s->rates[MULTI][0];
 	}
 	counts[2] = counts[1] / counts[0];
+	mith_note(ctx, s, v->mark);
 	return PG_OK;
 }
 
