@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "core/params.h"
 #include "core/runner.h"
@@ -531,6 +532,43 @@ static void facts_are_one_sample(void **state)
 	pg_result_free(&r);
 }
 
+/* A figure derived from others states its log's standard error: one
+ * sample still, with that 95% interval; one that states none has none. */
+static int stated_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	counts[0] = 4.25 * (double)iters;
+	pg_state_se(ctx, 0, 0.02, 0);
+	return PG_OK;
+}
+
+static void a_stated_se_is_the_one_samples_interval(void **state)
+{
+	(void)state;
+	const struct pg_bench once = { .id = "test.stated", .title = "stated", .metrics = value_metric,
+				       .once = 1, .setup = once_setup, .step = stated_step };
+	struct pg_args a = { 0 };
+	struct pg_run_opts o = { .runs = 10, .min_time = 1, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench(&once, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 1);
+	const struct pg_stats *s = &r.stats[0];
+	assert_float_equal(s->median, 4.25, 0);
+	assert_float_equal(s->ci_level, PG_CI_LEVEL, 0);
+	/* known se (no degrees of freedom given): the normal's 1.96 */
+	assert_float_equal(s->ci_lo, 4.25 * exp(-1.959964 * 0.02), 1e-6);
+	assert_float_equal(s->ci_hi, 4.25 * exp(1.959964 * 0.02), 1e-6);
+	assert_float_equal(s->ci_rel, expm1(1.959964 * 0.02), 1e-6);
+	assert_float_equal(s->cv, 0, 0);
+	pg_result_free(&r);
+	const struct pg_bench plain = { .id = "test.once", .title = "once", .metrics = value_metric,
+					.once = 1, .setup = once_setup, .step = once_step };
+	assert_int_equal(pg_run_bench(&plain, &a, &o, &r), PG_OK);
+	assert_float_equal(r.stats[0].ci_level, 0, 0);
+	assert_float_equal(r.stats[0].ci_lo, 4.25, 0);
+	assert_float_equal(r.stats[0].ci_hi, 4.25, 0);
+	pg_result_free(&r);
+}
+
 /* A network-like trial: every step lasts 5 virtual seconds, whatever the
  * iteration count, sends 1e9 bytes costing 2 CPU seconds, and
  * reads its peer at 30 % busy then 50 %. */
@@ -736,6 +774,7 @@ int main(void)
 		cmocka_unit_test_setup(facts_are_one_sample, reset),
 		cmocka_unit_test_setup(trials_are_not_calibrated, reset),
 		cmocka_unit_test_setup(trials_divide_by_the_counted_window, reset),
+		cmocka_unit_test(a_stated_se_is_the_one_samples_interval),
 		cmocka_unit_test(metric_arithmetic),
 		cmocka_unit_test_setup(busy_setup_is_measured_again, reset),
 		cmocka_unit_test_setup(disturbed_samples_are_taken_again, reset),
