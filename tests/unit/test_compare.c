@@ -12,19 +12,6 @@
 
 #include "report/compare.h"
 
-static void student_t(void **state)
-{
-	(void)state;
-	/* tables: t = 2.228 is the 97.5% point for 10 degrees of freedom,
-	 * 12.706 for 1, 1.96 for infinity */
-	assert_float_equal(pg_student_p(2.228, 10), 0.05, 2e-4);
-	assert_float_equal(pg_student_p(12.706, 1), 0.05, 2e-4);
-	assert_float_equal(pg_student_p(1.96, 1e7), 0.05, 2e-4);
-	assert_float_equal(pg_student_p(0, 5), 1.0, 1e-12);
-	assert_float_equal(pg_student_p(-2.228, 10), 0.05, 2e-4);
-	assert_true(pg_student_p(50, 3) < 1e-4);
-}
-
 static void benjamini_hochberg(void **state)
 {
 	(void)state;
@@ -442,7 +429,6 @@ static void disturbed_and_env(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(student_t),
 		cmocka_unit_test(benjamini_hochberg),
 		cmocka_unit_test(median_se),
 		cmocka_unit_test(verdicts),

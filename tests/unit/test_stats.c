@@ -156,11 +156,18 @@ static void two_groups_are_bimodal(void **state)
 	assert_false(st.bimodal);
 }
 
-static void student_quantiles(void **state)
+/* Student's t: its two-sided p and the t of a p. Tables: 2.228 is the
+ * 97.5% point for 10 degrees of freedom, 12.706 for 1, 4.604 the 99.5%
+ * point for 4; 1.96 the normal's (df above 1e6, or 0 for the quantile). */
+static void student_t(void **state)
 {
 	(void)state;
-	/* tables: the 97.5% points for 10 and 1 degrees of freedom, and the
-	 * normal's (0: known) */
+	assert_float_equal(pg_student_p(2.228, 10), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(12.706, 1), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(1.96, 1e7), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(0, 5), 1.0, 1e-12);
+	assert_float_equal(pg_student_p(-2.228, 10), 0.05, 2e-4);
+	assert_true(pg_student_p(50, 3) < 1e-4);
 	assert_float_equal(pg_student_q(0.05, 10), 2.228, 1e-3);
 	assert_float_equal(pg_student_q(0.05, 1), 12.706, 1e-3);
 	assert_float_equal(pg_student_q(0.05, 0), 1.95996, 1e-4);
@@ -203,7 +210,7 @@ int main(void)
 		cmocka_unit_test(median_interval_is_the_tables_order_statistics),
 		cmocka_unit_test(few_samples_have_only_the_range),
 		cmocka_unit_test(two_groups_are_bimodal),
-		cmocka_unit_test(student_quantiles),
+		cmocka_unit_test(student_t),
 		cmocka_unit_test(a_stated_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
