@@ -10,8 +10,8 @@
  * from the two results' medians of the benchmark's primary metric (for a
  * rate: the aggregate is the sum over the copies). The note gives both
  * figures; the result's interval is from their samples (the standard errors
- * of the two medians' logs added in quadrature, pg_cpu_log_se). copies=0 means one copy per CPU: those --cpu lists, else those
- * online.
+ * of the two medians' logs added in quadrature, pg_cpu_log_se). copies=0
+ * means one copy per CPU: those --cpu lists, else those online.
  */
 #include <stdio.h>
 #include <string.h>
