@@ -115,6 +115,10 @@ struct pg_ctx {
 	 * divides by them instead of the step's wall time. Cleared before
 	 * every step; 0: the step's time. */
 	double counted_s;
+	/* A .once benchmark whose one figure is derived from other results
+	 * (a ratio or a geometric mean of their medians) knows how well it is
+	 * known: pg_state_se. Cleared before every step; 0: not stated. */
+	double log_se[PG_MAX_METRICS], log_se_df[PG_MAX_METRICS];
 };
 
 enum pg_status { PG_OK = 0, PG_SKIP = 1, PG_ERROR = 2 };
@@ -126,6 +130,13 @@ int pg_error(struct pg_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pg_note(struct pg_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* States the standard error of the log of metric m's figure (se > 0) and
+ * the degrees of freedom it has (df: from the samples it came from; 0:
+ * known exactly), for a result of one sample: the runner makes its 95%
+ * interval of it (the figure times exp(+/- t se)), and compare tests the
+ * result with it where one sample alone could not be tested. */
+void pg_state_se(struct pg_ctx *ctx, int m, double se, double df);
 
 /* Keeps a computed value alive so the compiler cannot drop the work. */
 static inline void pg_consume(uint64_t v)

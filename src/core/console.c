@@ -91,11 +91,15 @@ void pg_console_result(struct pg_console *c, const struct pg_result *r)
 		pg_format_value(s->max, hi, sizeof(hi));
 		if (r->cpu.have_busy)
 			snprintf(load, sizeof(load), "  cpu %.0f%%", r->cpu.busy_pct);
-		/* The median's 95% interval, where the samples give one, and why
-		 * sampling stopped short of it. */
-		char ci[48] = "";
+		/* The samples' spread, where there are samples to spread; the
+		 * median's 95% interval, where the samples give one or the
+		 * benchmark stated one for its one figure, and why sampling
+		 * stopped short of it. */
+		char cv[32] = "", ci[48] = "";
+		if (r->nsamples > 1)
+			snprintf(cv, sizeof(cv), "  cv %.1f%%", s->cv * 100);
 		if (s->ci_level >= PG_CI_LEVEL)
-			snprintf(ci, sizeof(ci), "  +/-%.1f%%", s->ci_rel * 100);
+			snprintf(ci, sizeof(ci), "  +/-%.1f%%%s", s->ci_rel * 100, r->nsamples > 1 ? "" : " (from its parts)");
 		if (m == 0 && (r->stop == PG_STOP_TIME || r->stop == PG_STOP_BUDGET ||
 			       r->stop == PG_STOP_MAX_RUNS))
 			snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci), " (%d samples, %s)",
@@ -109,9 +113,9 @@ void pg_console_result(struct pg_console *c, const struct pg_result *r)
 		}
 		char procs[96];
 		procs_mark(r, m, procs, sizeof(procs));
-		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)  cv %.1f%%%s%s%s%s%s%s\n",
+		fprintf(c->table, "%-16s %-28s %-10s %12s %-6s (min %s, max %s)%s%s%s%s%s%s%s\n",
 			m ? "" : r->bench->id, m ? "" : args, r->bench->metrics[m].name, med,
-			r->bench->metrics[m].unit, lo, hi, s->cv * 100, ci, load,
+			r->bench->metrics[m].unit, lo, hi, cv, ci, load,
 			s->cv > PG_NOISY_CV ? "  NOISY" : "", s->bimodal && !procs[0] ? "  BIMODAL" : "", procs, dist);
 	}
 	fflush(c->table);

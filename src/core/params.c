@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,4 +419,12 @@ void pg_note(struct pg_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vstatus(ctx, ctx->note, PG_OK, fmt, ap);
 	va_end(ap);
+}
+
+void pg_state_se(struct pg_ctx *ctx, int m, double se, double df)
+{
+	if (m < 0 || m >= PG_MAX_METRICS || !(se > 0) || !isfinite(se))
+		return;
+	ctx->log_se[m] = se;
+	ctx->log_se_df[m] = df > 0 && isfinite(df) ? df : 0;
 }

@@ -111,6 +111,7 @@ static void do_cmd(struct worker *w)
 	case CMD_STEP:
 		memset(w->counts, 0, sizeof(w->counts));
 		w->ctx.counted_s = 0;
+		memset(w->ctx.log_se, 0, sizeof(w->ctx.log_se));
 		if (w->ctx.hist)
 			pg_hist_reset(w->ctx.hist);
 		w->rc = b->step(&w->ctx, t->iters, w->counts);
@@ -666,8 +667,11 @@ static void verify(struct team *t, struct pg_result *r)
 		fail(r, PG_ERROR, bad->ctx.msg);
 		return;
 	}
-	for (int m = 0; m < r->nmetrics; m++)
+	for (int m = 0; m < r->nmetrics; m++) {
 		pg_stats_compute(r->values[m], (size_t)r->nsamples, &r->stats[m]);
+		/* one figure whose spread its benchmark knows */
+		pg_stats_stated(&r->stats[m], t->w[0].ctx.log_se[m], t->w[0].ctx.log_se_df[m]);
+	}
 	snprintf(r->note, sizeof(r->note), "%s", t->w[0].ctx.note);
 }
 

@@ -127,3 +127,79 @@ double pg_log_median_se(const double *samples, size_t n)
 	/* the median's standard error is sqrt(pi/2) times the mean's */
 	return 1.2533 * sqrt(sq / (double)(n - 1)) / sqrt((double)n);
 }
+
+/* The regularized incomplete beta function I_x(a, b) by its continued
+ * fraction (modified Lentz), on the side where it converges fast. */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	double f = d;
+	for (int m = 1; m <= 300; m++) {
+		double num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		for (int k = 0; k < 2; k++) {
+			d = 1 + num * d;
+			d = fabs(d) < tiny ? tiny : d;
+			c = 1 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			d = 1 / d;
+			f *= c * d;
+			num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		}
+		if (fabs(c * d - 1) < 1e-14)
+			break;
+	}
+	return f;
+}
+
+static double inc_beta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double pg_student_p(double t, double df)
+{
+	if (!isfinite(t))
+		return 0;
+	if (df > 1e6)
+		return erfc(fabs(t) / sqrt(2));
+	return inc_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+double pg_student_q(double p, double df)
+{
+	if (df <= 0)
+		df = 2e6;
+	/* p falls as t grows: bracket, then halve */
+	double lo = 0, hi = 2;
+	while (pg_student_p(hi, df) > p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (pg_student_p(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+void pg_stats_stated(struct pg_stats *s, double se, double df)
+{
+	if (s->n != 1 || !(s->median > 0) || !(se > 0) || !isfinite(se))
+		return;
+	double half = pg_student_q(1 - PG_CI_LEVEL, df) * se;
+	s->ci_lo = s->median * exp(-half);
+	s->ci_hi = s->median * exp(half);
+	s->ci_level = PG_CI_LEVEL;
+	s->ci_rel = expm1(half);
+}

@@ -22,6 +22,8 @@ struct pg_stats {
 	 * too few samples for any such pair (the interval is then the range,
 	 * and its coverage 1 - 2^(1-n)). ci_rel is the interval's larger side
 	 * over the median: the median is known to within +/- ci_rel of itself.
+	 * One sample has no interval (the figure itself, coverage 0) unless
+	 * the benchmark stated one (pg_stats_stated).
 	 */
 	double ci_lo, ci_hi, ci_level, ci_rel;
 	/*
@@ -47,6 +49,20 @@ void pg_stats_compute(const double *samples, size_t n, struct pg_stats *out);
  * samples' spread on the log scale (sqrt(pi/2) s / sqrt(n)); -1 when n < 2
  * or a sample is not positive. */
 double pg_log_median_se(const double *samples, size_t n);
+
+/* Two-sided p of Student's t with df degrees of freedom (df > 0; above
+ * 1e6, the normal's). */
+double pg_student_p(double t, double df);
+/* The t whose two-sided p is p (0 < p < 1) with df degrees of freedom
+ * (df <= 0: the normal's). */
+double pg_student_q(double p, double df);
+
+/* One sample whose figure's log has the standard error se, from df
+ * degrees of freedom (0: known), as a benchmark stated it (pg_state_se):
+ * its interval is the figure times exp(+/- t se), t Student's at
+ * PG_CI_LEVEL, and its level PG_CI_LEVEL. Nothing for a figure or an se
+ * that is not positive, or more than one sample. */
+void pg_stats_stated(struct pg_stats *s, double se, double df);
 
 /* The coverage of [x(l), x(n+1-l)] for the median of n samples (l >= 1). */
 double pg_median_coverage(size_t n, size_t l);

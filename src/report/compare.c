@@ -255,7 +255,8 @@ static int env_differs(const struct pg_record *b, const struct pg_record *n, cha
 /* The replicates a run's record gives: each of its processes (run
  * --processes: a process is the replicate whose speed varies, its samples
  * are not), or the run itself. Their medians, the standard errors of their
- * logs from their own samples, and their sample counts, from index at;
+ * logs from their own samples (a one-sample result's: from the interval its
+ * benchmark stated, gate.h), and their sample counts, from index at;
  * returns how many. max: room left. */
 static int replicates(const struct pg_record *x, double *med, double *se, int *cnt, int max)
 {
@@ -267,6 +268,9 @@ static int replicates(const struct pg_record *x, double *med, double *se, int *c
 	if (k < 2 || k > max || total != x->nsamples) {
 		med[0] = x->median;
 		se[0] = pg_gate_log_median_se(x->samples, x->nsamples);
+		/* one figure: the interval its benchmark stated, if any */
+		if (x->nsamples < 2)
+			se[0] = pg_gate_stated_se(x->ci_lo, x->ci_hi, x->ci_level);
 		cnt[0] = x->nsamples;
 		return 1;
 	}

@@ -21,51 +21,11 @@ double pg_gate_log_median_se(const double *samples, int n)
 	return n < 2 ? -1 : pg_log_median_se(samples, (size_t)n);
 }
 
-/* The regularized incomplete beta function I_x(a, b) by its continued
- * fraction (modified Lentz), on the side where it converges fast. */
-static double beta_cf(double a, double b, double x)
+double pg_gate_stated_se(double lo, double hi, double level)
 {
-	const double tiny = 1e-300;
-	double c = 1, d = 1 - (a + b) * x / (a + 1);
-	d = fabs(d) < tiny ? tiny : d;
-	d = 1 / d;
-	double f = d;
-	for (int m = 1; m <= 300; m++) {
-		double num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		for (int k = 0; k < 2; k++) {
-			d = 1 + num * d;
-			d = fabs(d) < tiny ? tiny : d;
-			c = 1 + num / c;
-			c = fabs(c) < tiny ? tiny : c;
-			d = 1 / d;
-			f *= c * d;
-			num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		}
-		if (fabs(c * d - 1) < 1e-14)
-			break;
-	}
-	return f;
-}
-
-static double inc_beta(double a, double b, double x)
-{
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_cf(a, b, x) / a;
-	return 1 - front * beta_cf(b, a, 1 - x) / b;
-}
-
-double pg_student_p(double t, double df)
-{
-	if (!isfinite(t))
-		return 0;
-	if (df > 1e6)
-		return erfc(fabs(t) / sqrt(2));
-	return inc_beta(df / 2, 0.5, df / (df + t * t));
+	if (!(level > 0 && level < 1) || !(lo > 0) || !(hi > lo) || !isfinite(hi))
+		return -1;
+	return log(hi / lo) / (2 * pg_student_q(1 - level, 0));
 }
 
 int pg_gate_could_be_gross(const struct pg_gate_result *r)

@@ -19,6 +19,17 @@
  *    can differ by more than that (1.6x, docs/methodology.md): a change below
  *    PG_GATE_GROSS with one run a side is reported, not judged.
  *
+ * A run of one sample (a figure derived from other results: cpu.scaling's
+ * speedup) has no spread of its own; where its benchmark stated one (the
+ * record's interval at a level above 0, pg_state_se), the standard error of
+ * its log is that interval's half-width over the normal quantile of its
+ * level (pg_gate_stated_se), and it stands for the run's samples in every
+ * test. The benchmark widened the interval by Student's t for the degrees
+ * of freedom of the samples it came from, so the gate takes the se as
+ * known: it adds nothing to Welch-Satterthwaite's degrees of freedom (one
+ * run a side, both stated: the normal). A run of one sample with no stated
+ * interval cannot be tested against one run.
+ *
  * p-values of all rows of one comparison are corrected together
  * (Benjamini-Hochberg at PG_GATE_Q). A change is regressed or improved when
  * its row is significant after that and it exceeds the threshold. It is
@@ -28,6 +39,8 @@
  */
 #ifndef PG_GATE_H
 #define PG_GATE_H
+
+#include "core/stats.h"	/* pg_student_p */
 
 /* The false discovery rate across the rows of one comparison. */
 #define PG_GATE_Q 0.05
@@ -43,7 +56,8 @@
 #define PG_GATE_GROSS 3.0
 
 /* One side of one row: each run's median and the standard error of its
- * log from the run's samples (-1: too few samples to say). */
+ * log from the run's samples or its stated interval (-1: too few samples
+ * to say), and each run's samples (1 with a stated interval: known). */
 struct pg_gate_side {
 	int n;
 	const double *median;
@@ -68,11 +82,15 @@ struct pg_gate_result {
  * a sample is not positive. */
 double pg_gate_log_median_se(const double *samples, int n);
 
+/* The standard error of the log of a one-sample result's figure from the
+ * interval its benchmark stated ([lo, hi] at coverage level, symmetric on
+ * the log scale): log(hi / lo) / 2 over the normal quantile of level; -1
+ * when there is none (level 0: the figure itself). */
+double pg_gate_stated_se(double lo, double hi, double level);
+
 /* Tests one row. */
 void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *new, struct pg_gate_result *r);
 
-/* Two-sided p of Student's t with df degrees of freedom (df > 0). */
-double pg_student_p(double t, double df);
 /* Whether the row cannot rule out a gross change (PG_GATE_GROSS) by two
  * one-sided tests at 5% (its 90% interval reaches it): too imprecise to
  * call within noise. */

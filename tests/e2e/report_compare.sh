@@ -108,6 +108,40 @@ grep -q 'regressed' "$T/out" || fail "labels: $(cat "$T/out")"
 expect 1 "history" --db "$DB" rel3 --history 5
 grep -q 'BASE rel1 (b-rel) and 1 more run' "$T/out" && grep -q 'regressed' "$T/out" || fail "history: $(cat "$T/out")"
 
+# One figure a run (a composite's: cpu.scaling's speedup) whose benchmark
+# stated its interval (the standard error of its log, here 1% or 20%, as
+# a 95% interval): tested as one run a side, not "too few samples"; one
+# with no interval (ci_level 0) still cannot be tested. Also through the
+# store, which keeps the interval.
+# fig FILE ID MEDIAN SE: appends a run of one figure to FILE (SE 0: none)
+fig() {
+	awk -v id="$2" -v m="$3" -v se="$4" 'BEGIN {
+		lo = m * exp(-1.959964 * se); hi = m * exp(1.959964 * se); lv = 0.95
+		if (se == 0) { lo = m; hi = m; lv = 0 }
+		printf "{\"type\":\"run\",\"schema\":\"perfguide/1\",\"id\":\"%s\",\"board\":\"b-fig\",\"started\":\"2026-01-02T00:00:00Z\",\"machine\":{},\"build\":{\"version\":\"t\"},\"config\":{}}\n", id
+		printf "{\"type\":\"result\",\"bench\":\"t.ratio\",\"params\":{},\"metric\":\"speedup\",\"unit\":\"x\",\"samples\":[%s],\"median\":%s,\"min\":%s,\"max\":%s,\"ci_lo\":%.9g,\"ci_hi\":%.9g,\"ci_level\":%s,\"ci_rel\":%.9g,\"stop\":\"once\",\"status\":\"ok\"}\n", m, m, m, m, lo, hi, lv, hi / m - 1
+		printf "{\"type\":\"end\",\"finished\":\"2026-01-02T00:01:00Z\",\"status\":\"complete\"}\n"
+	}' >>"$1"
+}
+fig "$T/f100.jsonl" f100 1.8 0.01
+fig "$T/f90.jsonl" f90 1.62 0.01
+fig "$T/f20.jsonl" f20 0.36 0.01
+fig "$T/w100.jsonl" w100 1.8 0.2
+fig "$T/w90.jsonl" w90 1.62 0.2
+fig "$T/n100.jsonl" n100 1.8 0
+fig "$T/n90.jsonl" n90 1.62 0
+expect 3 "one figure 10% down at 1% se" "$T/f100.jsonl" "$T/f90.jsonl"
+grep -q '| -10.0% | [0-9.e-]* | inconclusive: one run a side' "$T/out" || fail "stated 1%: $(cat "$T/out")"
+expect 0 "one figure 10% down at 20% se" "$T/w100.jsonl" "$T/w90.jsonl"
+grep -q '| -10.0% | 0\.[0-9]* | within noise |' "$T/out" || fail "stated 20%: $(cat "$T/out")"
+expect 1 "one figure 5x down at 1% se" "$T/f100.jsonl" "$T/f20.jsonl"
+grep -q '| -80.0% | .* | regressed |' "$T/out" || fail "stated 5x: $(cat "$T/out")"
+expect 3 "one figure 10% down, no interval" "$T/n100.jsonl" "$T/n90.jsonl"
+grep -q 'too few samples' "$T/out" || fail "no interval: $(cat "$T/out")"
+"$PG" import --db "$DB" "$T/f100.jsonl" "$T/f20.jsonl" >/dev/null
+expect 1 "one figure 5x down, from the store" --db "$DB" f100 f20
+grep -q '| -80.0% | .* | regressed |' "$T/out" || fail "stated 5x, store: $(cat "$T/out")"
+
 before=$(cksum <"$DB")
 expect_usage_error "no common benchmark" compare --db "$DB" base1 other
 grep -q 'no benchmark in common' "$T/err" || fail "no common: $(cat "$T/err")"

@@ -12,19 +12,6 @@
 
 #include "report/compare.h"
 
-static void student_t(void **state)
-{
-	(void)state;
-	/* tables: t = 2.228 is the 97.5% point for 10 degrees of freedom,
-	 * 12.706 for 1, 1.96 for infinity */
-	assert_float_equal(pg_student_p(2.228, 10), 0.05, 2e-4);
-	assert_float_equal(pg_student_p(12.706, 1), 0.05, 2e-4);
-	assert_float_equal(pg_student_p(1.96, 1e7), 0.05, 2e-4);
-	assert_float_equal(pg_student_p(0, 5), 1.0, 1e-12);
-	assert_float_equal(pg_student_p(-2.228, 10), 0.05, 2e-4);
-	assert_true(pg_student_p(50, 3) < 1e-4);
-}
-
 static void benjamini_hochberg(void **state)
 {
 	(void)state;
@@ -195,6 +182,87 @@ static void too_few(void **state)
 	pg_comparison_free(&c);
 }
 
+/* Run x's only result: one figure whose benchmark stated the standard
+ * error of its log (pg_state_se: the runner's 95% interval of it). */
+static void stated(struct run *x, double figure, double se)
+{
+	put(x, 0, "x", "bw", figure, 0, 1, 1);
+	struct pg_stats st = { .n = 1, .median = figure };
+	pg_stats_stated(&st, se, 0);
+	x->rec[0].ci_lo = st.ci_lo;
+	x->rec[0].ci_hi = st.ci_hi;
+	x->rec[0].ci_level = st.ci_level;
+	x->rec[0].ci_rel = st.ci_rel;
+}
+
+/* The gate reads back the se the interval was made of, t's widening for
+ * few degrees of freedom included; no interval (level 0) is no se. */
+static void stated_se(void **state)
+{
+	(void)state;
+	struct pg_stats st = { .n = 1, .median = 7 };
+	pg_stats_stated(&st, 0.03, 0);
+	assert_float_equal(pg_gate_stated_se(st.ci_lo, st.ci_hi, st.ci_level), 0.03, 1e-9);
+	st = (struct pg_stats){ .n = 1, .median = 7 };
+	pg_stats_stated(&st, 0.03, 4);
+	assert_float_equal(pg_gate_stated_se(st.ci_lo, st.ci_hi, st.ci_level), 0.03 * 2.776 / 1.96, 1e-4);
+	assert_float_equal(pg_gate_stated_se(7, 7, 0), -1, 0);
+	assert_float_equal(pg_gate_stated_se(0, 7, 0.95), -1, 0);
+}
+
+/* One figure a side with a stated interval is tested as one run a side:
+ * 10% slower at 1% se is significant, inconclusive by the one-run rule
+ * (not "too few samples"); at 20% se it is not significant and within
+ * noise, never regressed; 5x at 1% is regressed; a stated side against a
+ * sampled one, and against several runs, is tested too. */
+static void stated_interval(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b", NULL);
+	init(&N[0], "n", NULL);
+	stated(&B[0], 100, 0.01);
+	stated(&N[0], 90, 0.01);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 3);
+	assert_null(c.rows[0].g.untested);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_RUN);
+	assert_true(c.rows[0].g.p < 0.01);
+	assert_float_equal(c.rows[0].g.se, sqrt(2 * 0.01 * 0.01 + 2 * PG_GATE_PROCESS_SD * PG_GATE_PROCESS_SD), 1e-6);
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	assert_non_null(strstr(c.rows[0].why, "one run a side"));
+	assert_null(strstr(c.rows[0].why, "too few samples"));
+	pg_comparison_free(&c);
+	stated(&B[0], 100, 0.2);
+	stated(&N[0], 90, 0.2);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 0);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_RUN);
+	assert_true(c.rows[0].g.p > 0.5);
+	assert_int_equal(c.rows[0].verdict, PG_SAME);
+	pg_comparison_free(&c);
+	stated(&B[0], 100, 0.01);
+	stated(&N[0], 20, 0.01);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	pg_comparison_free(&c);
+	/* against a run of 6 samples */
+	put(&B[0], 0, "x", "bw", 100, 0.01, 6, 1);
+	stated(&N[0], 20, 0.01);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_RUN);
+	pg_comparison_free(&c);
+	/* one against three runs of one figure each: their spread, at least
+	 * their stated se */
+	for (int i = 0; i < 3; i++) {
+		init(&B[i], "b", NULL);
+		stated(&B[i], 100 + i, 0.01);
+	}
+	stated(&N[0], 101, 0.01);
+	assert_int_equal(cmp(B, 3, N, 1, 5, &c), 0);
+	assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_VS_RUNS);
+	assert_int_equal(c.rows[0].verdict, PG_SAME);
+	pg_comparison_free(&c);
+}
+
 /* A run measured in 2 processes gives 2 replicates: one run a side is
  * judged by the test for several; a "processes" that does not account for
  * the samples is not believed; a bimodal run is said. */
@@ -361,11 +429,12 @@ static void disturbed_and_env(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(student_t),
 		cmocka_unit_test(benjamini_hochberg),
 		cmocka_unit_test(median_se),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(too_few),
+		cmocka_unit_test(stated_se),
+		cmocka_unit_test(stated_interval),
 		cmocka_unit_test(processes_replicates),
 		cmocka_unit_test(same_figure_and_descriptive),
 		cmocka_unit_test(lost),

@@ -99,6 +99,24 @@ static void test_geomean(void **state)
 	assert_true(isnan(pg_work_geomean(v, 3)));
 }
 
+/* A composite's se of its figure's log: its parts' added in quadrature
+ * with their weights, Welch-Satterthwaite's degrees of freedom; none when
+ * a weighted part has none. */
+static void test_composite_se(void **state)
+{
+	(void)state;
+	const struct pg_cpu_other o[3] = {
+		{ .median = 10, .se = 0.01, .n = 5 }, { .median = 20, .se = 0.02, .n = 3 }, { .median = 1, .se = -1, .n = 1 },
+	};
+	double df;
+	/* cpu.scaling: log many - log one */
+	assert_float_equal(pg_cpu_log_se(o, (const double[]){ 1, 1, 0 }, 3, &df), sqrt(0.0005), 1e-12);
+	assert_float_equal(df, 0.0005 * 0.0005 / (1e-8 / 4 + 1.6e-7 / 2), 1e-9);
+	/* a geometric mean of two: the se of their mean log */
+	assert_float_equal(pg_cpu_log_se(o, (const double[]){ 0.5, 0.5, 0 }, 3, &df), sqrt(0.0005) / 2, 1e-12);
+	assert_float_equal(pg_cpu_log_se(o, (const double[]){ 1, 1, 1 }, 3, &df), -1, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +124,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_answer_is_an_error),
 		cmocka_unit_test(test_sha256_vectors),
 		cmocka_unit_test(test_geomean),
+		cmocka_unit_test(test_composite_se),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "core/params.h"
 #include "core/runner.h"
@@ -505,10 +506,14 @@ static int once_setup(struct pg_ctx *ctx)
 	return PG_OK;
 }
 
+/* The standard error of its log a fact states (pg_state_se); 0: none. */
+static double once_se;
+
 static int once_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
-	(void)ctx;
 	counts[0] = 4.25 * (double)iters;
+	if (once_se > 0)
+		pg_state_se(ctx, 0, once_se, 0);
 	return PG_OK;
 }
 
@@ -528,6 +533,24 @@ static void facts_are_one_sample(void **state)
 	assert_int_equal(r.stop, PG_STOP_ONCE);
 	assert_int_equal(r.iters, 1);
 	assert_float_equal(r.stats[0].median, 4.25, 0);
+	/* no interval: the figure itself, coverage 0 */
+	assert_float_equal(r.stats[0].ci_level, 0, 0);
+	assert_float_equal(r.stats[0].ci_lo, 4.25, 0);
+	assert_float_equal(r.stats[0].ci_hi, 4.25, 0);
+	pg_result_free(&r);
+	/* a figure derived from others states its log's se: still one
+	 * sample, with that 95% interval (known se: the normal's 1.96) */
+	once_se = 0.02;
+	assert_int_equal(pg_run_bench(&once, &a, &o, &r), PG_OK);
+	once_se = 0;
+	assert_int_equal(r.nsamples, 1);
+	const struct pg_stats *s = &r.stats[0];
+	assert_float_equal(s->median, 4.25, 0);
+	assert_float_equal(s->ci_level, PG_CI_LEVEL, 0);
+	assert_float_equal(s->ci_lo, 4.25 * exp(-1.959964 * 0.02), 1e-6);
+	assert_float_equal(s->ci_hi, 4.25 * exp(1.959964 * 0.02), 1e-6);
+	assert_float_equal(s->ci_rel, expm1(1.959964 * 0.02), 1e-6);
+	assert_float_equal(s->cv, 0, 0);
 	pg_result_free(&r);
 }
 

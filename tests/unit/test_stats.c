@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "core/stats.h"
 
@@ -155,6 +156,48 @@ static void two_groups_are_bimodal(void **state)
 	assert_false(st.bimodal);
 }
 
+/* Student's t: its two-sided p and the t of a p. Tables: 2.228 is the
+ * 97.5% point for 10 degrees of freedom, 12.706 for 1, 4.604 the 99.5%
+ * point for 4; 1.96 the normal's (df above 1e6, or 0 for the quantile). */
+static void student_t(void **state)
+{
+	(void)state;
+	assert_float_equal(pg_student_p(2.228, 10), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(12.706, 1), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(1.96, 1e7), 0.05, 2e-4);
+	assert_float_equal(pg_student_p(0, 5), 1.0, 1e-12);
+	assert_float_equal(pg_student_p(-2.228, 10), 0.05, 2e-4);
+	assert_true(pg_student_p(50, 3) < 1e-4);
+	assert_float_equal(pg_student_q(0.05, 10), 2.228, 1e-3);
+	assert_float_equal(pg_student_q(0.05, 1), 12.706, 1e-3);
+	assert_float_equal(pg_student_q(0.05, 0), 1.95996, 1e-4);
+	assert_float_equal(pg_student_q(0.01, 4), 4.604, 1e-3);
+	assert_float_equal(pg_student_p(pg_student_q(0.2, 3.5), 3.5), 0.2, 1e-9);
+}
+
+/* A stated standard error makes one sample's interval, widened by t for
+ * its degrees of freedom; more samples, or no se, keep theirs. */
+static void a_stated_interval(void **state)
+{
+	(void)state;
+	const double one[] = { 50 }, three[] = { 49, 50, 51 };
+	struct pg_stats st;
+	pg_stats_compute(one, 1, &st);
+	assert_float_equal(st.ci_level, 0, 0);
+	pg_stats_stated(&st, 0.05, 4);
+	assert_float_equal(st.ci_level, PG_CI_LEVEL, 0);
+	assert_float_equal(st.ci_lo, 50 * exp(-2.776 * 0.05), 1e-2);
+	assert_float_equal(st.ci_hi, 50 * exp(2.776 * 0.05), 1e-2);
+	assert_float_equal(st.ci_rel, expm1(2.776 * 0.05), 1e-4);
+	pg_stats_compute(one, 1, &st);
+	pg_stats_stated(&st, 0, 4);
+	assert_float_equal(st.ci_level, 0, 0);
+	pg_stats_compute(three, 3, &st);
+	double lo = st.ci_lo;
+	pg_stats_stated(&st, 0.05, 4);
+	assert_float_equal(st.ci_lo, lo, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +210,8 @@ int main(void)
 		cmocka_unit_test(median_interval_is_the_tables_order_statistics),
 		cmocka_unit_test(few_samples_have_only_the_range),
 		cmocka_unit_test(two_groups_are_bimodal),
+		cmocka_unit_test(student_t),
+		cmocka_unit_test(a_stated_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

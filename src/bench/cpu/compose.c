@@ -3,8 +3,10 @@
  * of N copies against one, the cpu.work score) run those through the
  * runner, with this run's options, exactly as if they had been named on
  * the command line: the runner calibrates and times them, the composite
- * only combines their medians.
+ * only combines their medians, and states how well that one figure is
+ * known from their samples (pg_cpu_log_se, pg_state_se).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "core/params.h"
 #include "core/registry.h"
 #include "core/runner.h"
+#include "core/stats.h"
 #include "cpu.h"
 
 int pg_cpu_run_other(struct pg_ctx *ctx, const char *id, const char *override,
@@ -46,6 +49,8 @@ int pg_cpu_run_other(struct pg_ctx *ctx, const char *id, const char *override,
 		memset(out, 0, sizeof(*out));
 		out->median = r.stats[0].median;
 		out->cv = r.stats[0].cv;
+		out->n = r.nsamples;
+		out->se = pg_log_median_se(r.values[0], (size_t)r.nsamples);
 		out->copies = r.copies;
 	} else {
 		/* its reason, prefixed with which benchmark, cut to fit */
@@ -60,4 +65,21 @@ int pg_cpu_run_other(struct pg_ctx *ctx, const char *id, const char *override,
 	pg_result_free(&r);
 	free(all);
 	return st;
+}
+
+double pg_cpu_log_se(const struct pg_cpu_other *o, const double *w, int k, double *df)
+{
+	double var = 0, den = 0;
+	*df = 0;
+	for (int i = 0; i < k; i++) {
+		if (w[i] == 0)
+			continue;
+		if (o[i].se < 0 || o[i].n < 2)
+			return -1;
+		double v = w[i] * w[i] * o[i].se * o[i].se;
+		var += v;
+		den += v * v / (o[i].n - 1);
+	}
+	*df = den > 0 ? var * var / den : 0;
+	return sqrt(var);
 }

@@ -69,15 +69,24 @@ extern const struct pg_bench pg_cpu_nbench_numsort, pg_cpu_nbench_fourier, pg_cp
 double pg_nbench_index_of(int which, const double *rates);
 extern const struct pg_bench pg_cpu_nbench_index, pg_cpu_scaling;
 
-/* What a composite learns from a benchmark it ran. */
+/* What a composite learns from a benchmark it ran: of its primary metric,
+ * the median, the samples' cv, how many there were, and the standard error
+ * of the median's log from them (pg_log_median_se; -1: fewer than 2). */
 struct pg_cpu_other {
-	double median, cv;	/* of the primary metric */
+	double median, cv, se;
+	int n;
 	int copies;
 };
 /* Runs benchmark id (defaults, or one "name=value" override) through the
  * runner with this run's options; PG_OK, or its status with ctx->msg set. */
 int pg_cpu_run_other(struct pg_ctx *ctx, const char *id, const char *override,
 		     struct pg_cpu_other *out);
+
+/* The standard error of sum_i w[i] log(o[i].median) over k independent
+ * results, from each one's se, and its Welch-Satterthwaite degrees of
+ * freedom (each se has n - 1) in *df: what a composite states of its
+ * figure's log (pg_state_se). -1 when a result with a weight has no se. */
+double pg_cpu_log_se(const struct pg_cpu_other *o, const double *w, int k, double *df);
 
 extern const struct pg_bench pg_cpu_work_listmat, pg_cpu_work_state, pg_cpu_work_dct,
 	pg_cpu_work_sha256, pg_cpu_work_lz, pg_cpu_work_parse, pg_cpu_work_fft, pg_cpu_work_nnet,

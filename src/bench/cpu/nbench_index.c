@@ -15,7 +15,8 @@
  * only when all its workloads gave a figure, and a workload that skipped
  * or failed makes the whole result skip or fail with its reason. It is
  * one sample (a fact computed from ten results): the workloads' spread is
- * in their own results.
+ * in their own results, and each index's interval is from the standard
+ * errors of its workloads' medians' logs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -57,21 +58,36 @@ double pg_nbench_index_of(int which, const double *rates)
 	return exp(logsum / n);
 }
 
+/* Index k is the mean of its workloads' logs (less the baseline's): its
+ * standard error from theirs. */
+static void index_se(struct pg_ctx *ctx, int k, const struct pg_cpu_other *o)
+{
+	double w[NW];
+	int n = 0;
+	for (size_t i = 0; i < NW; i++)
+		n += workloads[i].index == k;
+	for (size_t i = 0; i < NW; i++)
+		w[i] = workloads[i].index == k ? 1.0 / n : 0;
+	double df, se = pg_cpu_log_se(o, w, (int)NW, &df);
+	pg_state_se(ctx, k, se, df);
+}
+
 static int index_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	(void)iters;
 	double rates[NW];
+	struct pg_cpu_other o[NW];
 	for (size_t i = 0; i < NW; i++) {
-		struct pg_cpu_other o;
-		int st = pg_cpu_run_other(ctx, workloads[i].id, NULL, &o);
+		int st = pg_cpu_run_other(ctx, workloads[i].id, NULL, &o[i]);
 		if (st != PG_OK)
 			return st;
-		rates[i] = o.median;
+		rates[i] = o[i].median;
 	}
 	for (int k = 0; k < IX_N; k++) {
 		counts[k] = pg_nbench_index_of(k, rates);
 		if (!isfinite(counts[k]))
 			return pg_error(ctx, "a BYTEmark workload gave no rate");
+		index_se(ctx, k, o);
 	}
 	pg_note(ctx, "against the AMD K6/233 baseline; medians (iter/s): numsort %.4g strsort %.4g "
 		"bitfield %.4g fpemu %.4g fourier %.4g assign %.4g idea %.4g huffman %.4g "

@@ -9,8 +9,9 @@
  *
  * from the two results' medians of the benchmark's primary metric (for a
  * rate: the aggregate is the sum over the copies). The note gives both
- * figures. copies=0 means one copy per CPU: those --cpu lists, else those
- * online.
+ * figures; the result's interval is from their samples (the standard errors
+ * of the two medians' logs added in quadrature, pg_cpu_log_se). copies=0
+ * means one copy per CPU: those --cpu lists, else those online.
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,10 +60,15 @@ static int scaling_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		return pg_error(ctx, "%s gave no figure with one copy", id);
 	counts[0] = many.median / one.median / (double)n * 100.0;
 	counts[1] = many.median / one.median;
+	/* log speedup = log many - log one: both figures' log share its se */
+	struct pg_cpu_other both[2] = { one, many };
+	double df, se = pg_cpu_log_se(both, (const double[]){ 1, 1 }, 2, &df);
+	pg_state_se(ctx, 0, se, df);
+	pg_state_se(ctx, 1, se, df);
 	const struct pg_bench *b = pg_registry_find(id);
-	pg_note(ctx, "%s %s: 1 copy %.6g %s (cv %.1f%%), %lld copies %.6g %s (cv %.1f%%)", id,
-		b->metrics[0].name, one.median, b->metrics[0].unit, one.cv * 100, (long long)n,
-		many.median, b->metrics[0].unit, many.cv * 100);
+	pg_note(ctx, "%s %s: 1 copy %.6g %s (cv %.1f%%, %d samples), %lld copies %.6g %s (cv %.1f%%, %d samples)",
+		id, b->metrics[0].name, one.median, b->metrics[0].unit, one.cv * 100, one.n, (long long)n,
+		many.median, b->metrics[0].unit, many.cv * 100, many.n);
 	return PG_OK;
 }
 

@@ -5,7 +5,8 @@
  * N copies: the multi-core score). A workload that skipped or failed makes
  * the score skip or fail with its reason: there is no score without all
  * of them. It is one sample; the workloads' spread is in their own
- * results, and the note lists their medians.
+ * results, and the note lists their medians. Its interval is from the
+ * standard errors of their medians' logs (that of the mean of nine logs).
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,19 +34,23 @@ double pg_work_geomean(const double *v, int n)
 static int score_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	(void)iters;
-	double rate[NIDS];
+	double rate[NIDS], w[NIDS];
+	struct pg_cpu_other o[NIDS];
 	char ov[32];
 	snprintf(ov, sizeof(ov), "copies=%lld", (long long)pg_arg_int(ctx->args, "copies"));
 	for (size_t i = 0; i < NIDS; i++) {
-		struct pg_cpu_other o;
-		int st = pg_cpu_run_other(ctx, ids[i], ov, &o);
+		int st = pg_cpu_run_other(ctx, ids[i], ov, &o[i]);
 		if (st != PG_OK)
 			return st;
-		rate[i] = o.median;
+		rate[i] = o[i].median;
+		w[i] = 1.0 / NIDS;
 	}
 	counts[0] = pg_work_geomean(rate, (int)NIDS);
 	if (!isfinite(counts[0]))
 		return pg_error(ctx, "a workload gave no rate");
+	/* the mean of the nine logs: its se from theirs */
+	double df, se = pg_cpu_log_se(o, w, (int)NIDS, &df);
+	pg_state_se(ctx, 0, se, df);
 	pg_note(ctx, "geometric mean of (iter/s) listmat %.4g state %.4g dct %.4g sha256 %.4g "
 		"lz %.4g parse %.4g fft %.4g nnet %.4g linalg %.4g", rate[0], rate[1], rate[2],
 		rate[3], rate[4], rate[5], rate[6], rate[7], rate[8]);
