@@ -314,6 +314,14 @@ static int test_row(struct pg_cmp_row *r, const struct pg_record **b, int nb, co
  * proportional, or reciprocal (a rate and a time per operation). */
 static int same_figure(const struct pg_record *a, const struct pg_record *b)
 {
+	if (a->nsamples == 1 && b->nsamples == 1) {
+		/* One figure each: the same one when their benchmark stated the
+		 * same uncertainty for both (cpu.scaling's efficiency is its
+		 * speedup over N, their interval one) */
+		double sa = pg_gate_stated_se(a->ci_lo, a->ci_hi, a->ci_level);
+		double sb = pg_gate_stated_se(b->ci_lo, b->ci_hi, b->ci_level);
+		return sa > 0 && fabs(sa - sb) <= 1e-6 * sa;
+	}
 	if (a->nsamples < 2 || a->nsamples != b->nsamples)
 		return 0;
 	for (int mode = 0; mode < 2; mode++) {

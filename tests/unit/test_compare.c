@@ -184,15 +184,20 @@ static void too_few(void **state)
 
 /* Run x's only result: one figure whose benchmark stated the standard
  * error of its log (pg_state_se: the runner's 95% interval of it). */
-static void stated(struct run *x, double figure, double se)
+static void stated_metric(struct run *x, int k, const char *metric, double figure, double se)
 {
-	put(x, 0, "x", "bw", figure, 0, 1, 1);
+	put(x, k, "x", metric, figure, 0, 1, 1);
 	struct pg_stats st = { .n = 1, .median = figure };
 	pg_stats_stated(&st, se, 0);
-	x->rec[0].ci_lo = st.ci_lo;
-	x->rec[0].ci_hi = st.ci_hi;
-	x->rec[0].ci_level = st.ci_level;
-	x->rec[0].ci_rel = st.ci_rel;
+	x->rec[k].ci_lo = st.ci_lo;
+	x->rec[k].ci_hi = st.ci_hi;
+	x->rec[k].ci_level = st.ci_level;
+	x->rec[k].ci_rel = st.ci_rel;
+}
+
+static void stated(struct run *x, double figure, double se)
+{
+	stated_metric(x, 0, "bw", figure, se);
 }
 
 /* The gate reads back the se the interval was made of, t's widening for
@@ -337,6 +342,32 @@ static void same_figure_and_descriptive(void **state)
 	pg_comparison_free(&c);
 }
 
+/* Two one-figure metrics of a result with the same stated uncertainty
+ * (cpu.scaling's speedup and its efficiency, the speedup over N) are one
+ * figure: judged once. Another se is another figure. */
+static void same_stated_figure(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b", NULL);
+	init(&N[0], "n", NULL);
+	stated_metric(&B[0], 0, "speedup", 1.8, 0.05);
+	stated_metric(&B[0], 1, "efficiency", 90, 0.05);
+	stated_metric(&N[0], 0, "speedup", 1.7, 0.05);
+	stated_metric(&N[0], 1, "efficiency", 85, 0.05);
+	cmp(B, 1, N, 1, 5, &c);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.rows[1].alias, 0);
+	assert_int_equal(c.rows[1].verdict, PG_NOT_GATED);
+	assert_non_null(strstr(c.rows[1].why, "derived from speedup"));
+	pg_comparison_free(&c);
+	stated_metric(&N[0], 1, "efficiency", 85, 0.07);
+	stated_metric(&B[0], 1, "efficiency", 90, 0.07);
+	cmp(B, 1, N, 1, 5, &c);
+	assert_int_equal(c.rows[1].alias, -1);
+	pg_comparison_free(&c);
+}
+
 /* A benchmark missing, failed or newly skipped in NEW is listed: exit 1,
  * or 0 with --allow-missing. */
 static void lost(void **state)
@@ -437,6 +468,7 @@ int main(void)
 		cmocka_unit_test(stated_interval),
 		cmocka_unit_test(processes_replicates),
 		cmocka_unit_test(same_figure_and_descriptive),
+		cmocka_unit_test(same_stated_figure),
 		cmocka_unit_test(lost),
 		cmocka_unit_test(unlike),
 		cmocka_unit_test(disturbed_and_env),
