@@ -267,6 +267,13 @@ for rw, bs in jobs:
              p.get("p99", 0), f.get("p99", 0)), flush=True)
     print("            rounds, MB/s: perfguide %s, fio %s" % (" ".join("%.1f" % x["bw"] for x in got["perfguide"]),
                                                          " ".join("%.1f" % x["bw"] for x in got["fio"])), flush=True)
+    # Each round's percentiles: under a throttle a tool's own rounds spread
+    # by more than the two tools' medians differ (methodology-storage.md).
+    for k in ("p50", "p99"):
+        if k in got["perfguide"][0] and k in got["fio"][0]:
+            print("            rounds, %s us: perfguide %s, fio %s" % (
+                k, " ".join("%.0f" % x[k] for x in got["perfguide"]),
+                " ".join("%.0f" % x[k] for x in got["fio"])), flush=True)
 
 def pct(a, b):
     return 100.0 * (a / b - 1) if b else float("nan")

@@ -42,18 +42,24 @@ double pg_hist_quantile(const struct pg_hist *h, double q)
 		return (double)h->max;
 	if (q <= 0)
 		return (double)h->min;
-	/* Nearest rank: the smallest value with at least q of all at or below. */
-	uint64_t rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank < 1)
-		rank = 1;
+	/* Nearest rank, worked out as fio works it out: the first bucket
+	 * where the count so far reaches pct / 100 x count, pct the
+	 * percentage as fio's list holds it (99.9 read from text, not
+	 * 0.999 x 100) and the product in long double. 0.999 x 20000 is
+	 * 19980 in double, fio's 99.9 / 100 x 20000 a hair over it: its p99.9
+	 * of 20000 I/Os is the 19981st, and so is ours (issue 29). */
+	double pct = nearbyint(q * 1e6) / 1e4;
+	long double limit = (long double)pct / 100.0 * (long double)h->count;
 	uint64_t seen = 0;
 	for (int i = 0; i < PG_HIST_BUCKETS; i++) {
 		seen += h->bucket[i];
-		if (seen < rank)
+		if (seen == 0 || (long double)seen < limit)
 			continue;
 		uint64_t lo, width;
 		pg_hist_bucket_range(i, &lo, &width);
-		double v = (double)lo + (double)(width - 1) / 2;
+		/* fio's value of a bucket: a one-value bucket is its value,
+		 * a wider one the middle of the range [lo, lo + width). */
+		double v = width > 1 ? (double)lo + (double)(width / 2) : (double)lo;
 		if (v < (double)h->min)
 			v = (double)h->min;
 		if (v > (double)h->max)

@@ -61,7 +61,10 @@ void pg_hist_bucket_range(int i, uint64_t *lo, uint64_t *width);
 
 /* Nanoseconds: the value below which a share q (0..1) of the values lie,
  * by nearest rank, as the middle of its bucket kept within [min, max];
- * q = 1 is the exact maximum. 0 when the histogram is empty. */
+ * q = 1 is the exact maximum. 0 when the histogram is empty. The rank and
+ * the bucket's value are fio's, digit for digit (its clat percentiles from
+ * the same histogram), but for the clamp to [min, max]: at most half a
+ * bucket, 0.8 %, and only in the bucket holding the min or the max. */
 double pg_hist_quantile(const struct pg_hist *h, double q);
 double pg_hist_mean(const struct pg_hist *h);
 

@@ -47,6 +47,48 @@ static void buckets_hold_their_values(void **state)
 	assert_int_equal(pg_hist_index(UINT64_MAX), PG_HIST_BUCKETS - 1);
 }
 
+
+/* A histogram of low (once), n values of mid, and high (once). */
+static void three_values(struct pg_hist *h, uint64_t low, uint64_t mid, int n, uint64_t high)
+{
+	pg_hist_reset(h);
+	pg_hist_add(h, low);
+	for (int i = 0; i < n; i++)
+		pg_hist_add(h, mid);
+	pg_hist_add(h, high);
+}
+
+/* Percentiles read as fio reads its clat histogram, digit for digit: the
+ * rank where the count so far reaches pct / 100 x count (pct 99.9: a hair
+ * over 0.999, so of 2000 values the 1999th, not the 1998th) and a bucket
+ * wider than one value read as the middle of its range (4.8 ms lands in
+ * [4784128, 4849664): fio 3.33 prints 4816896 for it). */
+static void percentiles_are_fios(void **state)
+{
+	(void)state;
+	struct pg_hist *h = calloc(1, sizeof(*h));
+	/* 1998 values of 1000 (the first 1 ns below them), then 5000, 9000. */
+	three_values(h, 999, 1000, 1997, 5000);
+	pg_hist_add(h, 9000);
+	/* 1000 is a bucket of width 8 starting there: fio's value 1004. */
+	assert_float_equal(pg_hist_quantile(h, 0.5), 1004, 0);
+	assert_float_equal(pg_hist_quantile(h, 0.99), 1004, 0);
+	/* The 1999th: 5000, in [4992, 5056). */
+	assert_float_equal(pg_hist_quantile(h, 0.999), 5024, 0);
+
+	three_values(h, 1000, 4800000, 98, 9000000);
+	assert_float_equal(pg_hist_quantile(h, 0.5), 4816896, 0);
+	assert_float_equal(pg_hist_quantile(h, 0.99), 4816896, 0);
+	/* The 100th: 9 ms, in [8912896, 9043968). */
+	assert_float_equal(pg_hist_quantile(h, 0.999), 8978432, 0);
+
+	/* The one difference from fio: never above the maximum (fio would
+	 * print 4816896 here, 0.35 % over every value there is). */
+	three_values(h, 4800000, 4800000, 8, 4800000);
+	assert_float_equal(pg_hist_quantile(h, 0.5), 4800000, 0);
+	free(h);
+}
+
 /* 1..1000000 us once each: quantile q is q * 1e6 us within 1/64. */
 static void quantiles_within_a_bucket(void **state)
 {
@@ -149,6 +191,7 @@ int main(void)
 		cmocka_unit_test(small_values_are_exact),
 		cmocka_unit_test(buckets_hold_their_values),
 		cmocka_unit_test(quantiles_within_a_bucket),
+		cmocka_unit_test(percentiles_are_fios),
 		cmocka_unit_test(merge_is_the_union),
 		cmocka_unit_test(runner_derives_latency_metrics),
 	};
