@@ -209,6 +209,10 @@ struct pg_bench {
 	const char *copies_param;
 	/* Facts of the machine: one sample, no warm-up or calibration. */
 	int once;
+	/* A .once benchmark whose every sample is a measurement of its own (a
+	 * zero-loss search, from nothing it found before): the name of the
+	 * parameter that says how many (--runs N: N); NULL: one. */
+	const char *samples_param;
 	/* Each sample is one trial whose length the benchmark's own parameters
 	 * fix (a network test's `time`): one step of one iteration per sample,
 	 * --runs samples, no calibration and no warm-up step. */

@@ -36,7 +36,7 @@ static double trial_sample(const struct pg_args *a)
 double pg_result_floor(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int *flexible)
 {
-	int samples = o->runs > 0 ? o->runs : b->once ? 1 : PG_FLOOR_RUNS;
+	int samples = b->once ? pg_once_samples(b, a, o) : o->runs > 0 ? o->runs : PG_FLOOR_RUNS;
 	double setup = 0, sample = 0;
 	if (b->floor) {
 		b->floor(a, &setup, &sample);

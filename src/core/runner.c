@@ -640,6 +640,8 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 			pg_hist_merge(r->hist, sp->sample_hist);
 		r->nsamples++;
 		if (r->bench->once) {
+			if (r->nsamples < pg_once_samples(r->bench, r->args, o))
+				continue;
 			r->stop = PG_STOP_ONCE;
 			break;
 		}
@@ -655,6 +657,14 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 		r->cpu.remote_busy_pct = sp->remote_sum / sp->remote_s;
 	}
 	return 0;
+}
+
+int pg_once_samples(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o)
+{
+	if (!b->samples_param)
+		return 1;
+	int64_t n = o->runs > 0 ? o->runs : pg_arg_int(a, b->samples_param);
+	return n > 1 ? (int)n : 1;
 }
 
 /* After the samples: the benchmark checks what it computed, then each

@@ -145,8 +145,12 @@ void pg_budget_add(struct pg_budget *b, const struct pg_bench *bench, const stru
 double pg_budget_take(struct pg_budget *b, const struct pg_bench *bench, const struct pg_args *a,
 		      const struct pg_run_opts *o, double now);
 
+/* A .once benchmark's samples: its samples_param's value, or --runs N when
+ * given; one without a samples_param. */
+int pg_once_samples(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o);
+
 /* The least seconds a result takes whatever its share of a budget: its
- * least samples (--runs N, one for a fact of the machine, else
+ * least samples (a .once benchmark's pg_once_samples, else --runs N, else
  * PG_FLOOR_RUNS) of the least a sample lasts (the benchmark's floor hook,
  * a trial's time and ramp, else --min-time, calibration's last step
  * included), and the setup the benchmark says is part of it. *flexible:

@@ -25,7 +25,9 @@ R="--runs 2 --no-db"
 	>>"$T/table" 2>>"$T/err" || fail "rr failed: $(cat "$T/err")"
 # On a machine others load, a loopback peer descheduled for a few ms loses
 # datagrams at any rate: then the search ends in an error that says so.
-"$PGC" run net.udp.zeroloss -p time=1 --no-db --out "$T/z.jsonl" >>"$T/table" 2>>"$T/err" || true
+# The quick suite's searches, each 1 s at the end.
+"$PGC" run net.udp.zeroloss --suite quick -p time=1 --no-db --out "$T/z.jsonl" >>"$T/table" 2>>"$T/err" || true
+"$PGC" list net.udp.zeroloss --json >"$T/zl.json"
 # A peer nobody runs: an error with the reason (exit 1, as a CI gating on
 # the run needs), not a skip that passes, not a number.
 set +e
@@ -37,7 +39,7 @@ sleep 0.2
 ! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
 
 python3 - "$T" <<'PY'
-import os, re, sys
+import json, os, re, sys
 from pgcheck import check, one, results
 d = sys.argv[1]
 
@@ -124,22 +126,40 @@ else:
     check(zt["label"] == "UDP Throughput 0% loss, 1518-byte frames: THROUGHPUT", "label %r" % zt.get("label"))
     check(one(z, "net.udp.zeroloss", "ndr_kpps")["label"] == "UDP Throughput 0% loss, 1518-byte frames: Packets Per Second", "kpps label")
     check(not zp.get("label"), "pdr is not the seed's row")
-    check(len(zt["samples"]) == 1 and zt["samples"][0] > 1, "zeroloss %s" % zt["samples"])
-    check(abs(zt["samples"][0] / (zk["samples"][0] * 1472 * 8e-3) - 1) < 1e-6, "Mbit/s and kpps disagree")
-    check(zp["samples"][0] >= zt["samples"][0], "PDR %s below NDR %s" % (zp["samples"], zt["samples"]))
-    # Every trial is in the raw file the note names: the search's short
-    # ones, growing, and the final ones of the full time (1 s here), among
-    # which the NDR's, with nothing lost.
+    # The quick suite's searches, each one sample: the median is the
+    # median search's, for every metric, and is no search's mean.
+    zp_ = [p for p in json.load(open(d + "/zl.json"))[0]["params"] if p["name"] == "searches"][0]
+    n = int(zp_.get("quick", zp_["default"]))
+    check(n >= 3 and n % 2 == 1, "the quick suite's searches: %d" % n)
+    for x in (zt, zk, zp):
+        check(len(x["samples"]) == n and len(x["sample_s"]) == n, "%s: %d samples, %d searches"
+              % (x["metric"], len(x["samples"]), n))
+        check(x["median"] in x["samples"] and x["median"] == sorted(x["samples"])[n // 2],
+              "%s: median %s is not the median search of %s" % (x["metric"], x["median"], x["samples"]))
+        check(x["stop"] == "once", "%s: stop %s" % (x["metric"], x["stop"]))
+    check(all(s > 1 for s in zt["samples"]), "zeroloss %s" % zt["samples"])
+    for i in range(n):
+        check(abs(zt["samples"][i] / (zk["samples"][i] * 1472 * 8e-3) - 1) < 1e-6, "Mbit/s and kpps disagree")
+        check(zp["samples"][i] >= zt["samples"][i], "PDR %s below NDR %s" % (zp["samples"], zt["samples"]))
+    # Every trial is in the raw file the note names, by search: each
+    # search's short ones, growing, and the final ones of the full time (1 s
+    # here), among which the search's NDR, with nothing lost.
     note = zt["note"]
-    m = re.search(r"MLRsearch: (\d+) trials, (\d+) of them 1 s; .* trials in (\S+)$", note)
-    check(m, "zeroloss note: %s" % note)
-    rows = [l.split("\t") for l in open(os.path.join(d, m.group(3))) if l[0].isdigit()]
-    check(len(rows) == int(m.group(1)), "%d trials in the raw file, the note says %s" % (len(rows), m.group(1)))
-    durs = [float(r[2]) for r in rows]
-    check(durs == sorted(durs) and durs[0] == 0.1 and durs[-1] == 1.0, "trial durations %s" % durs)
-    check(sum(1 for x in durs if x == 1.0) == int(m.group(2)), "full trials %s" % durs)
-    ndr = [r for r in rows if float(r[2]) == 1.0 and abs(float(r[3]) - zt["samples"][0]) < 1e-3 * zt["samples"][0]]
-    check(ndr and ndr[0][6] == ndr[0][5] and ndr[0][8] == "good", "the NDR's trial: %s" % ndr)
+    m = re.search(r"MLRsearch, (\d+) search(es)?: ([0-9+]+) trials, ([0-9+]+) of them 1 s; .* trials in (\S+)$", note)
+    check(m and int(m.group(1)) == n, "zeroloss note: %s" % note)
+    trials = [int(x) for x in m.group(3).split("+")]
+    full = [int(x) for x in m.group(4).split("+")]
+    rows = [l.split("\t") for l in open(os.path.join(d, m.group(5))) if l[0].isdigit()]
+    check(len(rows) == sum(trials), "%d trials in the raw file, the note says %s" % (len(rows), m.group(3)))
+    for i in range(n):
+        sr = [r for r in rows if int(r[0]) == i + 1]
+        check(len(sr) == trials[i] and [int(r[1]) for r in sr] == list(range(1, len(sr) + 1)),
+              "search %d: trials %s, the note says %d" % (i + 1, [r[1] for r in sr], trials[i]))
+        durs = [float(r[3]) for r in sr]
+        check(durs == sorted(durs) and durs[0] == 0.1 and durs[-1] == 1.0, "search %d: durations %s" % (i + 1, durs))
+        check(sum(1 for x in durs if x == 1.0) == full[i], "search %d: full trials %s" % (i + 1, durs))
+        ndr = [r for r in sr if float(r[3]) == 1.0 and abs(float(r[4]) - zt["samples"][i]) < 1e-3 * zt["samples"][i]]
+        check(ndr and ndr[0][7] == ndr[0][6] and ndr[0][9] == "good", "search %d: the NDR's trial: %s" % (i + 1, ndr))
 
 s = results(d + "/s.jsonl", end=None)
 check(len(s) == 1 and s[0]["status"] == "error" and "127.0.0.1:9" in s[0]["reason"],

@@ -554,6 +554,74 @@ static void facts_are_one_sample(void **state)
 	pg_result_free(&r);
 }
 
+/* A search: prepare does its untimed part (2 virtual seconds), the step its
+ * timed end (1 s), and each answers anew: 10, 30, 20, 50, 40... */
+static int searches_prepared, searches_stepped;
+
+static int search_prepare(struct pg_ctx *ctx, uint64_t iters)
+{
+	(void)ctx;
+	(void)iters;
+	virtual_now = virtual_now + 2.0;
+	searches_prepared++;
+	return PG_OK;
+}
+
+static int search_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	(void)ctx;
+	(void)iters;
+	static const double found[] = { 10, 30, 20, 50, 40 };
+	assert_int_equal(searches_stepped, searches_prepared - 1);
+	virtual_now = virtual_now + 1.0;
+	counts[0] = found[searches_stepped++ % 5];
+	return PG_OK;
+}
+
+/* A .once benchmark whose samples are searches takes as many as its
+ * parameter says (--runs N: N), each prepared, and its median is the
+ * median search's; its floor is that many searches. */
+static void searches_are_the_samples_of_a_once_result(void **state)
+{
+	(void)state;
+	static const struct pg_param params[] = {
+		{ .name = "searches", .type = PG_P_INT, .def = "3", .min = 1, .max = 15 }, { 0 } };
+	const struct pg_bench b = { .id = "test.search", .title = "search", .metrics = value_metric,
+				    .params = params, .once = 1, .samples_param = "searches",
+				    .setup = once_setup, .prepare = search_prepare, .step = search_step };
+	struct pg_args a = bench_args(&b, NULL);
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 30, .ci_target = 0.02, .min_time = 1,
+				 .clock = virtual_clock };
+	struct pg_result r;
+	searches_prepared = searches_stepped = 0;
+	assert_int_equal(pg_once_samples(&b, &a, &o), 3);
+	assert_int_equal(pg_run_bench(&b, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 3);
+	assert_int_equal(searches_prepared, 3);
+	assert_int_equal(r.stop, PG_STOP_ONCE);
+	assert_float_equal(r.stats[0].median, 20, 0);
+	assert_float_equal(r.elapsed[0], 1, 1e-9);	/* the timed step only */
+	pg_result_free(&r);
+
+	a = bench_args(&b, "searches=5", NULL);
+	searches_prepared = searches_stepped = 0;
+	assert_int_equal(pg_run_bench(&b, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 5);
+	assert_float_equal(r.stats[0].median, 30, 0);
+	pg_result_free(&r);
+
+	o.runs = 1;
+	searches_prepared = searches_stepped = 0;
+	assert_int_equal(pg_run_bench(&b, &a, &o, &r), PG_OK);
+	assert_int_equal(r.nsamples, 1);
+	pg_result_free(&r);
+	/* a plain fact stays one sample, --runs or not */
+	const struct pg_bench fact = { .id = "test.once", .title = "once", .metrics = value_metric,
+				       .params = params, .once = 1, .setup = once_setup, .step = once_step };
+	o.runs = 4;
+	assert_int_equal(pg_once_samples(&fact, &a, &o), 1);
+}
+
 /* A network-like trial: every step lasts 5 virtual seconds, whatever the
  * iteration count, sends 1e9 bytes costing 2 CPU seconds, and
  * reads its peer at 30 % busy then 50 %. */
@@ -757,6 +825,7 @@ int main(void)
 		cmocka_unit_test_setup(errors_void_the_result, reset),
 		cmocka_unit_test_setup(interruption_stops_at_a_sample_boundary, reset),
 		cmocka_unit_test_setup(facts_are_one_sample, reset),
+		cmocka_unit_test_setup(searches_are_the_samples_of_a_once_result, reset),
 		cmocka_unit_test_setup(trials_are_not_calibrated, reset),
 		cmocka_unit_test_setup(trials_divide_by_the_counted_window, reset),
 		cmocka_unit_test(metric_arithmetic),

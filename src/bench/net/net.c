@@ -2,11 +2,13 @@
 #include "net.h"
 
 /* The seed's network tables give throughput (and packets per second) with
- * the CPU load; service demand, what was offered and the datagram counts
- * stay in the csv and json (report --all-metrics shows them). */
+ * the CPU load, the zero-loss table its no-drop rate (ndr, ndr_kpps);
+ * service demand, what was offered, the datagram counts and the
+ * partial-drop rate stay in the csv and json (report --all-metrics shows
+ * them). */
 const struct pg_section pg_net_sec_ethernet = {
 	.title = "Ethernet", .order = 100, .cpu_load = 1,
-	.metrics = "throughput,tx,rx,kpps,loss,transactions,p50,p99",
+	.metrics = "throughput,tx,rx,kpps,ndr,ndr_kpps,loss,transactions,p50,p99",
 	.intro = "Network throughput, with the CPU load it costs. Against the peer {peer} (local: a "
 		 "perfguide serve of its own on loopback), {time} s per sample.",
 };

@@ -21,12 +21,20 @@
  * of the last phase is measured again at the new duration (the highest
  * one, until a trial of this duration fails); with none, the search steps
  * down from the upper bound (by the width, doubling each time, never above
- * what the lossy trial got through); with both bounds, it bisects. The last phase before the final one already narrows to the
- * final width, so the final phase, at the full `time`, mostly measures the
- * lower bounds once more. Setup runs every phase but the final one; the
- * timed step is the final phase, so the result's CPU load is the load of
- * its full-length trials, all within 2% of the answer. Every trial is
- * written to the raw-output file beside the results (the note names it).
+ * what the lossy trial got through); with both bounds, it bisects. The
+ * last phase before the final one already narrows to the final width, so
+ * the final phase, at the full `time`, mostly measures the lower bounds
+ * once more.
+ *
+ * A result is `searches` such searches, each from nothing (what one found
+ * bounds no other), each one sample: one search cannot say how far a
+ * second would land from it, and the release gate needs that spread (FD.io
+ * CSIT repeats its searches for trending the same way). The median is the
+ * median search's (an odd count). A search's phases before the final one
+ * are its untimed preparation, the final phase its timed step, so sample_s
+ * is the full-length trials' time; the CPU load covers all the searches'
+ * trials. Every trial is written to the raw-output file beside the
+ * results, by search (the note names it).
  */
 #include <errno.h>
 #include <math.h>
@@ -61,8 +69,12 @@ struct zl_state {
 	double ratio[GOALS];	/* the goals' loss ratios: 0 and loss/100 */
 	double sender_max;	/* what the unpaced first trial offered */
 	int downs[GOALS];	/* steps down from the upper bound in this phase */
-	struct zl_trial t[MAX_TRIALS];
+	struct zl_trial t[MAX_TRIALS];	/* this search's */
 	int n;
+	int search;		/* this search's number, from 1 */
+	char trials[96];	/* each search's trials so far, "11+4+7" */
+	char full[96];		/* and how many of them were of the full time */
+	double sender_top;	/* the highest the first trials offered */
 	FILE *raw;
 	char raw_name[128];
 };
@@ -144,7 +156,7 @@ static void log_trial(struct zl_state *st, int k, const struct zl_trial *t)
 	if (!st->raw)
 		return;
 	const struct net_udp_result *r = &t->r;
-	fprintf(st->raw, "%d\t%d\t%.3f\t%.6g\t%.6g\t%llu\t%llu\t%.6g\t%s\t%s\n", st->n, k, t->dur,
+	fprintf(st->raw, "%d\t%d\t%d\t%.3f\t%.6g\t%.6g\t%llu\t%llu\t%.6g\t%s\t%s\n", st->search, st->n, k, t->dur,
 		t->rate, r->offered_mbit, (unsigned long long)r->sent, (unsigned long long)r->received,
 		r->loss_pct, good(t, st->ratio[NDR]) ? "good" : "bad",
 		good(t, st->ratio[PDR]) ? "good" : "bad");
@@ -194,7 +206,7 @@ static int zl_open_raw(struct pg_ctx *ctx, struct zl_state *st)
 	st->raw = pg_raw_open(ctx, "tsv", st->raw_name, sizeof(st->raw_name));
 	if (st->raw)
 		fprintf(st->raw, "# %s size=%lld time=%.0f loss=%g%%: MLRsearch trials\n"
-			"trial\tphase\tseconds\tasked_mbit\toffered_mbit\tsent\treceived\tloss_pct\t"
+			"search\ttrial\tphase\tseconds\tasked_mbit\toffered_mbit\tsent\treceived\tloss_pct\t"
 			"ndr\tpdr\n", ctx->bench->id, (long long)st->size, st->time,
 			st->ratio[PDR] * 100);
 	return PG_OK;
@@ -209,17 +221,18 @@ static void zl_plan(struct zl_state *st)
 		st->phases = 1;
 }
 
-/* What no budget can shorten: the unpaced first trial and at least one
- * trial of each phase's duration (a phase measures the last one's lower
- * bound again at its own), the final one in the timed step. */
+/* What no budget can shorten, all in the sample since each search is one:
+ * the unpaced first trial and at least one trial of each phase's duration
+ * (a phase measures the last one's lower bound again at its own), the
+ * final one in the timed step. */
 static void zl_floor(const struct pg_args *a, double *setup_s, double *sample_s)
 {
 	struct zl_state st = { .time = (double)pg_arg_int(a, "time") };
 	zl_plan(&st);
-	*setup_s = st.first_dur;
+	*setup_s = 0;
+	*sample_s = st.first_dur + st.time;
 	for (int k = 0; k < st.phases; k++)
-		*setup_s += phase_dur(&st, k);
-	*sample_s = st.time;
+		*sample_s += phase_dur(&st, k);
 }
 
 static int zl_setup(struct pg_ctx *ctx)
@@ -239,10 +252,24 @@ static int zl_setup(struct pg_ctx *ctx)
 		rc = net_udp_in_supported(ctx, &st->s);
 	if (rc != PG_OK)
 		return rc;
-	zl_open_raw(ctx, st);
-	if ((rc = measure(ctx, st, 0, 0, st->first_dur)) != PG_OK)
+	return zl_open_raw(ctx, st);
+}
+
+/* A search's untimed part, before its timed final phase: it starts anew
+ * (what an earlier search found is not a bound of this one, so the
+ * searches are independent samples), with the unpaced first trial, then
+ * every phase but the final one. */
+static int zl_prepare(struct pg_ctx *ctx, uint64_t iters)
+{
+	struct zl_state *st = ctx->priv;
+	(void)iters;
+	st->search++;
+	st->n = 0;
+	int rc = measure(ctx, st, 0, 0, st->first_dur);
+	if (rc != PG_OK)
 		return rc;
 	st->sender_max = st->t[0].rate;
+	st->sender_top = fmax(st->sender_top, st->sender_max);
 	for (int k = 0; k < st->phases; k++)
 		if ((rc = run_phase(ctx, st, k)) != PG_OK)
 			return rc;
@@ -262,6 +289,21 @@ static const struct zl_trial *answer(const struct zl_state *st, int g)
 	return NULL;
 }
 
+/* The note after each search: every search's trials so far. */
+static void zl_note(struct pg_ctx *ctx, struct zl_state *st, int full)
+{
+	size_t at = strlen(st->trials), fat = strlen(st->full);
+	snprintf(st->trials + at, sizeof(st->trials) - at, "%s%d", at ? "+" : "", st->n);
+	snprintf(st->full + fat, sizeof(st->full) - fat, "%s%d", fat ? "+" : "", full);
+	double cap = pg_peer_max_rate(st->s.peer);
+	int capped = st->in && cap > 0 && st->sender_top >= 0.9 * cap;
+	pg_note(ctx, "MLRsearch, %d search%s: %s trials, %s of them %.0f s; %s offers at most "
+		"%.1f Mbit/s%s; PDR at loss <= %g%%; trials in %s", st->search, st->search > 1 ? "es" : "",
+		st->trials, st->full, st->time, st->in ? "the peer" : "this side", st->sender_top,
+		capped ? " (its --max-rate)" : "", st->ratio[PDR] * 100, st->raw_name);
+}
+
+/* A search's final phase: its answers are this sample's values. */
 static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	struct zl_state *st = ctx->priv;
@@ -271,19 +313,14 @@ static int zl_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 		return rc;
 	const struct zl_trial *ndr = answer(st, NDR), *pdr = answer(st, PDR);
 	if (!ndr || !pdr)
-		return pg_error(ctx, "no rate held over a full %.0f s trial (the trials: %s)", st->time,
-				st->raw_name);
+		return pg_error(ctx, "no rate held over a full %.0f s trial in search %d (the trials: %s)",
+				st->time, st->search, st->raw_name);
 	ctx->remote_busy_pct = ndr->r.remote_busy;
 	counts[0] = ndr->rate;
 	counts[1] = net_pps(ndr->rate, st->size) / 1e3;
 	counts[2] = pdr->rate;
 	counts[3] = net_pps(pdr->rate, st->size) / 1e3;
-	double cap = pg_peer_max_rate(st->s.peer);
-	int capped = st->in && cap > 0 && st->sender_max >= 0.9 * cap;
-	pg_note(ctx, "MLRsearch: %d trials, %d of them %.0f s; %s offers at most %.1f Mbit/s%s; "
-		"PDR at loss <= %g%%; trials in %s", st->n, st->n - first, st->time,
-		st->in ? "the peer" : "this side", st->sender_max, capped ? " (its --max-rate)" : "",
-		st->ratio[PDR] * 100, st->raw_name);
+	zl_note(ctx, st, st->n - first);
 	return PG_OK;
 }
 
@@ -307,6 +344,9 @@ static int zl_check(const struct pg_args *a, char *err, size_t errlen)
 	double v = strtod(s, &end);
 	if (end == s || *end || errno || !(v > 0 && v < 100))
 		return pg_err(err, errlen, "loss: '%s' is not a percentage above 0 and below 100", s);
+	if (pg_arg_int(a, "searches") % 2 == 0)
+		return pg_err(err, errlen, "searches: %lld is even: the result's median would be no "
+			      "search's (3, 5...)", (long long)pg_arg_int(a, "searches"));
 	return net_udp_dir_check(a, err, errlen);
 }
 
@@ -327,7 +367,7 @@ static const struct pg_param zl_params[] = {
 	NET_PEER_PARAMS,
 	{ .name = "time", .type = PG_P_INT, .def = "10", .min = 1, .max = 3600,
 	  .help = "seconds of the final trials (the search's first are a 25th, 0.1 to 1 s)",
-	  .quick = "2", .standard = "5", .full = "60" },
+	  .quick = "2", .standard = "2", .full = "60" },
 	{ .name = "size", .type = PG_P_SIZE, .def = "1472", .min = 1, .max = 65507,
 	  .help = "UDP payload bytes per datagram (18..1472: 64- to 1518-byte Ethernet frames)",
 	  .standard = "18,82,210,978,1472" },
@@ -337,6 +377,13 @@ static const struct pg_param zl_params[] = {
 	  .help = "socket buffers on both ends; auto: the system's (the peer receives into the "
 		  "largest buffer its system allows)" },
 	NET_DIR_PARAM,
+	/* How many samples, not what is measured (as --runs): the results
+	 * and their key leave it out, so a result compares with one of
+	 * another count. Odd (zl_check), so the median is one search's. */
+	{ .name = "searches", .type = PG_P_INT, .def = "3", .min = 1, .max = 15, .not_recorded = 1,
+	  .help = "independent searches, each one sample of the result (its median the median "
+		  "search's, so odd); --runs N: N of them",
+	  .quick = "3", .standard = "3", .full = "3" },
 	{ 0 },
 };
 static const struct pg_metric zl_metrics[] = {
@@ -350,6 +397,7 @@ static const struct pg_metric zl_metrics[] = {
 const struct pg_bench pg_net_udp_zeroloss = {
 	.id = "net.udp.zeroloss", .title = "UDP throughput at zero loss (RFC 2544 26.1, MLRsearch)",
 	.section = &pg_net_sec_ethernet,
-	.params = zl_params, .metrics = zl_metrics, .once = 1, .check = zl_check,
-	.setup = zl_setup, .step = zl_step, .teardown = zl_teardown, .floor = zl_floor, .label = zl_label,
+	.params = zl_params, .metrics = zl_metrics, .once = 1, .samples_param = "searches",
+	.check = zl_check, .setup = zl_setup, .prepare = zl_prepare, .step = zl_step,
+	.teardown = zl_teardown, .floor = zl_floor, .label = zl_label,
 };
