@@ -589,6 +589,26 @@ static int disagree(const struct pg_result *r)
 	return r->nmetrics > 0 && pg_procs_bimodal(r->values[0], r->proc_n, r->nprocs, why, sizeof(why));
 }
 
+/* Each process stopped at its share of the samples (its own within the
+ * target, theirs together enough for a 95% interval), yet their samples
+ * together are not within the interval target: a process changed speed
+ * midway, or they differ by less than the bimodal rule sees. */
+static int short_of_target(const struct pg_result *r, const struct pg_run_opts *o)
+{
+	if (o->runs > 0 || r->nmetrics == 0 || r->stop != PG_STOP_INTERVAL)
+		return 0;
+	struct pg_stats st;
+	pg_stats_compute(r->values[0], (size_t)r->nsamples, &st);
+	return !(st.ci_level >= PG_CI_LEVEL && st.ci_rel <= o->ci_target);
+}
+
+/* After the first nprocs: another process while they disagree, or while
+ * they fall short of the interval target with time left. */
+static int want_more(const struct pg_result *r, const struct pg_run_opts *o, double used, double cap)
+{
+	return disagree(r) || ((cap <= 0 || used < cap) && short_of_target(r, o));
+}
+
 int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int nprocs, struct pg_result *r)
 {
@@ -606,7 +626,7 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 	r->args = a;
 	r->nmetrics = pg_metric_count(b);
 	r->started = pg_wall_time();
-	for (int k = 0; k < most && r->status == PG_OK && (k < nprocs || disagree(r)); k++) {
+	for (int k = 0; k < most && r->status == PG_OK && (k < nprocs || want_more(r, o, now() - t0, cap)); k++) {
 		struct pg_run_opts co;
 		struct pg_result c;
 		child_opts(o, k, nprocs, cap, cap - (now() - t0), r->iters, &co);
@@ -619,6 +639,11 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 		}
 	}
 	r->cap = cap;
+	/* the processes' samples together never reached the target: what
+	 * stopped them is the budget, the result's time, or the most
+	 * processes it may take */
+	if (r->status == PG_OK && short_of_target(r, o))
+		r->stop = by_budget ? PG_STOP_BUDGET : cap > 0 && now() - t0 >= cap ? PG_STOP_TIME : PG_STOP_MAX_RUNS;
 	if (r->status == PG_OK)
 		finish(r);
 	if (by_budget && r->stop == PG_STOP_TIME)

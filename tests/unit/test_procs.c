@@ -228,6 +228,35 @@ static void more_processes_while_they_disagree(void **state)
 	pg_result_free(&r);
 }
 
+/* Processes each within the target, 4.5% apart (less than the bimodal rule
+ * sees), so their samples together are not: more processes while there is
+ * time, until the median's interval is within the target, else the stop
+ * says the processes ran out (never "interval" on a wide interval). */
+static void more_processes_while_short_of_target(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.02, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6 };
+	struct pg_result r;
+	sh->factor[1] = 1.045;	/* process 2 at 47.8 MB/s, the others at 50 */
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	/* 15 samples, 3 of them at 47.8: the median's interval is [50, 50] */
+	assert_int_equal(r.nprocs, 5);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_int_equal(r.proc_bimodal[0], 0);
+	assert_true(r.stats[0].ci_rel <= 0.02);
+	pg_result_free(&r);
+	reset(NULL);
+	sh->factor[1] = 1.045;
+	o.max_procs = 3;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 3);
+	assert_int_equal(r.stop, PG_STOP_MAX_RUNS);
+	assert_true(r.stats[0].ci_rel > 0.02);
+	pg_result_free(&r);
+}
+
 /* One process, or a group that is not CPU work: this process, as before. */
 static void one_process_is_in_process(void **state)
 {
@@ -321,6 +350,7 @@ int main(void)
 		cmocka_unit_test_setup(shares_runs, reset),
 		cmocka_unit_test_setup(noise_aware_share, reset),
 		cmocka_unit_test_setup(more_processes_while_they_disagree, reset),
+		cmocka_unit_test_setup(more_processes_while_short_of_target, reset),
 		cmocka_unit_test_setup(one_process_is_in_process, reset),
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
