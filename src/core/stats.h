@@ -46,8 +46,9 @@ double pg_median_sorted(const double *sorted, size_t n);
 void pg_stats_compute(const double *samples, size_t n, struct pg_stats *out);
 
 /* The standard error of the log of the median of n samples, from the
- * samples' spread on the log scale (sqrt(pi/2) s / sqrt(n)); -1 when n < 2
- * or a sample is not positive. */
+ * samples' spread on the log scale (sqrt(pi/2) s / sqrt(n), s robust: 1.4826
+ * times the median absolute deviation, else the standard deviation); -1
+ * when n < 2 or a sample is not positive. */
 double pg_log_median_se(const double *samples, size_t n);
 
 /* Two-sided p of Student's t with df degrees of freedom (df > 0; above

@@ -78,7 +78,8 @@ struct pg_gate_result {
 };
 
 /* The standard error of the log of the median of n samples (from the
- * samples' spread on the log scale: 1.2533 s / sqrt(n)); -1 when n < 2 or
+ * samples' robust spread on the log scale: 1.2533 s / sqrt(n), s from the
+ * median absolute deviation, pg_log_median_se); -1 when n < 2 or
  * a sample is not positive. */
 double pg_gate_log_median_se(const double *samples, int n);
 

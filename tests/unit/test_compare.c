@@ -37,8 +37,17 @@ static void median_se(void **state)
 	assert_float_equal(pg_gate_log_median_se(one, 1), -1, 0);
 	assert_float_equal(pg_gate_log_median_se(zero, 2), -1, 0);
 	double v[] = { 100, 110 };
-	/* sd of logs: |log 1.1| / sqrt 2; se = 1.2533 sd / sqrt 2 */
-	assert_float_equal(pg_gate_log_median_se(v, 2), 1.2533 * log(1.1) / 2, 1e-9);
+	/* the logs' median absolute deviation: |log 1.1| / 2; s = 1.4826 MAD;
+	 * se = 1.2533 s / sqrt 2 */
+	assert_float_equal(pg_gate_log_median_se(v, 2), 1.2533 * 1.4826 * log(1.1) / 2 / sqrt(2), 1e-9);
+	/* one connect of 342 us among 28 us ones (an A/A row the standard
+	 * deviation called too noisy to judge) hardly moves it */
+	double far[] = { 31.5, 28.3, 26.2, 28.3, 342.3 };
+	assert_float_equal(pg_gate_log_median_se(far, 5), 0.0641, 0.0001);	/* the sd gives 0.624 */
+	/* half the samples alike (MAD 0): the standard deviation */
+	double ties[] = { 5, 5, 6 };
+	double sd = sqrt((2 * pow(log(5) - (2 * log(5) + log(6)) / 3, 2) + pow(log(6) - (2 * log(5) + log(6)) / 3, 2)) / 2);
+	assert_float_equal(pg_gate_log_median_se(ties, 3), 1.2533 * sd / sqrt(3), 1e-9);
 }
 
 /* --- runs made by hand --- */
