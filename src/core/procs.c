@@ -65,11 +65,10 @@ static void proc_medians(const double *samples, const int *n, int nprocs, double
 		se[i] = pg_log_median_se(samples + at, (size_t)n[i]);
 		if (se[i] < 0)
 			continue;
-		double mean = 0;
-		for (int k = 0; k < n[i]; k++)
-			mean += log(samples[at + k]) / n[i];
-		for (int k = 0; k < n[i]; k++)
-			ss += (log(samples[at + k]) - mean) * (log(samples[at + k]) - mean);
+		/* the process's own spread, robust as its se is (a process
+		 * that changed speed for one sample is not a noisy process) */
+		double s = se[i] * sqrt((double)n[i]) / 1.2533;
+		ss += s * s * (n[i] - 1);
 		df += n[i] - 1;
 	}
 	for (int i = 0; i < nprocs && df > 0; i++)
