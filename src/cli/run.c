@@ -122,6 +122,7 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 	struct pg_budget shared;
 	static struct watch w;	/* large, and a run has one */
 	pg_env_open(&w.env);
+	pg_env_probe_start(&w.env);
 	pg_env_mark(&w.env, &w.base);
 	run_quiet_init(&w.quiet, &w.env, c->wait_quiet);
 	item_opts(c, s, c->budget > 0 ? &shared : NULL, &ro);

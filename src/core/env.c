@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,6 +439,53 @@ void pg_env_mark(struct pg_env *e, struct pg_env_mark *m)
 	read_cgroup(e, m);
 }
 
+/* --- the speed probe --- */
+
+/* Steps of a xorshift chain, each depending on the last: the CPU's speed
+ * at plain integer work, which nothing in /proc or /sys shows on a VM
+ * whose host gives it less (another tenant on the core's other thread). */
+#define PROBE_STEPS 1000000
+
+static double probe_rate(void)
+{
+	volatile uint64_t sink;
+	uint64_t x = 88172645463325252ULL;
+	double t0 = pg_now();
+	for (int i = 0; i < PROBE_STEPS; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	sink = x;
+	(void)sink;
+	double t = pg_now() - t0;
+	return t > 0 ? PROBE_STEPS / t : 0;
+}
+
+/* The best of n: an interrupt or a preemption only slows one. */
+static double probe_best(int n)
+{
+	double best = 0;
+	for (int i = 0; i < n; i++)
+		best = fmax(best, probe_rate());
+	return best;
+}
+
+void pg_env_probe_start(struct pg_env *e)
+{
+	e->probe_ref = probe_best(5);
+}
+
+double pg_env_probe(const struct pg_env *e, struct pg_env_seen *s)
+{
+	if (!(e->probe_ref > 0))
+		return 0;
+	double share = probe_best(2) / e->probe_ref;
+	if (share > 0 && (s->speed == 0 || share < s->speed))
+		s->speed = share;
+	return share;
+}
+
 /* --- judging --- */
 
 /* More than the threshold beyond what the ticks leave uncertain. */
@@ -567,12 +615,16 @@ void pg_env_add(struct pg_env_seen *r, const struct pg_env_seen *s)
 	}
 	r->have_cg |= s->have_cg;
 	r->cg_throttled += s->cg_throttled;
+	if (s->speed > 0 && (r->speed == 0 || s->speed < r->speed))
+		r->speed = s->speed;
 	r->why |= s->why;
 	r->disturbed += s->why != 0;
 }
 
 int pg_env_judge(struct pg_env_seen *r)
 {
+	if (r->speed > 0 && r->speed < PG_ENV_SLOW_SHARE)
+		r->why |= PG_ENV_SLOW;
 	if (r->have_cpu && r->total_s > 0) {
 		if (over(r->others_s, r->slack_s, r->total_s, r->wall_s))
 			r->why |= PG_ENV_OTHERS;
@@ -614,6 +666,8 @@ void pg_env_json(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD(",\"freq_cap_khz\":%ld,\"freq_cap_start_khz\":%ld", r->cap_lo, r->cap_base);
 	if (r->have_cg)
 		ADD(",\"cgroup_throttled\":%lld", r->cg_throttled);
+	if (r->speed > 0)
+		ADD(",\"speed_pct\":%.1f", 100 * r->speed);
 	ADD(",\"disturbed_samples\":%d,\"dropped_samples\":%d}", r->disturbed, r->dropped);
 }
 
@@ -637,8 +691,13 @@ void pg_env_why(const struct pg_env_seen *r, char *buf, size_t len)
 			ADD("%sthermal throttling in %d sample%s", sep, r->throttled, r->throttled == 1 ? "" : "s");
 		sep = "; ";
 	}
-	if (r->why & PG_ENV_CGROUP)
+	if (r->why & PG_ENV_CGROUP) {
 		ADD("%sthe cgroup's CPU quota throttled it %lld times", sep, r->cg_throttled);
+		sep = "; ";
+	}
+	if (r->why & PG_ENV_SLOW)
+		ADD("%sthe CPU ran at %.0f%% of its speed at the run's start (a fixed loop timed after the samples; the "
+		    "limit is %.0f%%)", sep, 100 * r->speed, 100 * PG_ENV_SLOW_SHARE);
 	if (r->why && r->n)
 		ADD("; of its %d samples %d were disturbed, and %d disturbed ones were dropped", r->n, r->disturbed,
 		    r->dropped);
@@ -655,4 +714,6 @@ void pg_env_short(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD("%sthermal", buf[0] ? ", " : "");
 	if (r->why & PG_ENV_CGROUP)
 		ADD("%scgroup quota", buf[0] ? ", " : "");
+	if (r->why & PG_ENV_SLOW)
+		ADD("%sslow %.0f%%", buf[0] ? ", " : "", 100 * r->speed);
 }

@@ -11,8 +11,11 @@
  * thermal cooling device throttled or the cpufreq cap fell below the run's
  * start, or when the cgroup's quota throttled. The runner takes a disturbed
  * sample again while the result has time (runner.c); a result is disturbed
- * when a sample it kept was, or when its kept samples together were.
- * docs/methodology.md has the thresholds and why.
+ * when a sample it kept was, or when its kept samples together were, or
+ * when a fixed loop timed after its first and its last sample ran below
+ * PG_ENV_SLOW of its speed at the run's start (the host gave this VM less:
+ * another tenant on its core's other thread, a clock cut that no file here
+ * shows). docs/methodology.md has the thresholds and why.
  */
 #ifndef PG_ENV_H
 #define PG_ENV_H
@@ -26,6 +29,9 @@
 /* /proc/stat counts in clock ticks and prints each field truncated: a
  * difference of two readings is uncertain by about this many ticks. */
 #define PG_ENV_SLACK_TICKS 3
+/* A result whose speed probe ran below this share of the run's start is
+ * disturbed (the probe's own spread on a quiet machine is a few percent). */
+#define PG_ENV_SLOW_SHARE 0.80
 
 #define PG_ENV_MAX_POLICIES 16
 #define PG_ENV_MAX_COOLING 16
@@ -39,6 +45,7 @@ enum {
 	PG_ENV_STEAL = 2,	/* the hypervisor did */
 	PG_ENV_THERMAL = 4,	/* thermal throttling */
 	PG_ENV_CGROUP = 8,	/* the cgroup's CPU quota throttled it */
+	PG_ENV_SLOW = 16,	/* the speed probe ran slower than at the run's start */
 };
 
 /* Where this machine exposes each thing, found once per run. */
@@ -58,6 +65,9 @@ struct pg_env {
 	int ndesc;
 	long desc[PG_ENV_MAX_DESC];
 	long last_pid;
+	/* The speed probe's rate at the run's start (the best of several),
+	 * loop steps per second; 0: not probed. */
+	double probe_ref;
 };
 
 /* The machine at one instant. */
@@ -98,12 +108,18 @@ struct pg_env_seen {
 	int have_cg;
 	long long cg_throttled;
 	unsigned why;		/* PG_ENV_* of this sample; a result's: what disturbed it */
+	double speed;		/* the slowest speed probe, a share of probe_ref; 0: none */
 	int disturbed;		/* samples kept though disturbed */
 	int dropped;		/* disturbed samples left out (taken again while there was time) */
 };
 
 /* Finds what the machine exposes (under pg_sysinfo_root()). */
 void pg_env_open(struct pg_env *e);
+/* Times the speed probe at the run's start: e->probe_ref. */
+void pg_env_probe_start(struct pg_env *e);
+/* The speed probe now, as a share of e->probe_ref (0 when not probed);
+ * the lowest seen goes into s->speed. */
+double pg_env_probe(const struct pg_env *e, struct pg_env_seen *s);
 /* Reads the machine now (and keeps what it learnt of the descendants). */
 void pg_env_mark(struct pg_env *e, struct pg_env_mark *m);
 /* What happened from a to b; base is the run's first mark (its cpufreq caps),

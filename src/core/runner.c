@@ -639,6 +639,10 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 		if (r->hist)
 			pg_hist_merge(r->hist, sp->sample_hist);
 		r->nsamples++;
+		/* the CPU's speed after the first sample (busy, so a governor
+		 * has raised the clock) and after the last */
+		if (o->env && r->nsamples == 1)
+			pg_env_probe(o->env, &r->env);
 		if (r->bench->once) {
 			if (r->nsamples < pg_once_samples(r->bench, r->args, o))
 				continue;
@@ -650,6 +654,8 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 	}
 	pg_cpu_mark(&c1);
 	pg_cpu_load(&c0, &c1, &r->cpu);
+	if (o->env && r->nsamples > 1)
+		pg_env_probe(o->env, &r->env);
 	if (r->have_env)
 		r->disturbed = pg_env_judge(&r->env);
 	if (sp->remote_s > 0) {

@@ -166,6 +166,46 @@ static void quiet_and_steal(void **state)
 	assert_int_equal(s.why & (PG_ENV_OTHERS | PG_ENV_STEAL), 0);
 }
 
+/* The speed probe: a result whose probe ran below PG_ENV_SLOW_SHARE of
+ * the run's start is disturbed and says so; none without a start. */
+static void speed_probe(void **state)
+{
+	(void)state;
+	struct pg_env e;
+	memset(&e, 0, sizeof(e));
+	struct pg_env_seen r = { 0 };
+	assert_float_equal(pg_env_probe(&e, &r), 0, 0);	/* not probed at the start */
+	assert_float_equal(r.speed, 0, 0);
+	pg_env_probe_start(&e);
+	assert_true(e.probe_ref > 0);
+	double ref = e.probe_ref;
+	/* a start 10x faster than now: the CPU at a tenth of its speed */
+	e.probe_ref = 10 * ref;
+	double share = pg_env_probe(&e, &r);
+	assert_true(share > 0 && share < PG_ENV_SLOW_SHARE);
+	assert_float_equal(r.speed, share, 0);
+	/* a later, faster probe does not hide the slow one */
+	e.probe_ref = ref / 10;
+	assert_true(pg_env_probe(&e, &r) > 1);
+	assert_float_equal(r.speed, share, 0);
+	r.n = 2;
+	assert_true(pg_env_judge(&r));
+	assert_int_equal(r.why, PG_ENV_SLOW);
+	char json[512], why[512], brief[64];
+	pg_env_json(&r, json, sizeof(json));
+	assert_non_null(strstr(json, "\"speed_pct\":"));
+	pg_env_why(&r, why, sizeof(why));
+	assert_non_null(strstr(why, "of its speed at the run's start"));
+	pg_env_short(&r, brief, sizeof(brief));
+	assert_non_null(strstr(brief, "slow "));
+	/* merged: the slowest of two */
+	struct pg_env_seen m = { 0 }, fast = { .speed = 0.97 };
+	pg_env_add(&m, &fast);
+	pg_env_add(&m, &r);
+	assert_float_equal(m.speed, share, 0);
+	assert_false(pg_env_judge(&fast));
+}
+
 /* The CPU time of this process's descendants (a peer it forked) is its
  * own, not another process's. */
 static void descendants_count_as_self(void **state)
@@ -244,6 +284,7 @@ int main(void)
 		cmocka_unit_test(finds_what_is_there),
 		cmocka_unit_test(a_disturbed_sample),
 		cmocka_unit_test(quiet_and_steal),
+		cmocka_unit_test(speed_probe),
 		cmocka_unit_test(descendants_count_as_self),
 		cmocka_unit_test(virt_and_identity),
 	};
