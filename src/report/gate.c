@@ -85,6 +85,11 @@ static void test_runs(const double *lb, const struct pg_gate_side *b, const doub
 	vb = fmax(vb, mean_se2(b));
 	vn = fmax(vn, mean_se2(n));
 	double ab = vb / b->n, an = vn / n->n;
+	if (b->runs == 1 && n->runs == 1) {
+		/* processes of one run a side: each run's own state besides */
+		ab += PG_GATE_RUN_SD * PG_GATE_RUN_SD;
+		an += PG_GATE_RUN_SD * PG_GATE_RUN_SD;
+	}
 	r->test = PG_TEST_RUNS;
 	r->d = mn - mb;
 	/* As many replicates a side (two processes each, say): the pooled

@@ -47,6 +47,14 @@
 /* One run a side: the standard deviation of a run's log median between
  * processes of one build that the test allows for (2%). */
 #define PG_GATE_PROCESS_SD 0.02
+/* One run a side measured in processes: the processes share their run's
+ * machine state, so the test also allows each run this standard deviation
+ * of its log figure on top of the processes' spread (5%: three runs of
+ * os.sig.install back to back, each of 2-3 processes agreeing within 3%,
+ * gave 0.222, 0.208 and 0.193 us). With one run a side a change below
+ * about 20% is then not significant; several runs a side measure the
+ * runs' spread instead. */
+#define PG_GATE_RUN_SD 0.05
 /* A change of this factor or more (either way) is gross. One run a side
  * judges no change below it: two processes of one build were measured up
  * to 1.6x apart (a log standard deviation of 0.19 over six processes), and
@@ -63,6 +71,9 @@ struct pg_gate_side {
 	const double *median;
 	const double *se;
 	const int *nsamples;	/* each run's samples */
+	/* The runs these replicates come from: 1 when they are the processes
+	 * of one run (0: as many as n). */
+	int runs;
 };
 
 enum pg_gate_test { PG_TEST_NONE, PG_TEST_RUNS, PG_TEST_ONE_VS_RUNS, PG_TEST_ONE_RUN };
