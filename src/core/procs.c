@@ -67,7 +67,7 @@ static void proc_medians(const double *samples, const int *n, int nprocs, double
 			continue;
 		/* the process's own spread, robust as its se is (a process
 		 * that changed speed for one sample is not a noisy process) */
-		double s = se[i] * sqrt((double)n[i]) / 1.2533;
+		double s = pg_log_spread(samples + at, (size_t)n[i]);
 		ss += s * s * (n[i] - 1);
 		df += n[i] - 1;
 	}

@@ -111,11 +111,7 @@ void pg_stats_compute(const double *s, size_t n, struct pg_stats *out)
 	out->cv = out->mean != 0 ? out->stddev / fabs(out->mean) : 0;
 }
 
-/* The spread of the logs of n samples (n >= 2), robustly: 1.4826 times
- * their median absolute deviation, which one sample far off (a 342 us
- * connect among 28 us ones) does not move; their standard deviation where
- * that is 0 (half the samples alike). -1: out of memory. */
-static double log_spread(const double *samples, size_t n)
+double pg_log_spread(const double *samples, size_t n)
 {
 	double *l = malloc(2 * n * sizeof(double));
 	if (!l)
@@ -144,7 +140,7 @@ double pg_log_median_se(const double *samples, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!(samples[i] > 0))
 			return -1;
-	double s = log_spread(samples, n);
+	double s = pg_log_spread(samples, n);
 	/* the median's standard error is sqrt(pi/2) times the mean's */
 	return s < 0 ? -1 : 1.2533 * s / sqrt((double)n);
 }
