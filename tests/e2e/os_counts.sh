@@ -32,6 +32,20 @@ fi
 "$PGC" run os.fs.create os.syscall.stat -p dir="$T/work" $FAST --no-db --out "$T/d.jsonl" \
 	>>"$T/table" 2>>"$T/err" || fail "run with dir= failed: $(cat "$T/err")"
 
+# cpu=spread puts the peer on a second CPU (or skips where there is one);
+# a cpu= that is not a placement is refused before anything runs.
+"$PGC" run os.pipe.lat -p cpu=spread $FAST --no-db --out "$T/s.jsonl" >>"$T/table" 2>>"$T/err" ||
+	fail "cpu=spread failed: $(cat "$T/err")"
+python3 - "$T/s.jsonl" <<'PY' || fail "cpu=spread"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if '"result"' in l][0]
+ok = (r["status"] == "ok" and "its peer on CPU" in r.get("note", "")) or \
+     (r["status"] == "skipped" and "two CPUs" in r.get("reason", ""))
+sys.exit(0 if ok else "%s %s %s" % (r["status"], r.get("note"), r.get("reason")))
+PY
+rc=0; "$PGC" run os.sem -p cpu=bogus --no-db --out "$T/bad.jsonl" >/dev/null 2>"$T/bad.err" || rc=$?
+[ $rc -eq 2 ] && grep -q "cpu=bogus" "$T/bad.err" || fail "cpu=bogus: exit $rc, $(cat "$T/bad.err")"
+
 [ -z "$(ls -A "$T/tmp")" ] || fail "left in TMPDIR: $(ls -A "$T/tmp")"
 [ -z "$(ls -A "$T/work")" ] || fail "left in dir=: $(ls -A "$T/work")"
 ! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
@@ -114,6 +128,12 @@ for b in ("os.proc.fork", "os.proc.exec"):
     r = by[b][0]
     check(r["params"]["from"] == "helper", b + " from=helper by default")
     check("helper process" in r.get("note", "") and "mappings" in r["note"], b + " note: %r" % r.get("note"))
+
+# The two processes of an exchange share one CPU by default (cpu=same).
+for b in ("os.pipe.lat", "os.pipe.bw", "os.unix.lat", "os.tcp.lat", "os.connect", "os.sem"):
+    r = by[b][0]
+    check(r["params"]["cpu"] == "same", b + " cpu=same by default")
+    check("all processes on CPU " in r.get("note", ""), b + " note: %r" % r.get("note"))
 
 # Latencies without an overhead to subtract are time / count exactly;
 # lat_sem counts two hand-offs per round trip.

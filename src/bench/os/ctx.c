@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/err.h"
 #include "os.h"
 
 #define MAX_PROCS 64
@@ -175,6 +176,15 @@ static void ctx_label(const struct pg_bench *b, const struct pg_args *a, const c
 		 (long long)(pg_arg_int(a, "size") / 1024));
 }
 
+/* The ring is on one CPU or placed by the scheduler: spread has no meaning
+ * for a ring of more than two. */
+static int ctx_check(const struct pg_args *a, char *err, size_t len)
+{
+	if (strcmp(pg_arg_str(a, "cpu"), "spread") == 0)
+		return pg_err(err, len, "cpu=spread: the ring runs on one CPU (a number or same) or any");
+	return os_check_cpu(a, err, len);
+}
+
 static const struct pg_param ctx_params[] = {
 	{ .name = "procs", .type = PG_P_INT, .def = "2", .min = 2, .max = MAX_PROCS,
 	  .help = "processes in the ring", .quick = "2", .standard = "2,4,8,16",
@@ -184,7 +194,8 @@ static const struct pg_param ctx_params[] = {
 	  .quick = "0", .standard = "0,16k,64k,128k,256k",
 	  .full = "0,4k,16k,32k,64k,128k,256k,512k,1m" },
 	{ .name = "cpu", .type = PG_P_STR, .def = "0",
-	  .help = "CPU all processes run on, or 'any' to let the scheduler place them" },
+	  .help = "CPU all processes run on, 'same' for the first this process may use, "
+		  "or 'any' to let the scheduler place them" },
 	{ 0 },
 };
 static const struct pg_metric us_per_switch[] = {
@@ -195,6 +206,6 @@ static const struct pg_metric us_per_switch[] = {
 const struct pg_bench pg_os_ctx = {
 	.id = "os.ctx", .title = "Context switch, token ring of processes (lat_ctx)",
 	.section = &pg_os_sec_lmbench,
-	.params = ctx_params, .metrics = us_per_switch,
+	.params = ctx_params, .metrics = us_per_switch, .check = ctx_check,
 	.setup = ctx_setup, .step = ctx_step, .teardown = ctx_teardown, .label = ctx_label,
 };

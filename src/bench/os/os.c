@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench/lmbench.h"
+#include "core/err.h"
 #include "core/timer.h"
 #include "os.h"
 
@@ -123,22 +124,87 @@ int os_read_all(int fd, void *buf, size_t len)
 	return io_all(read, fd, buf, len);
 }
 
-int os_pin(struct pg_ctx *ctx, const char *cpu)
+/* The n-th CPU (from 0) this thread may run on, or -1. */
+static int allowed_cpu(int n)
 {
-	if (!cpu || !*cpu || strcmp(cpu, "any") == 0)
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && n-- == 0)
+			return c;
+	return -1;
+}
+
+int os_place(struct pg_ctx *ctx, const char *how, struct os_place *p)
+{
+	p->self = p->peer = -1;
+	if (!how || !*how || strcmp(how, "any") == 0)
 		return PG_OK;
+	if (strcmp(how, "same") == 0 || strcmp(how, "spread") == 0) {
+		p->self = allowed_cpu(0);
+		p->peer = strcmp(how, "same") == 0 ? p->self : allowed_cpu(1);
+		if (p->self < 0)
+			return pg_error(ctx, "cannot read this process's CPUs: %s", strerror(errno));
+		if (p->peer < 0)
+			return pg_skip(ctx, "cpu=spread needs two CPUs and this process may use one "
+					    "(see --cpu, taskset): use cpu=same");
+		return PG_OK;
+	}
 	char *end;
-	long c = strtol(cpu, &end, 10);
-	if (*end || c < 0 || c >= CPU_SETSIZE)
-		return pg_error(ctx, "cpu=%s: give a CPU number or 'any'", cpu);
+	long c = strtol(how, &end, 10);
+	if (*end || end == how || c < 0 || c >= CPU_SETSIZE)
+		return pg_error(ctx, "cpu=%s: give same, spread, any or a CPU number", how);
+	p->self = p->peer = (int)c;
+	return PG_OK;
+}
+
+int os_check_cpu(const struct pg_args *a, char *err, size_t len)
+{
+	const char *how = pg_arg_str(a, "cpu");
+	if (strcmp(how, "same") == 0 || strcmp(how, "spread") == 0 || strcmp(how, "any") == 0)
+		return 0;
+	char *end;
+	long c = strtol(how, &end, 10);
+	if (*end || end == how || c < 0 || c >= CPU_SETSIZE)
+		return pg_err(err, len, "cpu=%s: give same, spread, any or a CPU number", how);
+	return 0;
+}
+
+int os_run_on(struct pg_ctx *ctx, int cpu)
+{
+	if (cpu < 0)
+		return PG_OK;
 	cpu_set_t set;
 	CPU_ZERO(&set);
-	CPU_SET((int)c, &set);
+	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) != 0)
-		return pg_skip(ctx, "cannot run on CPU %ld (%s): pick one of this machine's CPUs",
-			       c, strerror(errno));
-	pg_note(ctx, "all processes on CPU %ld", c);
+		return pg_skip(ctx, "cannot run on CPU %d (%s): pick one of this machine's CPUs",
+			       cpu, strerror(errno));
 	return PG_OK;
+}
+
+void os_place_text(const struct os_place *p, char *buf, size_t len)
+{
+	if (p->self < 0)
+		snprintf(buf, len, "placed by the scheduler");
+	else if (p->self == p->peer)
+		snprintf(buf, len, "all processes on CPU %d", p->self);
+	else
+		snprintf(buf, len, "this process on CPU %d, its peer on CPU %d", p->self, p->peer);
+}
+
+int os_pin(struct pg_ctx *ctx, const char *cpu)
+{
+	struct os_place p;
+	int rc = os_place(ctx, cpu, &p);
+	if (rc == PG_OK && p.self != p.peer)
+		rc = pg_error(ctx, "cpu=spread: this benchmark's processes all run on one CPU or 'any'");
+	if (rc == PG_OK)
+		rc = os_run_on(ctx, p.self);
+	if (rc == PG_OK && p.self >= 0)
+		pg_note(ctx, "all processes on CPU %d", p.self);
+	return rc;
 }
 
 const struct pg_section pg_os_sec_lmbench = PG_SECTION_LMBENCH;

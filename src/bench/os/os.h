@@ -31,8 +31,31 @@ void os_reap(pid_t pid);
 int os_write_all(int fd, const void *buf, size_t len);
 int os_read_all(int fd, void *buf, size_t len);
 
-/* Pins the calling thread (and the children it forks) to CPU `cpu` given as
- * text, "any" for none. Returns PG_OK or a skip with the reason. */
+/* Where the processes of an exchange run, from a cpu= parameter (why: on a
+ * VM a wake-up across CPUs costs 10x one on the same CPU, so a result whose
+ * ends the scheduler places differs 10x from process to process):
+ *   same    both ends on the first CPU this process may use (respects --cpu
+ *           and taskset)
+ *   spread  this process on the first, the peer on the second
+ *   N       both on CPU N
+ *   any     where the scheduler puts them (-1 in both)
+ * Returns PG_OK, or a skip/error with the reason. */
+struct os_place {
+	int self, peer;
+};
+int os_place(struct pg_ctx *ctx, const char *how, struct os_place *p);
+/* The check hook of a benchmark with a cpu= parameter. */
+int os_check_cpu(const struct pg_args *a, char *err, size_t len);
+/* Pins the calling thread, and so the children it forks afterwards, to CPU
+ * `cpu` (-1: leaves it be). The peer is placed by calling this with
+ * p.peer before forking it and with p.self after. */
+int os_run_on(struct pg_ctx *ctx, int cpu);
+/* The placement in words, for a note. */
+void os_place_text(const struct os_place *p, char *buf, size_t len);
+
+/* Pins the calling thread (and the children it forks) to one CPU given as
+ * for os_place ("same", a number, or "any" for none); spread is refused.
+ * Returns PG_OK or a skip with the reason. */
 int os_pin(struct pg_ctx *ctx, const char *cpu);
 
 extern const struct pg_bench pg_os_syscall_null, pg_os_syscall_read, pg_os_syscall_write,

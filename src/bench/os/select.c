@@ -169,10 +169,21 @@ static int sem_setup(struct pg_ctx *ctx)
 			       strerror(errno));
 	if (semctl(s->id, 1, SETVAL, 1) != 0)
 		return pg_error(ctx, "cannot set a semaphore: %s", strerror(errno));
+	/* Placed as ipc.c's exchanges are, for the same reason. */
+	struct os_place place;
+	int rc = os_place(ctx, pg_arg_str(ctx->args, "cpu"), &place);
+	if (rc == PG_OK)
+		rc = os_run_on(ctx, place.peer);
+	if (rc != PG_OK)
+		return rc;
 	s->pid = os_spawn(sem_peer, s);
 	if (s->pid < 0)
 		return pg_skip(ctx, "cannot fork a peer process: %s", strerror(errno));
-	return PG_OK;
+	rc = os_run_on(ctx, place.self);
+	char where[96];
+	os_place_text(&place, where, sizeof(where));
+	pg_note(ctx, "%s", where);
+	return rc;
 }
 
 static void sem_teardown(struct pg_ctx *ctx)
@@ -205,11 +216,16 @@ static void sem_label(const struct pg_bench *b, const struct pg_args *a, const c
 	snprintf(buf, len, "lat_sem");
 }
 
-static const struct pg_param no_params[] = { { 0 } };
+static const struct pg_param sem_params[] = {
+	{ .name = "cpu", .type = PG_P_STR, .def = "same",
+	  .help = "where the two processes run: same (one CPU), spread (two CPUs), any "
+		  "(the scheduler's choice, as lat_sem run bare) or a CPU number" },
+	{ 0 },
+};
 
 const struct pg_bench pg_os_sem = {
 	.id = "os.sem", .title = "System V semaphore hand-off between two processes (lat_sem)",
 	.section = &pg_os_sec_lmbench,
-	.params = no_params, .metrics = us_per_op,
+	.params = sem_params, .metrics = us_per_op, .check = os_check_cpu,
 	.setup = sem_setup, .step = sem_step, .teardown = sem_teardown, .label = sem_label,
 };
