@@ -161,17 +161,11 @@ static int ipc_setup(struct pg_ctx *ctx)
 		s->rd = s->wr = sv[0];
 		s->peer_rd = s->peer_wr = sv[1];
 	} else {
-		int lrc = tcp_listener(ctx, s);
-		if (lrc != PG_OK)
-			return lrc;
+		int rc = tcp_listener(ctx, s);
+		if (rc != PG_OK)
+			return rc;
 	}
 
-	struct os_place place;
-	int rc = os_place(ctx, pg_arg_str(ctx->args, "cpu"), &place);
-	if (rc == PG_OK)
-		rc = os_run_on(ctx, place.peer); /* the peer inherits it */
-	if (rc != PG_OK)
-		return rc;
 	void (*peer)(void *) = k->m == M_LAT ? echo_peer : k->m == M_BW ? source_peer : accept_peer;
 	if (k->t == T_TCP && k->m != M_CONNECT) {
 		/* The peer accepts one connection and serves it. */
@@ -188,9 +182,9 @@ static int ipc_setup(struct pg_ctx *ctx)
 			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		}
 	}
-	s->pid = os_spawn(peer, s);
-	if (s->pid < 0)
-		return pg_skip(ctx, "cannot fork a peer process: %s", strerror(errno));
+	int rc = os_spawn_peer(ctx, peer, s, &s->pid);
+	if (rc != PG_OK)
+		return rc;
 	/* The peer's ends are the peer's alone now (an end of file then means
 	 * the peer is gone). */
 	if (s->peer_rd >= 0 && s->peer_rd != s->rd)
@@ -198,15 +192,11 @@ static int ipc_setup(struct pg_ctx *ctx)
 	if (s->peer_wr >= 0 && s->peer_wr != s->peer_rd && s->peer_wr != s->wr)
 		close(s->peer_wr);
 	s->peer_rd = s->peer_wr = -1;
-	rc = os_run_on(ctx, place.self);
-	if (rc != PG_OK)
-		return rc;
-	char where[96];
-	os_place_text(&place, where, sizeof(where));
-	if (k->t == T_TCP)
+	if (k->t == T_TCP) {
+		char where[PG_MSG_LEN];
+		snprintf(where, sizeof(where), "%s", ctx->note);
 		pg_note(ctx, "%s; 127.0.0.1 port %u", where, ntohs(s->addr.sin_port));
-	else
-		pg_note(ctx, "%s", where);
+	}
 	return PG_OK;
 }
 

@@ -194,6 +194,24 @@ void os_place_text(const struct os_place *p, char *buf, size_t len)
 		snprintf(buf, len, "this process on CPU %d, its peer on CPU %d", p->self, p->peer);
 }
 
+int os_spawn_peer(struct pg_ctx *ctx, void (*fn)(void *arg), void *arg, pid_t *pid)
+{
+	struct os_place p;
+	int rc = os_place(ctx, pg_arg_str(ctx->args, "cpu"), &p);
+	if (rc == PG_OK)
+		rc = os_run_on(ctx, p.peer); /* the peer inherits it */
+	if (rc != PG_OK)
+		return rc;
+	*pid = os_spawn(fn, arg);
+	if (*pid < 0)
+		return pg_skip(ctx, "cannot fork a peer process: %s", strerror(errno));
+	rc = os_run_on(ctx, p.self);
+	char where[96];
+	os_place_text(&p, where, sizeof(where));
+	pg_note(ctx, "%s", where);
+	return rc;
+}
+
 int os_pin(struct pg_ctx *ctx, const char *cpu)
 {
 	struct os_place p;

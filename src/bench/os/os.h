@@ -53,6 +53,11 @@ int os_run_on(struct pg_ctx *ctx, int cpu);
 /* The placement in words, for a note. */
 void os_place_text(const struct os_place *p, char *buf, size_t len);
 
+/* os_spawn of a peer placed by the benchmark's cpu= parameter, this process
+ * placed too, and the placement in ctx->note. Returns PG_OK, or a skip or
+ * error with the reason. */
+int os_spawn_peer(struct pg_ctx *ctx, void (*fn)(void *arg), void *arg, pid_t *pid);
+
 /* Pins the calling thread (and the children it forks) to one CPU given as
  * for os_place ("same", a number, or "any" for none); spread is refused.
  * Returns PG_OK or a skip with the reason. */

@@ -170,20 +170,7 @@ static int sem_setup(struct pg_ctx *ctx)
 	if (semctl(s->id, 1, SETVAL, 1) != 0)
 		return pg_error(ctx, "cannot set a semaphore: %s", strerror(errno));
 	/* Placed as ipc.c's exchanges are, for the same reason. */
-	struct os_place place;
-	int rc = os_place(ctx, pg_arg_str(ctx->args, "cpu"), &place);
-	if (rc == PG_OK)
-		rc = os_run_on(ctx, place.peer);
-	if (rc != PG_OK)
-		return rc;
-	s->pid = os_spawn(sem_peer, s);
-	if (s->pid < 0)
-		return pg_skip(ctx, "cannot fork a peer process: %s", strerror(errno));
-	rc = os_run_on(ctx, place.self);
-	char where[96];
-	os_place_text(&place, where, sizeof(where));
-	pg_note(ctx, "%s", where);
-	return rc;
+	return os_spawn_peer(ctx, sem_peer, s, &s->pid);
 }
 
 static void sem_teardown(struct pg_ctx *ctx)
