@@ -12,6 +12,7 @@
  *   shape COPIES METRICS ITERS STOP CAP
  *   times STARTED FINISHED           CLOCK_REALTIME seconds
  *   cpu HAVE_BUSY BUSY_PCT USER_S SYS_S
+ *   remote BUSY_PCT                  the peer's CPU load, where it gave one
  *   env F1 F2 ...                    struct pg_env_seen, env_fields' order
  *   disturbed 0|1
  *   s ELAPSED V0 V1 ...              a sample: its seconds, each metric's value
@@ -36,9 +37,13 @@
 
 int pg_procs_apply(const struct pg_bench *b)
 {
-	static const char *const groups[] = { "cpu.", "mem.", "os.", "crypto." };
+	static const char *const groups[] = { "cpu.", "mem.", "os.", "crypto.", "net." };
 	/* A trial of these groups (mem.stream.*) is CPU work timed by the
-	 * benchmark itself: it is measured in processes as the others. */
+	 * benchmark itself: it is measured in processes as the others. net.*
+	 * too: each process starts its own local peer or session with the
+	 * remote one, and one run's throughput is a draw as a CPU result's
+	 * is (net.tcp.bidir's rx, one process a side, 22.7 and 27.1 Gbit/s in
+	 * an A/A, each tight within its process). */
 	if (b->once)
 		return 0;
 	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
@@ -173,6 +178,8 @@ static void send_result(FILE *f, const struct pg_result *r)
 		r->cap);
 	fprintf(f, "times %a %a\n", r->started, r->finished);
 	fprintf(f, "cpu %d %a %a %a\n", r->cpu.have_busy, r->cpu.busy_pct, r->cpu.self_user_s, r->cpu.self_sys_s);
+	if (r->cpu.have_remote)
+		fprintf(f, "remote %a\n", r->cpu.remote_busy_pct);
 	if (r->have_env) {
 		send_env(f, &r->env);
 		fprintf(f, "disturbed %d\n", r->disturbed);
@@ -363,6 +370,8 @@ static int parse_line(char *line, struct pg_result *c, int *cap, int *ended)
 	} else if (strcmp(line, "cpu") == 0 && sscanf(rest, "%d %la %la %la", &have, &c->cpu.busy_pct,
 						     &c->cpu.self_user_s, &c->cpu.self_sys_s) == 4) {
 		c->cpu.have_busy = have != 0;
+	} else if (strcmp(line, "remote") == 0 && sscanf(rest, "%la", &c->cpu.remote_busy_pct) == 1) {
+		c->cpu.have_remote = 1;
 	} else if (strcmp(line, "env") == 0 && parse_env(rest, &c->env) == 0) {
 		c->have_env = 1;
 	} else if (strcmp(line, "disturbed") == 0 && sscanf(rest, "%d", &c->disturbed) == 1) {
@@ -426,6 +435,10 @@ static int merge(struct pg_result *r, const struct pg_result *c, int k)
 	if (c->cpu.have_busy && (k == 0 || r->cpu.have_busy) && was + adds > 0)
 		r->cpu.busy_pct = (r->cpu.busy_pct * was + c->cpu.busy_pct * adds) / (was + adds);
 	r->cpu.have_busy = c->cpu.have_busy && (k == 0 || r->cpu.have_busy);
+	if (c->cpu.have_remote && (k == 0 || r->cpu.have_remote) && was + adds > 0)
+		r->cpu.remote_busy_pct = (r->cpu.remote_busy_pct * was + c->cpu.remote_busy_pct * adds) /
+					 (was + adds);
+	r->cpu.have_remote = c->cpu.have_remote && (k == 0 || r->cpu.have_remote);
 	r->cpu.self_user_s += c->cpu.self_user_s;
 	r->cpu.self_sys_s += c->cpu.self_sys_s;
 	if (c->hist) {

@@ -52,6 +52,9 @@ static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
 	virtual_now += ITER_S * (double)iters * sh->factor[my_index % 8];
 	counts[0] = 1000.0 * (double)iters;
+	/* a peer's CPU load, as the net group's sessions report it */
+	if (strcmp(pg_arg_str(ctx->args, "mode"), "remote") == 0)
+		ctx->remote_busy_pct = 10.0 * (my_index + 1);
 	/* a latency per step: 1000 ns in process 1, 2000 in process 2 */
 	pg_hist_add(ctx->hist, 1000 * (uint64_t)(my_index + 1));
 	return PG_OK;
@@ -75,7 +78,7 @@ static const struct pg_bench fake = {
 };
 /* the same in a group of I/O: always in this process */
 static const struct pg_bench fake_io = {
-	.id = "net.fake", .title = "fake", .params = fake_params, .metrics = fake_metrics,
+	.id = "storage.fake", .title = "fake", .params = fake_params, .metrics = fake_metrics,
 	.setup = fake_setup, .step = fake_step,
 };
 
@@ -257,6 +260,25 @@ static void more_processes_while_short_of_target(void **state)
 	pg_result_free(&r);
 }
 
+/* The peer's load each process saw comes back, weighted by sample time. */
+static void remote_load_is_kept(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("remote");
+	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 2);
+	assert_true(r.cpu.have_remote);
+	assert_float_equal(r.cpu.remote_busy_pct, 15.0, 1e-9);
+	pg_result_free(&r);
+	reset(NULL);
+	a = args_for("ok");
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_false(r.cpu.have_remote);
+	pg_result_free(&r);
+}
+
 /* One process, or a group that is not CPU work: this process, as before. */
 static void one_process_is_in_process(void **state)
 {
@@ -351,6 +373,7 @@ int main(void)
 		cmocka_unit_test_setup(noise_aware_share, reset),
 		cmocka_unit_test_setup(more_processes_while_they_disagree, reset),
 		cmocka_unit_test_setup(more_processes_while_short_of_target, reset),
+		cmocka_unit_test_setup(remote_load_is_kept, reset),
 		cmocka_unit_test_setup(one_process_is_in_process, reset),
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
