@@ -668,6 +668,8 @@ void pg_env_json(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD(",\"cgroup_throttled\":%lld", r->cg_throttled);
 	if (r->speed > 0)
 		ADD(",\"speed_pct\":%.1f", 100 * r->speed);
+	if (r->dropped_procs)
+		ADD(",\"dropped_processes\":%d", r->dropped_procs);
 	ADD(",\"disturbed_samples\":%d,\"dropped_samples\":%d}", r->disturbed, r->dropped);
 }
 

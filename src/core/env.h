@@ -111,6 +111,7 @@ struct pg_env_seen {
 	double speed;		/* the slowest speed probe, a share of probe_ref; 0: none */
 	int disturbed;		/* samples kept though disturbed */
 	int dropped;		/* disturbed samples left out (taken again while there was time) */
+	int dropped_procs;	/* disturbed processes left out, measured again (core/procs.c) */
 };
 
 /* Finds what the machine exposes (under pg_sysinfo_root()). */

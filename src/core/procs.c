@@ -621,6 +621,29 @@ static int want_more(const struct pg_result *r, const struct pg_run_opts *o, dou
 	return disagree(r) || ((cap <= 0 || used < cap) && short_of_target(r, o));
 }
 
+/* A process that came back disturbed is set aside and another one run in
+ * its place, while the result may take more processes and has set aside
+ * fewer than it asked for: its probe or its samples say the machine ran it
+ * slower (the host's slow periods here last seconds to a minute), and the
+ * noise-aware runner retakes a disturbed sample the same way. */
+static int set_aside(const struct pg_result *c, int k, int most, int naside, int nprocs)
+{
+	return c->status == PG_OK && c->have_env && c->disturbed && k + 1 < most && naside < nprocs;
+}
+
+/* What was set aside goes into the result after all, in order, while it
+ * has fewer processes than asked for; the rest is counted as dropped. */
+static void take_aside(struct pg_result *r, struct pg_result *aside, int naside, int nprocs, int n)
+{
+	for (int i = 0; i < naside; i++) {
+		if (r->status == PG_OK && r->nprocs < nprocs)
+			take(r, &aside[i], r->nprocs, n);
+		else
+			r->env.dropped_procs++;
+		pg_result_free(&aside[i]);
+	}
+}
+
 int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int nprocs, struct pg_result *r)
 {
@@ -638,18 +661,31 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 	r->args = a;
 	r->nmetrics = pg_metric_count(b);
 	r->started = pg_wall_time();
-	for (int k = 0; k < most && r->status == PG_OK && (k < nprocs || want_more(r, o, now() - t0, cap)); k++) {
+	struct pg_result aside[PG_MAX_PROCS];
+	int naside = 0;
+	uint64_t iters = 0;	/* the first process's calibration, whoever keeps it */
+	for (int k = 0; k < most && r->status == PG_OK &&
+			(r->nprocs < nprocs || want_more(r, o, now() - t0, cap)); k++) {
 		struct pg_run_opts co;
 		struct pg_result c;
-		child_opts(o, k, nprocs, cap, cap - (now() - t0), r->iters, &co);
-		if (run_child(b, a, &co, k, k < nprocs ? nprocs : k + 1, &c, r) == 0)
-			take(r, &c, k, k < nprocs ? nprocs : k + 1);
+		int kept = r->nprocs, n = kept < nprocs ? nprocs : kept + 1;
+		child_opts(o, k, nprocs, cap, cap - (now() - t0), iters, &co);
+		if (run_child(b, a, &co, kept, n, &c, r) == 0) {
+			if (!iters)
+				iters = c.iters;
+			if (set_aside(&c, k, most, naside, nprocs)) {
+				aside[naside++] = c;
+				continue;
+			}
+			take(r, &c, kept, n);
+		}
 		pg_result_free(&c);
 		if (pg_interrupted && r->status == PG_OK) {
 			r->status = PG_ERROR;
 			snprintf(r->reason, sizeof(r->reason), "interrupted");
 		}
 	}
+	take_aside(r, aside, naside, nprocs, nprocs);
 	r->cap = cap;
 	/* the processes' samples together never reached the target: what
 	 * stopped them is the budget, the result's time, or the most

@@ -15,10 +15,12 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
+#include "core/env.h"
 #include "core/hist.h"
 #include "core/params.h"
 #include "core/procs.h"
 #include "core/runner.h"
+#include "fake_root.h"
 
 #define ITER_S 20e-6
 
@@ -37,10 +39,16 @@ struct shared {
 static struct shared *sh;
 static int my_index;
 
+/* The run's environment in the tests that watch it: a process's own copy
+ * (after the fork) is made slow by a speed reference no CPU can reach. */
+static struct pg_env test_env;
+
 static int fake_setup(struct pg_ctx *ctx)
 {
 	my_index = __atomic_fetch_add(&sh->started, 1, __ATOMIC_SEQ_CST);
 	const char *mode = pg_arg_str(ctx->args, "mode");
+	if ((strcmp(mode, "first-slow") == 0 && my_index == 0) || strcmp(mode, "slow") == 0)
+		test_env.probe_ref = 1e30;
 	if (strcmp(mode, "skip") == 0)
 		return pg_skip(ctx, "no such device: load the firmware");
 	if (strcmp(mode, "second-fails") == 0 && my_index == 1)
@@ -279,6 +287,52 @@ static void remote_load_is_kept(void **state)
 	pg_result_free(&r);
 }
 
+/* A process that came back disturbed (here its speed probe) is set aside
+ * and another measured in its place; when every one is disturbed, the
+ * result keeps as many as it asked for, disturbed, and counts the rest. */
+static void disturbed_process_is_measured_again(void **state)
+{
+	(void)state;
+	fake_root_make("procs");
+	PUTS("/proc/stat", "cpu  0 0 0 100000 0 0 0 0 0 0\n");
+	pg_env_open(&test_env);
+	test_env.probe_ref = 1;	/* any real probe is far above it: not slow */
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.5, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6, .env = &test_env };
+	struct pg_result r;
+	struct pg_args a = args_for("first-slow");
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 3);
+	assert_int_equal(r.nprocs, 2);
+	assert_false(r.disturbed);
+	assert_int_equal(r.env.dropped_procs, 1);
+	assert_true(r.env.speed > 0.8);
+	char json[1024];
+	pg_env_json(&r.env, json, sizeof(json));
+	assert_non_null(strstr(json, "\"dropped_processes\":1"));
+	pg_result_free(&r);
+
+	reset(NULL);
+	a = args_for("slow");
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 4);	/* 2 asked, 2 set aside, then kept disturbed */
+	assert_int_equal(r.nprocs, 2);
+	assert_true(r.disturbed);
+	assert_true(r.env.why & PG_ENV_SLOW);
+	assert_int_equal(r.env.dropped_procs, 2);
+	pg_result_free(&r);
+
+	/* --runs N: the samples asked for, no process more */
+	reset(NULL);
+	struct pg_run_opts fixed = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .max_procs = 6,
+				     .env = &test_env };
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &fixed, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 2);
+	assert_true(r.disturbed);
+	pg_result_free(&r);
+	fake_root_remove();
+}
+
 /* One process, or a group that is not CPU work: this process, as before. */
 static void one_process_is_in_process(void **state)
 {
@@ -374,6 +428,7 @@ int main(void)
 		cmocka_unit_test_setup(more_processes_while_they_disagree, reset),
 		cmocka_unit_test_setup(more_processes_while_short_of_target, reset),
 		cmocka_unit_test_setup(remote_load_is_kept, reset),
+		cmocka_unit_test_setup(disturbed_process_is_measured_again, reset),
 		cmocka_unit_test_setup(one_process_is_in_process, reset),
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
