@@ -78,9 +78,10 @@ const struct pg_cmd_doc pg_doc_compare = {
 		 "  bimodal              said beside a verdict: a run's processes disagree\n"
 		 "                       beyond their noise (the figure depends on the\n"
 		 "                       process that measured it)\n"
-		 "  not gated            descriptive (CPU load, offered rate, lost frames)\n"
-		 "                       or derived from another metric (DMIPS of\n"
-		 "                       Dhrystones/s): shown, not counted\n\n"
+		 "  not gated            descriptive (CPU load, offered rate, lost frames),\n"
+		 "                       decided by what ran before it (env.history: a file\n"
+		 "                       system's recent deletes), or derived from another\n"
+		 "                       metric (DMIPS of Dhrystones/s): shown, not counted\n\n"
 		 "A measurement BASE has that NEW lost (missing, failed, newly skipped) is listed. Unlike "
 		 "machines (a run compared with itself, other architecture, CPU model, kernel, governor, or "
 		 "emulated against native) are listed first.",

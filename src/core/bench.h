@@ -102,6 +102,10 @@ struct pg_ctx {
 	 * step measured it (a network peer); negative: not measured. Copy 0's
 	 * figure is the result's cpu.remote_busy_pct. */
 	double remote_busy_pct;
+	/* Set in setup when the figure depends on what ran on this machine
+	 * before it, not on the build (PG_HISTORY_*, core/env.h): the record
+	 * says so and compare does not gate it. */
+	unsigned history;
 	/* The run's options (samples, minimum time, CPUs, clock): a benchmark
 	 * made of others runs them through pg_run_bench with these, so the
 	 * runner times them as it times everything. */

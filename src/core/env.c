@@ -608,6 +608,7 @@ void pg_env_add(struct pg_env_seen *r, const struct pg_env_seen *s)
 		r->have_temp = 1;
 	}
 	r->have_cool |= s->have_cool;
+	r->history |= s->history;
 	r->throttled += s->throttled;
 	if (s->cap_lo && (!r->cap_lo || s->cap_lo < r->cap_lo)) {
 		r->cap_lo = s->cap_lo;
@@ -668,6 +669,8 @@ void pg_env_json(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD(",\"cgroup_throttled\":%lld", r->cg_throttled);
 	if (r->speed > 0)
 		ADD(",\"speed_pct\":%.1f", 100 * r->speed);
+	if (r->history & PG_HISTORY_FS)
+		ADD(",\"history\":\"the file system's recent deletes (ext4 without a journal)\"");
 	if (r->dropped_procs)
 		ADD(",\"dropped_processes\":%d", r->dropped_procs);
 	ADD(",\"disturbed_samples\":%d,\"dropped_samples\":%d}", r->disturbed, r->dropped);

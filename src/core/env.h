@@ -48,6 +48,11 @@ enum {
 	PG_ENV_SLOW = 16,	/* the speed probe ran slower than at the run's start */
 };
 
+/* What a figure depends on besides the build (pg_ctx.history, bits). */
+enum {
+	PG_HISTORY_FS = 1,	/* the file system's recent deletes (ext4 without a journal) */
+};
+
 /* Where this machine exposes each thing, found once per run. */
 struct pg_env {
 	int npolicy;
@@ -112,6 +117,7 @@ struct pg_env_seen {
 	int disturbed;		/* samples kept though disturbed */
 	int dropped;		/* disturbed samples left out (taken again while there was time) */
 	int dropped_procs;	/* disturbed processes left out, measured again (core/procs.c) */
+	unsigned history;	/* PG_HISTORY_*: what ran before decides the figure */
 };
 
 /* Finds what the machine exposes (under pg_sysinfo_root()). */

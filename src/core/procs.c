@@ -140,7 +140,7 @@ static const struct {
 	EF(others_max, 'd'), EF(steal_max, 'd'), EF(slack_s, 'd'), EF(have_freq, 'i'), EF(freq_lo, 'l'),
 	EF(freq_hi, 'l'), EF(have_temp, 'i'), EF(temp_mc, 'l'), EF(have_cool, 'i'), EF(throttled, 'i'),
 	EF(cap_lo, 'l'), EF(cap_base, 'l'), EF(have_cg, 'i'), EF(cg_throttled, 'L'), EF(why, 'u'),
-	EF(disturbed, 'i'), EF(dropped, 'i'), EF(speed, 'd'),
+	EF(disturbed, 'i'), EF(dropped, 'i'), EF(speed, 'd'), EF(history, 'u'),
 };
 #define NENV ((int)(sizeof(env_fields) / sizeof(env_fields[0])))
 

@@ -656,8 +656,10 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 	pg_cpu_load(&c0, &c1, &r->cpu);
 	if (o->env && r->nsamples > 1)
 		pg_env_probe(o->env, &r->env);
-	if (r->have_env)
+	if (r->have_env) {
+		r->env.history = sp->t->w[0].ctx.history;
 		r->disturbed = pg_env_judge(&r->env);
+	}
 	if (sp->remote_s > 0) {
 		r->cpu.have_remote = 1;
 		r->cpu.remote_busy_pct = sp->remote_sum / sp->remote_s;

@@ -229,6 +229,18 @@ static double centre(const struct pg_record **x, int n)
 	return pos ? exp(lsum / n) : sum / n;
 }
 
+/* What a result's env says decided its figure besides the build (a file
+ * system's recent deletes), into buf; 0 when nothing. */
+static int env_history(const struct pg_record *x, char *buf, size_t len)
+{
+	json_t *e = x->env ? json_loads(x->env, 0, NULL) : NULL;
+	const char *h = json_string_value(json_object_get(e, "history"));
+	if (h)
+		snprintf(buf, len, "%s", h);
+	json_decref(e);
+	return h != NULL;
+}
+
 /* The CPU frequency range a result's env saw; 0 when not recorded. */
 static int freq_range(const struct pg_record *x, double *lo, double *hi)
 {
@@ -425,6 +437,10 @@ static int make_row(struct work *w, const struct pg_record *k, struct pg_cmp_row
 	r->alias = -1;
 	r->g.p = 1;
 	r->gated = !pg_metric_descriptive(k->metric) || w->o->gate_descriptive;
+	/* a figure that what ran before it decides is no verdict on a build */
+	for (int i = 0; i < nb + nn && !r->history[0]; i++)
+		if (env_history(i < nb ? b[i] : n[i - nb], r->history, sizeof(r->history)))
+			r->gated = r->gated && w->o->gate_descriptive;
 	for (int i = 0; i < nb + nn && !r->bimodal; i++) {
 		const struct pg_record *x = i < nb ? b[i] : n[i - nb];
 		if (x->processes_bimodal) {
@@ -574,7 +590,11 @@ static void finish(struct pg_comparison *c, const struct pg_cmp_opts *o)
 		} else if (!r->gated) {
 			char was[40];
 			snprintf(was, sizeof(was), "%s", pg_verdict_name(r->verdict));
-			snprintf(r->why, sizeof(r->why), "descriptive, not gated (--gate-descriptive): %s", was);
+			if (r->history[0])
+				snprintf(r->why, sizeof(r->why), "decided by %.100s (--gate-descriptive gates it): %s",
+					 r->history, was);
+			else
+				snprintf(r->why, sizeof(r->why), "descriptive, not gated (--gate-descriptive): %s", was);
 			r->verdict = PG_NOT_GATED;
 		} else if (c->nunlike && !o->force) {
 			char was[40];

@@ -50,6 +50,7 @@ struct pg_cmp_row {
 	int gated;				/* counts towards the exit status */
 	int alias;				/* the row whose figure this one restates; -1 none */
 	char why[240];				/* inconclusive, not gated, same figure: why */
+	char history[120];			/* env.history of a side: what decided the figure */
 };
 
 /* A benchmark (or one metric of it) BASE measured and a NEW run lost. */

@@ -491,6 +491,31 @@ static void disturbed_and_env(void **state)
 	pg_comparison_free(&c);
 }
 
+/* A figure that what ran before it decided (env.history: ext4 without a
+ * journal's recent deletes) is not gated, even 10x apart, and says why;
+ * --gate-descriptive judges it. */
+static void history_not_gated(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b0", NULL);
+	init(&N[0], "n0", NULL);
+	put(&B[0], 0, "a", "rate", 50000, 0.01, 6, 1);
+	put(&N[0], 0, "a", "rate", 3000, 0.01, 6, 1);
+	N[0].rec[0].env = (char *)"{\"history\":\"the file system's recent deletes (ext4 without a journal)\"}";
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 0);
+	assert_int_equal(c.rows[0].verdict, PG_NOT_GATED);
+	assert_non_null(strstr(c.rows[0].why, "decided by the file system's recent deletes"));
+	pg_comparison_free(&c);
+	struct pg_cmp_side sb = { rb, 1 }, sn = { rn, 1 };
+	struct pg_cmp_opts o = { .threshold_pct = 5, .gate_descriptive = 1 };
+	assert_int_equal(pg_compare_sides(&sb, &sn, &o, &c), 0);
+	assert_int_not_equal(c.rows[0].verdict, PG_NOT_GATED);
+	assert_int_not_equal(pg_compare_exit(&c, 0), 0);
+	pg_comparison_free(&c);
+	N[0].rec[0].env = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +531,7 @@ int main(void)
 		cmocka_unit_test(lost),
 		cmocka_unit_test(unlike),
 		cmocka_unit_test(disturbed_and_env),
+		cmocka_unit_test(history_not_gated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

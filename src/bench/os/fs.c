@@ -28,6 +28,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "core/env.h"
 #include "core/sysinfo.h"
 #include "os.h"
 
@@ -142,9 +143,11 @@ static int fs_setup(struct pg_ctx *ctx)
 		 * directory's block group deleted in the last one to six
 		 * minutes (fs/ext4/ialloc.c, recently_deleted()), so the rate
 		 * is what was deleted there before: docs/methodology-os.md. */
-		if (ext4_without_journal(s->dirfd))
+		if (ext4_without_journal(s->dirfd)) {
+			ctx->history |= PG_HISTORY_FS;
 			pg_note(ctx, "ext4 without a journal: creates skip the inodes deleted in the last "
 				     "minutes, so this rate depends on what was deleted before it");
+		}
 		return PG_OK;
 	}
 	snprintf(s->path, sizeof(s->path), "%s/data", s->dir);
