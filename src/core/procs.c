@@ -678,16 +678,16 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 		struct pg_result c;
 		int kept = r->nprocs, n = kept < nprocs ? nprocs : kept + 1;
 		child_opts(o, k, nprocs, cap, cap - (now() - t0), iters, &co);
-		if (run_child(b, a, &co, kept, n, &c, r) == 0) {
-			if (!iters)
-				iters = c.iters;
-			if (set_aside(&c, k, most, naside, nprocs, &lasting)) {
-				aside[naside++] = c;
-				continue;
-			}
-			take(r, &c, kept, n);
+		int ran = run_child(b, a, &co, kept, n, &c, r) == 0;
+		if (ran && !iters)
+			iters = c.iters;
+		if (ran && set_aside(&c, k, most, naside, nprocs, &lasting)) {
+			aside[naside++] = c;	/* aside owns it now */
+		} else {
+			if (ran)
+				take(r, &c, kept, n);
+			pg_result_free(&c);
 		}
-		pg_result_free(&c);
 		if (pg_interrupted && r->status == PG_OK) {
 			r->status = PG_ERROR;
 			snprintf(r->reason, sizeof(r->reason), "interrupted");
