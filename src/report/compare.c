@@ -118,6 +118,31 @@ static int same_bench(const struct pg_record *a, const struct pg_record *b)
 	return strcmp(a->bench, b->bench) == 0 && strcmp(a->params, b->params) == 0;
 }
 
+/* NEW's record of k's benchmark and metric whose parameters are k's and
+ * more: a later perfguide added a parameter (os.pipe.lat's cpu=, which
+ * pinned what was placed by the scheduler); NULL when none. */
+static const struct pg_record *find_reparam(const struct run_index *ix, const struct pg_record *k)
+{
+	json_t *want = json_loads(k->params, 0, NULL);
+	const struct pg_record *found = NULL;
+	for (int i = 0; want && i < ix->n && !found; i++) {
+		const struct pg_record *x = ix->by[i];
+		if (strcmp(x->bench, k->bench) != 0 || strcmp(x->metric, k->metric) != 0)
+			continue;
+		json_t *has = json_loads(x->params, 0, NULL);
+		const char *key;
+		json_t *v;
+		int all = json_is_object(has) && json_object_size(has) > json_object_size(want);
+		json_object_foreach(want, key, v)
+			all = all && json_equal(v, json_object_get(has, key));
+		json_decref(has);
+		if (all)
+			found = x;
+	}
+	json_decref(want);
+	return found;
+}
+
 /* --- rows --- */
 
 struct work {
@@ -135,7 +160,7 @@ static void note(char (*list)[PG_CMP_NOTE_LEN], int *n, const char *text)
 }
 
 static int add_lost(struct work *w, const struct pg_record *base, const struct pg_record *new,
-		    const struct pg_rrun *run, int metric_only)
+		    const struct pg_rrun *run, int metric_only, const struct pg_record *reparam)
 {
 	struct pg_comparison *c = w->c;
 	/* a benchmark lost whole is listed once, not once per metric */
@@ -150,7 +175,7 @@ static int add_lost(struct work *w, const struct pg_record *base, const struct p
 		c->lost = l;
 		w->lost_cap = cap;
 	}
-	c->lost[c->nlost++] = (struct pg_cmp_lost){ base, new, run, metric_only };
+	c->lost[c->nlost++] = (struct pg_cmp_lost){ base, new, run, metric_only, reparam };
 	return 0;
 }
 
@@ -166,7 +191,8 @@ static int gather_new(struct work *w, const struct pg_record *k, const struct pg
 		}
 		const struct pg_record *any = x ? x : find_bench(&w->nix[j], k);
 		int metric_only = any && any->status == PG_OK;
-		if (add_lost(w, k, metric_only ? NULL : any, &w->new->runs[j], metric_only) < 0)
+		const struct pg_record *re = any ? NULL : find_reparam(&w->nix[j], k);
+		if (add_lost(w, k, metric_only ? NULL : any, &w->new->runs[j], metric_only, re) < 0)
 			return -1;
 	}
 	return 0;

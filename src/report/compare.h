@@ -59,6 +59,9 @@ struct pg_cmp_lost {
 	const struct pg_record *new;	/* NEW's failed or skipped record; NULL: missing */
 	const struct pg_rrun *run;	/* the NEW run */
 	int metric_only;		/* the benchmark ran, this metric is missing */
+	/* NEW measured the benchmark with these parameters and more (a
+	 * parameter added since BASE's perfguide): not the same measurement */
+	const struct pg_record *reparam;
 };
 
 struct pg_cmp_opts {

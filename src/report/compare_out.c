@@ -50,6 +50,8 @@ static const char *lost_what(const struct pg_cmp_lost *l)
 {
 	if (l->metric_only)
 		return "metric missing";
+	if (l->reparam)
+		return "measured with a new parameter";
 	if (!l->new)
 		return "missing";
 	return l->new->status == PG_SKIP ? "newly skipped" : "failed";
@@ -64,6 +66,8 @@ json_t *pg_compare_lost_json(const struct pg_cmp_lost *l)
 		json_object_set_new(j, "metric", json_string(l->base->metric));
 	json_object_set_new(j, "run", json_string(l->run->id));
 	json_object_set_new(j, "what", json_string(lost_what(l)));
+	if (l->reparam)
+		json_object_set_new(j, "new_params", json_loads(l->reparam->params, 0, NULL));
 	if (l->new && l->new->reason)
 		json_object_set_new(j, "reason", json_string(l->new->reason));
 	return j;
@@ -186,6 +190,12 @@ void pg_compare_write_lost(FILE *out, const struct pg_comparison *c, int allow_m
 		}
 		fprintf(out, ": %s in run ", lost_what(l));
 		pg_md_text(out, l->run->id, 0);
+		if (l->reparam) {
+			pg_params_display(l->reparam->bench, l->reparam->params, params, sizeof(params));
+			fputs(" (", out);
+			pg_md_text(out, params, 0);
+			fputs("): not the same measurement", out);
+		}
 		if (l->new && l->new->reason) {
 			fputs(": ", out);
 			pg_md_text(out, l->new->reason, 0);

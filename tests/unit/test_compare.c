@@ -516,6 +516,36 @@ static void history_not_gated(void **state)
 	N[0].rec[0].env = NULL;
 }
 
+/* NEW measured a benchmark with a parameter BASE's perfguide did not have
+ * (os.pipe.lat's cpu=): lost, and said so, with NEW's parameters; another
+ * benchmark's or fewer parameters are plain missing. */
+static void new_parameter_is_lost(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b0", NULL);
+	init(&N[0], "n0", NULL);
+	put(&B[0], 0, "os.pipe.lat", "latency", 45, 0.01, 6, 0);
+	B[0].rec[0].params = (char *)"{\"msg\":1}";
+	put(&B[0], 1, "os.sem", "latency", 8, 0.01, 6, 0);
+	put(&N[0], 0, "os.pipe.lat", "latency", 4.4, 0.01, 6, 0);
+	N[0].rec[0].params = (char *)"{\"cpu\":\"same\",\"msg\":1}";
+	put(&N[0], 1, "os.pipe.lat", "latency", 4.4, 0.01, 6, 0);
+	N[0].rec[1].params = (char *)"{\"cpu\":\"same\",\"msg\":2}";
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.nlost, 2);
+	assert_string_equal(c.lost[0].base->bench, "os.pipe.lat");
+	assert_non_null(c.lost[0].reparam);
+	assert_string_equal(c.lost[0].reparam->params, "{\"cpu\":\"same\",\"msg\":1}");
+	assert_string_equal(c.lost[1].base->bench, "os.sem");
+	assert_null(c.lost[1].reparam);
+	json_t *j = pg_compare_lost_json(&c.lost[0]);
+	assert_string_equal(json_string_value(json_object_get(j, "what")), "measured with a new parameter");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "new_params"), "cpu")), "same");
+	json_decref(j);
+	pg_comparison_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +562,7 @@ int main(void)
 		cmocka_unit_test(unlike),
 		cmocka_unit_test(disturbed_and_env),
 		cmocka_unit_test(history_not_gated),
+		cmocka_unit_test(new_parameter_is_lost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
