@@ -84,9 +84,8 @@ static int index_run(const struct pg_rrun *r, struct run_index *ix)
 	return 0;
 }
 
-/* The first record at or after (bench, params, metric); NULL past the end. */
-static const struct pg_record *seek(const struct run_index *ix, const char *bench, const char *params,
-				    const char *metric)
+/* Where the first record at or after (bench, params, metric) is. */
+static int seek_at(const struct run_index *ix, const char *bench, const char *params, const char *metric)
 {
 	int lo = 0, hi = ix->n;
 	while (lo < hi) {
@@ -96,7 +95,15 @@ static const struct pg_record *seek(const struct run_index *ix, const char *benc
 		else
 			hi = mid;
 	}
-	return lo < ix->n ? ix->by[lo] : NULL;
+	return lo;
+}
+
+/* The first record at or after (bench, params, metric); NULL past the end. */
+static const struct pg_record *seek(const struct run_index *ix, const char *bench, const char *params,
+				    const char *metric)
+{
+	int at = seek_at(ix, bench, params, metric);
+	return at < ix->n ? ix->by[at] : NULL;
 }
 
 static const struct pg_record *find(const struct run_index *ix, const struct pg_record *k)
@@ -120,14 +127,20 @@ static int same_bench(const struct pg_record *a, const struct pg_record *b)
 
 /* NEW's record of k's benchmark and metric whose parameters are k's and
  * more: a later perfguide added a parameter (os.pipe.lat's cpu=, which
- * pinned what was placed by the scheduler); NULL when none. */
+ * pinned what was placed by the scheduler); NULL when none. Only the
+ * first PG_CMP_REPARAM_SCAN records of the benchmark are looked at, so a
+ * file of many cannot make this quadratic. */
+#define PG_CMP_REPARAM_SCAN 256
 static const struct pg_record *find_reparam(const struct run_index *ix, const struct pg_record *k)
 {
 	json_t *want = json_loads(k->params, 0, NULL);
 	const struct pg_record *found = NULL;
-	for (int i = 0; want && i < ix->n && !found; i++) {
+	int from = seek_at(ix, k->bench, "", NULL);
+	for (int i = from; want && i < ix->n && i < from + PG_CMP_REPARAM_SCAN && !found; i++) {
 		const struct pg_record *x = ix->by[i];
-		if (strcmp(x->bench, k->bench) != 0 || strcmp(x->metric, k->metric) != 0)
+		if (strcmp(x->bench, k->bench) != 0)
+			break;
+		if (strcmp(x->metric, k->metric) != 0)
 			continue;
 		json_t *has = json_loads(x->params, 0, NULL);
 		const char *key;
