@@ -154,6 +154,7 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 			run_sinks_result(s, &r);
 		pg_result_free(&r);
 	}
+	pg_env_close(&w.env);
 }
 
 int pg_cmd_run(int argc, char **argv)

@@ -439,53 +439,6 @@ void pg_env_mark(struct pg_env *e, struct pg_env_mark *m)
 	read_cgroup(e, m);
 }
 
-/* --- the speed probe --- */
-
-/* Steps of a xorshift chain, each depending on the last: the CPU's speed
- * at plain integer work, which nothing in /proc or /sys shows on a VM
- * whose host gives it less (another tenant on the core's other thread). */
-#define PROBE_STEPS 1000000
-
-static double probe_rate(void)
-{
-	volatile uint64_t sink;
-	uint64_t x = 88172645463325252ULL;
-	double t0 = pg_now();
-	for (int i = 0; i < PROBE_STEPS; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-	}
-	sink = x;
-	(void)sink;
-	double t = pg_now() - t0;
-	return t > 0 ? PROBE_STEPS / t : 0;
-}
-
-/* The best of n: an interrupt or a preemption only slows one. */
-static double probe_best(int n)
-{
-	double best = 0;
-	for (int i = 0; i < n; i++)
-		best = fmax(best, probe_rate());
-	return best;
-}
-
-void pg_env_probe_start(struct pg_env *e)
-{
-	e->probe_ref = probe_best(5);
-}
-
-double pg_env_probe(const struct pg_env *e, struct pg_env_seen *s)
-{
-	if (!(e->probe_ref > 0))
-		return 0;
-	double share = probe_best(2) / e->probe_ref;
-	if (share > 0 && (s->speed == 0 || share < s->speed))
-		s->speed = share;
-	return share;
-}
-
 /* --- judging --- */
 
 /* More than the threshold beyond what the ticks leave uncertain. */
@@ -609,6 +562,9 @@ void pg_env_add(struct pg_env_seen *r, const struct pg_env_seen *s)
 	}
 	r->have_cool |= s->have_cool;
 	r->history |= s->history;
+	r->cache_ns = fmax(r->cache_ns, s->cache_ns);
+	if (s->cache_ref_ns > 0)
+		r->cache_ref_ns = s->cache_ref_ns;
 	r->throttled += s->throttled;
 	if (s->cap_lo && (!r->cap_lo || s->cap_lo < r->cap_lo)) {
 		r->cap_lo = s->cap_lo;
@@ -626,6 +582,8 @@ int pg_env_judge(struct pg_env_seen *r)
 {
 	if (r->speed > 0 && r->speed < PG_ENV_SLOW_SHARE)
 		r->why |= PG_ENV_SLOW;
+	if (r->cache_ns > 0 && r->cache_ref_ns > 0 && r->cache_ns > PG_ENV_CACHE_FACTOR * r->cache_ref_ns)
+		r->why |= PG_ENV_CACHE;
 	if (r->have_cpu && r->total_s > 0) {
 		if (over(r->others_s, r->slack_s, r->total_s, r->wall_s))
 			r->why |= PG_ENV_OTHERS;
@@ -669,6 +627,8 @@ void pg_env_json(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD(",\"cgroup_throttled\":%lld", r->cg_throttled);
 	if (r->speed > 0)
 		ADD(",\"speed_pct\":%.1f", 100 * r->speed);
+	if (r->cache_ns > 0)
+		ADD(",\"cache_ns\":%.2f,\"cache_ref_ns\":%.2f", r->cache_ns, r->cache_ref_ns);
 	if (r->history & PG_HISTORY_FS)
 		ADD(",\"history\":\"the file system's recent deletes (ext4 without a journal)\"");
 	if (r->dropped_procs)
@@ -700,9 +660,15 @@ void pg_env_why(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD("%sthe cgroup's CPU quota throttled it %lld times", sep, r->cg_throttled);
 		sep = "; ";
 	}
-	if (r->why & PG_ENV_SLOW)
+	if (r->why & PG_ENV_SLOW) {
 		ADD("%sthe CPU ran at %.0f%% of its speed at the run's start (a fixed loop timed after the samples; the "
 		    "limit is %.0f%%)", sep, 100 * r->speed, 100 * PG_ENV_SLOW_SHARE);
+		sep = "; ";
+	}
+	if (r->why & PG_ENV_CACHE)
+		ADD("%sothers held the shared cache: a walk over a quarter of it took %.1f ns a load after the "
+		    "samples, %.1f at the run's start (the limit is %.0fx)", sep, r->cache_ns, r->cache_ref_ns,
+		    PG_ENV_CACHE_FACTOR);
 	if (r->why && r->n)
 		ADD("; of its %d samples %d were disturbed, and %d disturbed ones were dropped", r->n, r->disturbed,
 		    r->dropped);
@@ -721,4 +687,6 @@ void pg_env_short(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD("%scgroup quota", buf[0] ? ", " : "");
 	if (r->why & PG_ENV_SLOW)
 		ADD("%sslow %.0f%%", buf[0] ? ", " : "", 100 * r->speed);
+	if (r->why & PG_ENV_CACHE)
+		ADD("%scache %.0fx", buf[0] ? ", " : "", r->cache_ns / r->cache_ref_ns);
 }

@@ -46,7 +46,13 @@ enum {
 	PG_ENV_THERMAL = 4,	/* thermal throttling */
 	PG_ENV_CGROUP = 8,	/* the cgroup's CPU quota throttled it */
 	PG_ENV_SLOW = 16,	/* the speed probe ran slower than at the run's start */
+	PG_ENV_CACHE = 32,	/* others held the shared cache: the cache probe missed it */
 };
+
+/* A result whose cache probe took more than this many times its time at
+ * the run's start is disturbed: the walk fits a quarter of the last-level
+ * cache, and answers from it in ~10 ns a load here, from memory in ~120. */
+#define PG_ENV_CACHE_FACTOR 2.0
 
 /* What a figure depends on besides the build (pg_ctx.history, bits). */
 enum {
@@ -73,6 +79,14 @@ struct pg_env {
 	/* The speed probe's rate at the run's start (the best of several),
 	 * loop steps per second; 0: not probed. */
 	double probe_ref;
+	/* The cache probe: a chain of loads over a quarter of the last-level
+	 * cache (pages in random order, lines in random order within each),
+	 * made once at the run's start and shared by every process forked
+	 * after; its ns a load then (the best of several). NULL/0: none. */
+	void *cache_buf;
+	void **cache_walk;	/* its first load */
+	size_t cache_loads;
+	double cache_ref_ns;
 };
 
 /* The machine at one instant. */
@@ -118,12 +132,22 @@ struct pg_env_seen {
 	int dropped;		/* disturbed samples left out (taken again while there was time) */
 	int dropped_procs;	/* disturbed processes left out, measured again (core/procs.c) */
 	unsigned history;	/* PG_HISTORY_*: what ran before decides the figure */
+	double cache_ns;	/* the cache probe after the samples, ns a load; 0: none */
+	double cache_ref_ns;	/* the run's at its start */
 };
 
 /* Finds what the machine exposes (under pg_sysinfo_root()). */
 void pg_env_open(struct pg_env *e);
-/* Times the speed probe at the run's start: e->probe_ref. */
+/* Times the speed probe at the run's start (e->probe_ref), and makes and
+ * times the cache probe (e->cache_ref_ns) where the last-level cache's size
+ * is known. */
 void pg_env_probe_start(struct pg_env *e);
+/* Frees what pg_env_probe_start made. */
+void pg_env_close(struct pg_env *e);
+/* The cache probe now, ns a load (the larger of what s saw is kept in
+ * s->cache_ns); 0 when there is none. Run it after a result's samples: the
+ * walk takes the cache from what the benchmark had there. */
+double pg_env_cache_probe(const struct pg_env *e, struct pg_env_seen *s);
 /* The speed probe now, as a share of e->probe_ref (0 when not probed);
  * the lowest seen goes into s->speed. */
 double pg_env_probe(const struct pg_env *e, struct pg_env_seen *s);

@@ -141,6 +141,7 @@ static const struct {
 	EF(freq_hi, 'l'), EF(have_temp, 'i'), EF(temp_mc, 'l'), EF(have_cool, 'i'), EF(throttled, 'i'),
 	EF(cap_lo, 'l'), EF(cap_base, 'l'), EF(have_cg, 'i'), EF(cg_throttled, 'L'), EF(why, 'u'),
 	EF(disturbed, 'i'), EF(dropped, 'i'), EF(speed, 'd'), EF(history, 'u'),
+	EF(cache_ns, 'd'), EF(cache_ref_ns, 'd'),
 };
 #define NENV ((int)(sizeof(env_fields) / sizeof(env_fields[0])))
 

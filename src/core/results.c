@@ -371,7 +371,7 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 	x->cpu = dump_ordered(cpu);
 	x->note = r->note[0] ? strdup(r->note) : NULL;
 	if (r->have_env) {
-		char env[1024], why[512];
+		char env[1024], why[1024];
 		pg_env_json(&r->env, env, sizeof(env));
 		pg_env_why(&r->env, why, sizeof(why));
 		x->env = strdup(env);

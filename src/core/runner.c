@@ -656,6 +656,8 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 	pg_cpu_load(&c0, &c1, &r->cpu);
 	if (o->env && r->nsamples > 1)
 		pg_env_probe(o->env, &r->env);
+	if (o->env && r->nsamples > 0)
+		pg_env_cache_probe(o->env, &r->env);
 	if (r->have_env) {
 		r->env.history = sp->t->w[0].ctx.history;
 		r->disturbed = pg_env_judge(&r->env);

@@ -5,6 +5,7 @@
  */
 #include "compare.h"
 
+#include "core/env.h"
 #include "core/record_json.h"
 
 #include <math.h>
@@ -294,10 +295,28 @@ static int freq_range(const struct pg_record *x, double *lo, double *hi)
 	return ok;
 }
 
-/* The CPU ran at clearly other frequencies in NEW than in BASE: the change
- * may be the clock's, not the build's. */
+/* The cache probe after a result's samples (env.cache_ns), 0 when none. */
+static double cache_ns(const struct pg_record *x)
+{
+	json_t *e = x->env ? json_loads(x->env, 0, NULL) : NULL;
+	json_t *v = json_object_get(e, "cache_ns");
+	double ns = json_is_number(v) ? json_number_value(v) : 0;
+	json_decref(e);
+	return ns > 0 && isfinite(ns) ? ns : 0;
+}
+
+/* The CPU ran at clearly other frequencies in NEW than in BASE, or the
+ * shared cache answered the cache probe from another level (a whole run
+ * can be in either state: its own start is no help): the change may be
+ * the machine's, not the build's. */
 static int env_differs(const struct pg_record *b, const struct pg_record *n, char *why, size_t len)
 {
+	double bc = cache_ns(b), nc = cache_ns(n);
+	if (bc > 0 && nc > 0 && fmax(bc, nc) > PG_ENV_CACHE_FACTOR * fmin(bc, nc)) {
+		snprintf(why, len, "environment differs: the shared cache answered the cache probe in %.1f ns a load "
+			 "in BASE and %.1f in NEW (others held it in one)", bc, nc);
+		return 1;
+	}
 	double blo, bhi, nlo, nhi;
 	if (!freq_range(b, &blo, &bhi) || !freq_range(n, &nlo, &nhi))
 		return 0;

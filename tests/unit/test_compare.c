@@ -516,6 +516,30 @@ static void history_not_gated(void **state)
 	N[0].rec[0].env = NULL;
 }
 
+/* Each side's results answered the cache probe from another level of the
+ * memory (others held the shared cache in one run, from its start): the
+ * rows are inconclusive, environment differs; within 2x they are judged. */
+static void cache_differs(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	init(&B[0], "b0", NULL);
+	init(&N[0], "n0", NULL);
+	put(&B[0], 0, "mem.lat.rand", "latency", 7.5, 0.01, 6, 0);
+	put(&N[0], 0, "mem.lat.rand", "latency", 125, 0.01, 6, 0);
+	B[0].rec[0].env = (char *)"{\"cache_ns\":9.8,\"cache_ref_ns\":9.5}";
+	N[0].rec[0].env = (char *)"{\"cache_ns\":118.0,\"cache_ref_ns\":115.0}";
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 3);
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	assert_non_null(strstr(c.rows[0].why, "the shared cache answered the cache probe in 9.8 ns"));
+	pg_comparison_free(&c);
+	N[0].rec[0].env = (char *)"{\"cache_ns\":12.0,\"cache_ref_ns\":11.0}";
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	pg_comparison_free(&c);
+	B[0].rec[0].env = N[0].rec[0].env = NULL;
+}
+
 /* NEW measured a benchmark with a parameter BASE's perfguide did not have
  * (os.pipe.lat's cpu=): lost, and said so, with NEW's parameters; another
  * benchmark's or fewer parameters are plain missing. */
@@ -563,6 +587,7 @@ int main(void)
 		cmocka_unit_test(disturbed_and_env),
 		cmocka_unit_test(history_not_gated),
 		cmocka_unit_test(new_parameter_is_lost),
+		cmocka_unit_test(cache_differs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,57 @@ static void speed_probe(void **state)
 	pg_env_add(&m, &r);
 	assert_float_equal(m.speed, share, 0);
 	assert_false(pg_env_judge(&fast));
+	pg_env_close(&e);
+}
+
+/* The cache probe: made where sysfs gives the last-level cache's size, a
+ * walk over a quarter of it; a result whose walk took more than twice the
+ * run's start is disturbed and says so; none without a size. */
+static void cache_probe(void **state)
+{
+	(void)state;
+	struct pg_env e;
+	memset(&e, 0, sizeof(e));
+	pg_env_probe_start(&e);		/* no cache in the fake tree: no probe */
+	assert_null(e.cache_walk);
+	struct pg_env_seen r = { 0 };
+	assert_float_equal(pg_env_cache_probe(&e, &r), 0, 0);
+	PUT("/sys/devices/system/cpu/cpu0/cache/index0/size", "32K\n");
+	PUT("/sys/devices/system/cpu/cpu0/cache/index3/size", "4096K\n");
+	pg_env_probe_start(&e);
+	assert_non_null(e.cache_walk);
+	assert_int_equal(e.cache_loads, (1u << 20) / 64);	/* a quarter of 4 MiB, a load a line */
+	/* a load from any level takes more than a tenth of a nanosecond, and
+	 * less than a millisecond: the walk was done, not optimised away */
+	assert_true(e.cache_ref_ns > 0.1 && e.cache_ref_ns < 1e6);
+	double ref = e.cache_ref_ns;
+	e.cache_ref_ns = ref / 100;	/* a start far faster than now */
+	double ns = pg_env_cache_probe(&e, &r);
+	assert_true(ns > 0);
+	assert_float_equal(r.cache_ns, ns, 0);
+	r.n = 1;
+	assert_true(pg_env_judge(&r));
+	assert_int_equal(r.why, PG_ENV_CACHE);
+	char json[512], why[512], brief[64];
+	pg_env_json(&r, json, sizeof(json));
+	assert_non_null(strstr(json, "\"cache_ns\":"));
+	pg_env_why(&r, why, sizeof(why));
+	assert_non_null(strstr(why, "others held the shared cache"));
+	pg_env_short(&r, brief, sizeof(brief));
+	assert_non_null(strstr(brief, "cache "));
+	/* within twice the start: not disturbed */
+	struct pg_env_seen q = { 0 };
+	e.cache_ref_ns = 1e9;
+	pg_env_cache_probe(&e, &q);
+	assert_false(pg_env_judge(&q));
+	pg_env_close(&e);
+	assert_null(e.cache_walk);
+	/* the later tests' board has no cache sizes */
+	char path[400];
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index0/size", root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index3/size", root);
+	unlink(path);
 }
 
 /* The CPU time of this process's descendants (a peer it forked) is its
@@ -285,6 +336,7 @@ int main(void)
 		cmocka_unit_test(a_disturbed_sample),
 		cmocka_unit_test(quiet_and_steal),
 		cmocka_unit_test(speed_probe),
+		cmocka_unit_test(cache_probe),
 		cmocka_unit_test(descendants_count_as_self),
 		cmocka_unit_test(virt_and_identity),
 	};
