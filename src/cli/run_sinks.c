@@ -113,7 +113,7 @@ int run_sink_console(struct run_sinks *s, const struct run_config *c)
 struct summary {
 	int ok, noisy, skipped, errors;
 	int bimodal;		/* results whose processes disagree (primary metric) */
-	int disturbed, by[6];	/* disturbed results; by PG_ENV_OTHERS, _STEAL, _THERMAL, _CGROUP, _SLOW, _CACHE */
+	int disturbed, by[5];	/* disturbed results; by PG_ENV_OTHERS, _STEAL, _THERMAL, _CGROUP, _SLOW */
 	double others_max;	/* the largest share other processes took of a disturbed result */
 	int stops[PG_STOP_ONCE + 1];	/* why the measured results' samples stopped */
 	char failures[MAX_FAILURES][512];
@@ -156,7 +156,7 @@ static void summary_result(void *self, const struct pg_result *r)
 		s->bimodal += r->nprocs > 1 && r->nmetrics > 0 && r->proc_bimodal[0];
 		if (r->disturbed) {
 			s->disturbed++;
-			for (int k = 0; k < 6; k++)
+			for (int k = 0; k < 5; k++)
 				s->by[k] += (r->env.why >> k) & 1;
 			if (r->env.why & PG_ENV_OTHERS)
 				s->others_max = fmax(s->others_max, pg_env_others_share(&r->env));
@@ -196,10 +196,7 @@ static void summary_disturbed(const struct summary *s)
 	if (s->by[3] && at < sizeof(what))
 		at += (size_t)snprintf(what + at, sizeof(what) - at, ", the cgroup's CPU quota (%d)", s->by[3]);
 	if (s->by[4] && at < sizeof(what))
-		at += (size_t)snprintf(what + at, sizeof(what) - at, ", the CPU ran slower than at the run's start (%d)",
-				       s->by[4]);
-	if (s->by[5] && at < sizeof(what))
-		snprintf(what + at, sizeof(what) - at, ", others held the shared cache (%d)", s->by[5]);
+		snprintf(what + at, sizeof(what) - at, ", the CPU ran slower than at the run's start (%d)", s->by[4]);
 	fprintf(stderr, "perfguide: %d result%s disturbed: %s; compare will not judge them\n", s->disturbed,
 		s->disturbed == 1 ? " was" : "s were", what + 2);
 	fputs("perfguide: close other work (or let the run wait for it: --wait-quiet), pin the benchmarks away from "

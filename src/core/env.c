@@ -582,8 +582,6 @@ int pg_env_judge(struct pg_env_seen *r)
 {
 	if (r->speed > 0 && r->speed < PG_ENV_SLOW_SHARE)
 		r->why |= PG_ENV_SLOW;
-	if (r->cache_ns > 0 && r->cache_ref_ns > 0 && r->cache_ns > PG_ENV_CACHE_FACTOR * r->cache_ref_ns)
-		r->why |= PG_ENV_CACHE;
 	if (r->have_cpu && r->total_s > 0) {
 		if (over(r->others_s, r->slack_s, r->total_s, r->wall_s))
 			r->why |= PG_ENV_OTHERS;
@@ -665,10 +663,7 @@ void pg_env_why(const struct pg_env_seen *r, char *buf, size_t len)
 		    "limit is %.0f%%)", sep, 100 * r->speed, 100 * PG_ENV_SLOW_SHARE);
 		sep = "; ";
 	}
-	if (r->why & PG_ENV_CACHE)
-		ADD("%sothers held the shared cache: a walk over a quarter of it took %.1f ns a load after the "
-		    "samples, %.1f at the run's start (the limit is %.0fx)", sep, r->cache_ns, r->cache_ref_ns,
-		    PG_ENV_CACHE_FACTOR);
+
 	if (r->why && r->n)
 		ADD("; of its %d samples %d were disturbed, and %d disturbed ones were dropped", r->n, r->disturbed,
 		    r->dropped);
@@ -687,6 +682,5 @@ void pg_env_short(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD("%scgroup quota", buf[0] ? ", " : "");
 	if (r->why & PG_ENV_SLOW)
 		ADD("%sslow %.0f%%", buf[0] ? ", " : "", 100 * r->speed);
-	if (r->why & PG_ENV_CACHE)
-		ADD("%scache %.0fx", buf[0] ? ", " : "", r->cache_ns / r->cache_ref_ns);
+
 }

@@ -46,14 +46,16 @@ enum {
 	PG_ENV_THERMAL = 4,	/* thermal throttling */
 	PG_ENV_CGROUP = 8,	/* the cgroup's CPU quota throttled it */
 	PG_ENV_SLOW = 16,	/* the speed probe ran slower than at the run's start */
-	PG_ENV_CACHE = 32,	/* others held the shared cache: the cache probe missed it */
 };
 
-/* A result whose cache probe took more than this many times its time at
- * the run's start is disturbed: the walk fits a quarter of the last-level
- * cache, and answers from it in ~10 ns a load here, from memory in 60 to
- * 180 (that spread alone is 3x: at 2x an A/A whose two runs were both
- * answered from memory had two rows "environment differs"). */
+/* compare calls a row "environment differs" when its two sides' cache
+ * probes (env.cache_ns) are more than this many times apart: the walk fits
+ * a quarter of the last-level cache, and answers from it in ~10 ns a load
+ * here, from memory in 60 to 180 (that spread alone is 3x: at 2x an A/A
+ * whose two runs were both answered from memory had two rows "environment
+ * differs"). A result is not judged disturbed by its probe against the
+ * run's start: one start answered from the cache made all 115 results of
+ * the next two minutes "disturbed". */
 #define PG_ENV_CACHE_FACTOR 4.0
 
 /* What a figure depends on besides the build (pg_ctx.history, bits). */
@@ -147,8 +149,9 @@ void pg_env_probe_start(struct pg_env *e);
 /* Frees what pg_env_probe_start made. */
 void pg_env_close(struct pg_env *e);
 /* The cache probe now, ns a load (the larger of what s saw is kept in
- * s->cache_ns); 0 when there is none. Run it after a result's samples: the
- * walk takes the cache from what the benchmark had there. */
+ * s->cache_ns, for compare); 0 when there is none. Run it after a
+ * result's samples: the walk takes the cache from what the benchmark had
+ * there. */
 double pg_env_cache_probe(const struct pg_env *e, struct pg_env_seen *s);
 /* The speed probe now, as a share of e->probe_ref (0 when not probed);
  * the lowest seen goes into s->speed. */

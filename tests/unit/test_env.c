@@ -208,8 +208,8 @@ static void speed_probe(void **state)
 }
 
 /* The cache probe: made where sysfs gives the last-level cache's size, a
- * walk over a quarter of it; a result whose walk took more than twice the
- * run's start is disturbed and says so; none without a size. */
+ * walk over a quarter of it; the result keeps the slowest walk for
+ * compare, and is not disturbed by it; none without a size. */
 static void cache_probe(void **state)
 {
 	(void)state;
@@ -227,26 +227,16 @@ static void cache_probe(void **state)
 	/* a load from any level takes more than a tenth of a nanosecond, and
 	 * less than a millisecond: the walk was done, not optimised away */
 	assert_true(e.cache_ref_ns > 0.1 && e.cache_ref_ns < 1e6);
-	double ref = e.cache_ref_ns;
-	e.cache_ref_ns = ref / 100;	/* a start far faster than now */
-	double ns = pg_env_cache_probe(&e, &r);
-	assert_true(ns > 0);
-	assert_float_equal(r.cache_ns, ns, 0);
+	double a = pg_env_cache_probe(&e, &r), b = pg_env_cache_probe(&e, &r);
+	assert_true(a > 0.1 && b > 0.1);
+	assert_float_equal(r.cache_ns, a > b ? a : b, 0);
 	r.n = 1;
-	assert_true(pg_env_judge(&r));
-	assert_int_equal(r.why, PG_ENV_CACHE);
-	char json[512], why[512], brief[64];
+	e.cache_ref_ns /= 100;	/* a start far faster than now: still not disturbed */
+	pg_env_cache_probe(&e, &r);
+	assert_false(pg_env_judge(&r));
+	char json[512];
 	pg_env_json(&r, json, sizeof(json));
 	assert_non_null(strstr(json, "\"cache_ns\":"));
-	pg_env_why(&r, why, sizeof(why));
-	assert_non_null(strstr(why, "others held the shared cache"));
-	pg_env_short(&r, brief, sizeof(brief));
-	assert_non_null(strstr(brief, "cache "));
-	/* within twice the start: not disturbed */
-	struct pg_env_seen q = { 0 };
-	e.cache_ref_ns = 1e9;
-	pg_env_cache_probe(&e, &q);
-	assert_false(pg_env_judge(&q));
 	pg_env_close(&e);
 	assert_null(e.cache_walk);
 	/* the later tests' board has no cache sizes */
