@@ -642,11 +642,11 @@ static int set_aside(const struct pg_result *c, int k, int most, int naside, int
 
 /* What was set aside goes into the result after all, in order, while it
  * has fewer processes than asked for; the rest is counted as dropped. */
-static void take_aside(struct pg_result *r, struct pg_result *aside, int naside, int nprocs, int n)
+static void take_aside(struct pg_result *r, struct pg_result *aside, int naside, int nprocs)
 {
 	for (int i = 0; i < naside; i++) {
 		if (r->status == PG_OK && r->nprocs < nprocs)
-			take(r, &aside[i], r->nprocs, n);
+			take(r, &aside[i], r->nprocs, nprocs);
 		else
 			r->env.dropped_procs++;
 		pg_result_free(&aside[i]);
@@ -694,7 +694,7 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 			snprintf(r->reason, sizeof(r->reason), "interrupted");
 		}
 	}
-	take_aside(r, aside, naside, nprocs, nprocs);
+	take_aside(r, aside, naside, nprocs);
 	r->cap = cap;
 	/* the processes' samples together never reached the target: what
 	 * stopped them is the budget, the result's time, or the most
