@@ -627,8 +627,12 @@ void pg_env_json(const struct pg_env_seen *r, char *buf, size_t len)
 		ADD(",\"speed_pct\":%.1f", 100 * r->speed);
 	if (r->cache_ns > 0)
 		ADD(",\"cache_ns\":%.2f,\"cache_ref_ns\":%.2f", r->cache_ns, r->cache_ref_ns);
-	if (r->history & PG_HISTORY_FS)
-		ADD(",\"history\":\"the file system's recent deletes (ext4 without a journal)\"");
+	if (r->history)
+		ADD(",\"history\":\"%s%s%s\"",
+		    r->history & PG_HISTORY_FS ? "the file system's recent deletes (ext4 without a journal)" : "",
+		    (r->history & PG_HISTORY_FS) && (r->history & PG_HISTORY_TENANTS) ? "; " : "",
+		    r->history & PG_HISTORY_TENANTS ? "the host's other tenants in the last-level cache "
+						      "(its working set lies there, on a virtual machine)" : "");
 	if (r->dropped_procs)
 		ADD(",\"dropped_processes\":%d", r->dropped_procs);
 	ADD(",\"disturbed_samples\":%d,\"dropped_samples\":%d}", r->disturbed, r->dropped);

@@ -61,6 +61,9 @@ enum {
 /* What a figure depends on besides the build (pg_ctx.history, bits). */
 enum {
 	PG_HISTORY_FS = 1,	/* the file system's recent deletes (ext4 without a journal) */
+	/* what the host's other tenants hold of a last-level cache that a
+	 * virtual machine shares with them (mem.*, core/sysinfo.h) */
+	PG_HISTORY_TENANTS = 2,
 };
 
 /* Where this machine exposes each thing, found once per run. */

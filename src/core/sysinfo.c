@@ -272,6 +272,25 @@ int64_t pg_machine_llc(const struct pg_machine *m)
 	return best;
 }
 
+int64_t pg_machine_inner_cache(const struct pg_machine *m)
+{
+	int top = 0;
+	int64_t best = 0;
+	for (int i = 0; i < m->ncache; i++)
+		if (strcmp(m->cache[i].type, "Instruction") != 0 && m->cache[i].level > top)
+			top = m->cache[i].level;
+	for (int i = 0; i < m->ncache; i++)
+		if (strcmp(m->cache[i].type, "Instruction") != 0 && m->cache[i].level < top &&
+		    m->cache[i].size > best)
+			best = m->cache[i].size;
+	return best;
+}
+
+int pg_machine_llc_shared(const struct pg_machine *m)
+{
+	return m->virt[0] && strcmp(m->virt, "none") != 0 && strcmp(m->virt, "container") != 0;
+}
+
 void pg_machine_read(struct pg_machine *m)
 {
 	memset(m, 0, sizeof(*m));

@@ -82,6 +82,12 @@ const char *pg_binary_arch(void);
 
 /* Largest cache (the last level) in bytes, 0 when sysfs does not say. */
 int64_t pg_machine_llc(const struct pg_machine *m);
+/* The largest data or unified cache of a level below the last (a core's
+ * own, or its cluster's); 0 when there is none or sysfs does not say. */
+int64_t pg_machine_inner_cache(const struct pg_machine *m);
+/* Whether the last-level cache is shared with work this system cannot see:
+ * a virtual machine's (the host's other tenants) or an emulated CPU's. */
+int pg_machine_llc_shared(const struct pg_machine *m);
 int64_t pg_mem_available(void);
 
 /* Root for sysfs/procfs reads; tests point it at a fake tree. */

@@ -58,6 +58,7 @@ static int bw_setup(struct pg_ctx *ctx)
 	memset(s->src, 0, size);
 	if (s->dst)
 		memset(s->dst, 0, size);
+	pg_mem_mark_tenants(ctx, (uint64_t)size * (op->two_buffers ? 2 : 1) * (uint64_t)ctx->copies);
 	return PG_OK;
 }
 

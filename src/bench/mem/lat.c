@@ -223,6 +223,7 @@ static int lat_setup(struct pg_ctx *ctx)
 	if (!*random && ctx->copy == 0)
 		pg_note(ctx, "%d loads per loop body; lat_mem_rd reports the minimum of its "
 			"repetitions: compare it with min", s->unroll);
+	pg_mem_mark_tenants(ctx, (uint64_t)size * (uint64_t)ctx->copies);
 	return rc;
 }
 

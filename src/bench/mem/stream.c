@@ -219,6 +219,7 @@ static int stream_setup(struct pg_ctx *ctx)
 			s->rotate ? "copy, scale, add, triad in every pass as STREAM" :
 			"this kernel alone in every pass", k->name);
 	}
+	pg_mem_mark_tenants(ctx, 3 * (uint64_t)total * sizeof(double));
 	return PG_OK;
 }
 
