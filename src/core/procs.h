@@ -15,8 +15,9 @@
  * thread when it forks (the copies of a result are joined before the next).
  *
  * Only the groups whose figure is CPU work in perfguide's own process are
- * measured so (cpu, mem, os, crypto); the others measure I/O, a device, a
- * peer or another program, and run in this process as before.
+ * measured so (cpu, mem, os, crypto, net); the others measure I/O, a
+ * device or another program, and run in this process as before (storage,
+ * audio, CAN and messaging once more when they come back disturbed).
  */
 #ifndef PG_PROCS_H
 #define PG_PROCS_H

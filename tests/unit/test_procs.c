@@ -49,6 +49,8 @@ static int fake_setup(struct pg_ctx *ctx)
 	const char *mode = pg_arg_str(ctx->args, "mode");
 	if ((strcmp(mode, "first-slow") == 0 && my_index == 0) || strcmp(mode, "slow") == 0)
 		test_env.probe_ref = 1e30;
+	else if (strcmp(mode, "first-slow") == 0)
+		test_env.probe_ref = 1;	/* measured in this process: the next one is not slow */
 	if (strcmp(mode, "skip") == 0)
 		return pg_skip(ctx, "no such device: load the firmware");
 	if (strcmp(mode, "second-fails") == 0 && my_index == 1)
@@ -335,6 +337,49 @@ static void disturbed_process_is_measured_again(void **state)
 	fake_root_remove();
 }
 
+/* Measured in this process (storage): a disturbed result is measured once
+ * more, and the second kept when it is not disturbed; when it is, the
+ * first, disturbed. Not with --runs. */
+static void disturbed_in_place_is_measured_again(void **state)
+{
+	(void)state;
+	fake_root_make("procs");
+	PUTS("/proc/stat", "cpu  0 0 0 100000 0 0 0 0 0 0\n");
+	pg_env_open(&test_env);
+	test_env.probe_ref = 1;
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.5, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6, .env = &test_env };
+	struct pg_result r;
+	struct pg_args a = args_for("first-slow");
+	assert_int_equal(pg_run_bench_procs(&fake_io, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 2);
+	assert_int_equal(r.nprocs, 0);	/* in this process */
+	assert_false(r.disturbed);
+	assert_int_equal(r.env.dropped_procs, 1);
+	pg_result_free(&r);
+
+	reset(NULL);
+	a = args_for("slow");
+	assert_int_equal(pg_run_bench_procs(&fake_io, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 2);
+	assert_true(r.disturbed);
+	assert_int_equal(r.env.dropped_procs, 1);
+	pg_result_free(&r);
+
+	reset(NULL);
+	test_env.probe_ref = 1;
+	a = args_for("first-slow");
+	struct pg_run_opts fixed = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .max_procs = 6,
+				     .env = &test_env };
+	assert_int_equal(pg_run_bench_procs(&fake_io, &a, &fixed, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 1);
+	assert_true(r.disturbed);
+	assert_int_equal(r.env.dropped_procs, 0);
+	pg_result_free(&r);
+	test_env.probe_ref = 1;
+	fake_root_remove();
+}
+
 /* One process, or a group that is not CPU work: this process, as before. */
 static void one_process_is_in_process(void **state)
 {
@@ -431,6 +476,7 @@ int main(void)
 		cmocka_unit_test_setup(more_processes_while_short_of_target, reset),
 		cmocka_unit_test_setup(remote_load_is_kept, reset),
 		cmocka_unit_test_setup(disturbed_process_is_measured_again, reset),
+		cmocka_unit_test_setup(disturbed_in_place_is_measured_again, reset),
 		cmocka_unit_test_setup(one_process_is_in_process, reset),
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
