@@ -615,11 +615,38 @@ static int short_of_target(const struct pg_result *r, const struct pg_run_opts *
 	return !(st.ci_level >= PG_CI_LEVEL && st.ci_rel <= o->ci_target);
 }
 
-/* After the first nprocs: another process while they disagree, or while
- * they fall short of the interval target with time left. */
+int pg_procs_spread_wide(const double *samples, const int *n, int nprocs)
+{
+	if (nprocs > PG_MAX_PROCS)
+		nprocs = PG_MAX_PROCS;
+	if (nprocs < 2)
+		return 0;
+	double lm[PG_MAX_PROCS], mean = 0, var = 0;
+	for (int i = 0, at = 0; i < nprocs; at += n[i++]) {
+		struct pg_stats st;
+		pg_stats_compute(samples + at, (size_t)n[i], &st);
+		if (!(st.median > 0))
+			return 0;
+		lm[i] = log(st.median);
+		mean += lm[i] / nprocs;
+	}
+	for (int i = 0; i < nprocs; i++)
+		var += (lm[i] - mean) * (lm[i] - mean) / (nprocs - 1);
+	double se = sqrt(2 * (var / nprocs + PG_PROCS_RUN_SD * PG_PROCS_RUN_SD));
+	return pg_student_p(log(3.0) / 2 / se, 2.0 * nprocs - 2) / 2 > 0.05;
+}
+
+static int spread_wide(const struct pg_result *r)
+{
+	return r->nmetrics > 0 && pg_procs_spread_wide(r->values[0], r->proc_n, r->nprocs);
+}
+
+/* After the first nprocs: another process while they disagree or spread
+ * too wide to judge, or while they fall short of the interval target with
+ * time left. */
 static int want_more(const struct pg_result *r, const struct pg_run_opts *o, double used, double cap)
 {
-	return disagree(r) || ((cap <= 0 || used < cap) && short_of_target(r, o));
+	return disagree(r) || spread_wide(r) || ((cap <= 0 || used < cap) && short_of_target(r, o));
 }
 
 /* A process that came back disturbed is set aside and another one run in

@@ -43,7 +43,8 @@ int pg_procs_apply(const struct pg_bench *b);
  * pg_procs_apply refuses: pg_run_bench in this process. While the processes
  * disagree on the first metric (pg_procs_bimodal), one more process at a
  * time, each with the time of one of the first nprocs, up to o->max_procs
- * in all; not with --runs, nor when the budget set the result's time.
+ * in all; likewise while they spread too wide (pg_procs_spread_wide); not
+ * with --runs, nor when the budget set the result's time.
  * Returns r->status. */
 int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int nprocs, struct pg_result *r);
@@ -56,9 +57,26 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
  * the processes' samples one after the other, n[i] how many each. Returns
  * 1 with why set ("its 2 processes measured 61.2 and 98.7: ..."), else 0
  * (why ""). */
+/* The standard deviation of one run's log figure that compare allows
+ * besides its processes' spread (PG_GATE_RUN_SD, report/gate.h, says
+ * why 5%); the runner takes more processes while a run of its spread
+ * could not be judged with it (procs.c). */
+#define PG_PROCS_RUN_SD 0.05
 #define PG_PROCS_BIMODAL_PCT 5.0
 #define PG_PROCS_BIMODAL_SE 4.0
 int pg_procs_bimodal(const double *samples, const int *n, int nprocs, char *why, size_t len);
+
+/* Processes whose medians spread too wide for compare to judge a run like
+ * this one against another: its test of processes a side (the t of their
+ * log medians, each run allowed PG_PROCS_RUN_SD besides, 2n - 2 degrees of
+ * freedom) would not rule a change of 3x out at 5% with half of the way to
+ * it taken by the difference itself. The bimodal rule does not call such a
+ * spread a disagreement when each process's own samples are noisy:
+ * cpu.dhrystone's two processes at 47.8 and 28.4 million a second left its
+ * A/A row "inconclusive" where a third would have let it be judged. The
+ * runner then takes another process (pg_run_bench_procs). samples and n as
+ * for pg_procs_bimodal. */
+int pg_procs_spread_wide(const double *samples, const int *n, int nprocs);
 
 /* The lowest and highest of r's processes' medians of metric m. */
 void pg_procs_range(const struct pg_result *r, int m, double *lo, double *hi);

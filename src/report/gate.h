@@ -40,6 +40,7 @@
 #ifndef PG_GATE_H
 #define PG_GATE_H
 
+#include "core/procs.h"	/* PG_PROCS_RUN_SD */
 #include "core/stats.h"	/* pg_student_p */
 
 /* The false discovery rate across the rows of one comparison. */
@@ -53,8 +54,9 @@
  * os.sig.install back to back, each of 2-3 processes agreeing within 3%,
  * gave 0.222, 0.208 and 0.193 us). With one run a side a change below
  * about 20% is then not significant; several runs a side measure the
- * runs' spread instead. */
-#define PG_GATE_RUN_SD 0.05
+ * runs' spread instead. The runner takes more processes while a run's
+ * spread with this allowance could not be judged (core/procs.c). */
+#define PG_GATE_RUN_SD PG_PROCS_RUN_SD
 /* A change of this factor or more (either way) is gross. One run a side
  * judges no change below it: two processes of one build were measured up
  * to 1.6x apart (a log standard deviation of 0.19 over six processes), and

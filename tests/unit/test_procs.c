@@ -463,6 +463,32 @@ static void bimodal_rule(void **state)
 	assert_int_equal(pg_procs_bimodal(zero, twotwo, 2, why, sizeof(why)), 0);
 }
 
+/* Medians spread too wide for compare to judge a run like this one: two
+ * processes 1.68x apart whose own samples are too noisy for the bimodal
+ * rule (cpu.dhrystone in an A/A); a third that narrows it; processes 20%
+ * apart, or a few percent, are judgeable. */
+static void spread_rule(void **state)
+{
+	(void)state;
+	char why[PG_MSG_LEN];
+	int two[] = { 3, 3 }, three[] = { 3, 3, 3 };
+	double dhry[] = { 30.0, 47.8, 52.0, 20.0, 28.4, 40.0 };
+	assert_int_equal(pg_procs_bimodal(dhry, two, 2, why, sizeof(why)), 0);
+	assert_int_equal(pg_procs_spread_wide(dhry, two, 2), 1);
+	double dhry3[] = { 30.0, 47.8, 52.0, 20.0, 28.4, 40.0, 35.0, 41.0, 44.0 };
+	assert_int_equal(pg_procs_spread_wide(dhry3, three, 3), 0);
+	double fifth[] = { 10, 10, 10, 12, 12, 12 };
+	assert_int_equal(pg_procs_spread_wide(fifth, two, 2), 0);
+	double third[] = { 10, 10, 10, 13.5, 13.5, 13.5 };
+	assert_int_equal(pg_procs_spread_wide(third, two, 2), 1);
+	double lat[] = { 4.41, 4.40, 4.43, 4.44, 4.45, 4.43 };
+	assert_int_equal(pg_procs_spread_wide(lat, two, 2), 0);
+	/* one process, or a median of 0: nothing to judge */
+	assert_int_equal(pg_procs_spread_wide(dhry, two, 1), 0);
+	double zero[] = { 0, 0, 0, 10, 10, 10 };
+	assert_int_equal(pg_procs_spread_wide(zero, two, 2), 0);
+}
+
 int main(void)
 {
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -481,6 +507,7 @@ int main(void)
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
 		cmocka_unit_test_setup(bimodal_rule, reset),
+		cmocka_unit_test_setup(spread_rule, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
