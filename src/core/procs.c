@@ -35,21 +35,28 @@
 #include "stats.h"
 #include "timer.h"
 
+/* Whether b is of one of the groups (ids ending in '.', NULL-terminated)
+ * and not a fact of the machine (once). */
+static int in_groups(const struct pg_bench *b, const char *const *groups)
+{
+	if (b->once)
+		return 0;
+	for (; *groups; groups++)
+		if (strncmp(b->id, *groups, strlen(*groups)) == 0)
+			return 1;
+	return 0;
+}
+
 int pg_procs_apply(const struct pg_bench *b)
 {
-	static const char *const groups[] = { "cpu.", "mem.", "os.", "crypto.", "net." };
+	static const char *const groups[] = { "cpu.", "mem.", "os.", "crypto.", "net.", NULL };
 	/* A trial of these groups (mem.stream.*) is CPU work timed by the
 	 * benchmark itself: it is measured in processes as the others. net.*
 	 * too: each process starts its own local peer or session with the
 	 * remote one, and one run's throughput is a draw as a CPU result's
 	 * is (net.tcp.bidir's rx, one process a side, 22.7 and 27.1 Gbit/s in
 	 * an A/A, each tight within its process). */
-	if (b->once)
-		return 0;
-	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (strncmp(b->id, groups[i], strlen(groups[i])) == 0)
-			return 1;
-	return 0;
+	return in_groups(b, groups);
 }
 
 /* --- the bimodal rule --- */
@@ -203,9 +210,26 @@ static void send_result(FILE *f, const struct pg_result *r)
 
 /* The child: measures, writes, exits without running the parent's atexit
  * handlers or flushing its stdio buffers (they are the parent's). */
+/* A process measuring stops at its sample's end on SIGINT or SIGTERM,
+ * however often it comes: the parent passes its own on (collect), and
+ * Ctrl-C reaches the whole process group besides; quitting at once is the
+ * parent's to do, and this process still cleans up (its files, its peers)
+ * after it. */
+static void child_signal(int sig)
+{
+	pg_interrupted = sig;
+}
+
 static _Noreturn void child(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *co, int k,
 			    int fd)
 {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = child_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	const char *kill_k = getenv(PG_PROCS_TEST_KILL_ENV);
 	if (kill_k && atoi(kill_k) == k + 1)
 		raise(SIGKILL);
@@ -237,11 +261,13 @@ static int collect(pid_t pid, int fd, struct buf *b, int *wstatus)
 	for (;;) {
 		if (!ended && waitpid(pid, wstatus, WNOHANG) == pid)
 			ended = 1;
-		/* A SIGTERM sent to perfguide alone (a CI's timeout, kill PID)
-		 * stops the process measuring too, at its sample's end; Ctrl-C
-		 * reached the whole process group already. */
-		if (pg_interrupted == SIGTERM && !told && !ended) {
-			kill(pid, SIGTERM);
+		/* A signal sent to perfguide alone (a CI's timeout, kill -INT
+		 * PID) stops the process measuring too, at its sample's end: it
+		 * measured on to the end of its share (12 s of an os.fs.create
+		 * at --runs 50). Ctrl-C reached it already; a second one is
+		 * nothing more to it (child_signal). */
+		if (pg_interrupted && !told && !ended) {
+			kill(pid, pg_interrupted);
 			told = 1;
 		}
 		struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -688,13 +714,8 @@ static void take_aside(struct pg_result *r, struct pg_result *aside, int naside,
  * (minutes a run), nor a fact of the machine (once). */
 static int retake_apply(const struct pg_bench *b)
 {
-	static const char *const groups[] = { "storage.", "audio.", "can.", "msg." };
-	if (b->once)
-		return 0;
-	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (strncmp(b->id, groups[i], strlen(groups[i])) == 0)
-			return 1;
-	return 0;
+	static const char *const groups[] = { "storage.", "audio.", "can.", "msg.", NULL };
+	return in_groups(b, groups);
 }
 
 /* Measured in this process; a disturbed result measured once more, as a
