@@ -131,8 +131,6 @@ static void send_result(FILE *f, const struct pg_result *r)
 	fputs("end\n", f);
 }
 
-/* The child: measures, writes, exits without running the parent's atexit
- * handlers or flushing its stdio buffers (they are the parent's). */
 /* A process measuring stops at its sample's end on SIGINT or SIGTERM,
  * however often it comes: the parent passes its own on (collect), and
  * Ctrl-C reaches the whole process group besides; quitting at once is the
@@ -143,6 +141,8 @@ static void child_signal(int sig)
 	pg_interrupted = sig;
 }
 
+/* The child: measures, writes, exits without running the parent's atexit
+ * handlers or flushing its stdio buffers (they are the parent's). */
 static _Noreturn void child(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *co, int k,
 			    int fd)
 {
