@@ -29,7 +29,7 @@ void *pg_mem_alloc(size_t bytes)
  * 69-85 GB/s in one run's six processes and 40-53 GB/s in the next's, each
  * tight within its run. Such a figure says what the neighbours did, not
  * what the build does: the record says so and compare reports the row
- * without gating it (docs/methodology.md, "What the gate does not judge").
+ * without gating it (docs/methodology.md, "The release gate").
  */
 int pg_mem_tenants_decide(const struct pg_machine *m, uint64_t bytes)
 {
