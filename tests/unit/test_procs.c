@@ -47,9 +47,10 @@ static int fake_setup(struct pg_ctx *ctx)
 {
 	my_index = __atomic_fetch_add(&sh->started, 1, __ATOMIC_SEQ_CST);
 	const char *mode = pg_arg_str(ctx->args, "mode");
-	if ((strcmp(mode, "first-slow") == 0 && my_index == 0) || strcmp(mode, "slow") == 0)
+	if ((strcmp(mode, "first-slow") == 0 && my_index == 0) || strcmp(mode, "slow") == 0 ||
+	    (strcmp(mode, "middle-slow") == 0 && (my_index == 2 || my_index == 3)))
 		test_env.probe_ref = 1e30;
-	else if (strcmp(mode, "first-slow") == 0)
+	else if (strcmp(mode, "first-slow") == 0 || strcmp(mode, "middle-slow") == 0)
 		test_env.probe_ref = 1;	/* measured in this process: the next one is not slow */
 	if (strcmp(mode, "skip") == 0)
 		return pg_skip(ctx, "no such device: load the firmware");
@@ -291,7 +292,9 @@ static void remote_load_is_kept(void **state)
 
 /* A process that came back disturbed (here its speed probe) is set aside
  * and another measured in its place; when that one is disturbed too, the
- * result keeps what comes, disturbed, and counts what it left out. */
+ * result keeps what comes, disturbed, and runs no more for it. Processes
+ * run because they disagree leave the disturbed ones out when enough
+ * undisturbed ones come. */
 static void disturbed_process_is_measured_again(void **state)
 {
 	(void)state;
@@ -318,16 +321,29 @@ static void disturbed_process_is_measured_again(void **state)
 	a = args_for("slow");
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
 	/* the first set aside; the one in its place disturbed too: the
-	 * disturbance lasts, and the result keeps what comes */
-	assert_int_equal(sh->started, 3);
+	 * disturbance lasts, and the result keeps the two */
+	assert_int_equal(sh->started, 2);
 	assert_int_equal(r.nprocs, 2);
 	assert_true(r.disturbed);
 	assert_true(r.env.why & PG_ENV_SLOW);
-	assert_int_equal(r.env.dropped_procs, 1);
+	assert_int_equal(r.env.dropped_procs, 0);
+	pg_result_free(&r);
+
+	/* the first two disagree (one twice as slow), so more run; the third
+	 * and the fourth are disturbed, and left out of the six */
+	reset(NULL);
+	sh->factor[1] = 2;
+	a = args_for("middle-slow");
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 6);
+	assert_int_equal(r.nprocs, 4);
+	assert_false(r.disturbed);
+	assert_int_equal(r.env.dropped_procs, 2);
 	pg_result_free(&r);
 
 	/* --runs N: the samples asked for, no process more */
 	reset(NULL);
+	a = args_for("slow");
 	struct pg_run_opts fixed = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .max_procs = 6,
 				     .env = &test_env };
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &fixed, 2, &r), PG_OK);
