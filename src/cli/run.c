@@ -128,6 +128,8 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 	item_opts(c, s, c->budget > 0 ? &shared : NULL, &ro);
 	ro.env = &w.env;
 	ro.env_base = &w.base;
+	ro.before_retake = run_quiet_retake;
+	ro.retake_arg = &w.quiet;
 	if (ro.budget) {
 		pg_budget_init(&shared, c->budget, &ro);
 		for (int i = 0; i < p->n; i++)

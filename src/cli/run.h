@@ -94,6 +94,10 @@ struct run_quiet {
 
 void run_quiet_init(struct run_quiet *q, struct pg_env *env, double max_s);
 void run_quiet_wait(struct run_quiet *q);
+/* Before a disturbed result or process is measured again (pg_run_opts'
+ * before_retake): waits, at most --wait-quiet, while a busy look at the
+ * machine sees what would disturb it; the seconds it took. */
+double run_quiet_retake(void *q, unsigned why);
 /* What a result saw decides whether to look again before the next. */
 void run_quiet_after(struct run_quiet *q, const struct pg_result *r);
 

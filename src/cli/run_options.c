@@ -61,7 +61,8 @@ static const struct pg_opt run_opts[] = {
 	  "lava/README.md" },
 	{ "wait-quiet", 0, O_WAIT_QUIET, "SECONDS",
 	  "before a benchmark, while other processes use more than 10% of the CPUs, wait for them at most "
-	  "this long (default 10, or PERFGUIDE_WAIT_QUIET; 0: never)" },
+	  "this long; before a disturbed result or process is measured again, wait so for the machine "
+	  "(others, the hypervisor's steal, a slow CPU) (default 10, or PERFGUIDE_WAIT_QUIET; 0: never)" },
 	{ "cpu", 0, O_CPU, "LIST",
 	  "pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a benchmark runs on the i-th CPU of the list" },
 	{ NULL, 'p', 'p', "NAME=VALUE[,VALUE...]",

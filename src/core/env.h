@@ -159,6 +159,11 @@ double pg_env_cache_probe(const struct pg_env *e, struct pg_env_seen *s);
 /* The speed probe now, as a share of e->probe_ref (0 when not probed);
  * the lowest seen goes into s->speed. */
 double pg_env_probe(const struct pg_env *e, struct pg_env_seen *s);
+/* The machine over the next secs seconds with this process busy on one
+ * CPU (the speed probe, again and again): a VM's steal shows only while
+ * its CPUs want to run. s->why says what would disturb a sample now
+ * (PG_ENV_SLOW when the best probe ran below the limit). */
+void pg_env_look_busy(struct pg_env *e, double secs, struct pg_env_seen *s);
 /* Reads the machine now (and keeps what it learnt of the descendants). */
 void pg_env_mark(struct pg_env *e, struct pg_env_mark *m);
 /* What happened from a to b; base is the run's first mark (its cpufreq caps),

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sysinfo.h"
 #include "timer.h"
@@ -168,4 +169,23 @@ double pg_env_probe(const struct pg_env *e, struct pg_env_seen *s)
 	if (share > 0 && (s->speed == 0 || share < s->speed))
 		s->speed = share;
 	return share;
+}
+
+void pg_env_look_busy(struct pg_env *e, double secs, struct pg_env_seen *s)
+{
+	struct pg_env_mark a, b;
+	double best = 0, t0;
+	memset(s, 0, sizeof(*s));
+	pg_env_mark(e, &a);
+	t0 = pg_now();
+	do
+		best = fmax(best, probe_rate());
+	while (pg_now() - t0 < secs);
+	pg_env_mark(e, &b);
+	pg_env_diff(e, &a, &b, NULL, s);
+	if (e->probe_ref > 0 && best > 0) {
+		s->speed = best / e->probe_ref;
+		if (s->speed < PG_ENV_SLOW_SHARE)
+			s->why |= PG_ENV_SLOW;
+	}
 }

@@ -642,6 +642,8 @@ static int run_in_place(const struct pg_bench *b, const struct pg_args *a, const
 	if (rc != PG_OK || !r->have_env || !r->disturbed || !retake_apply(b) || o->runs > 0 || o->budget ||
 	    o->max_procs <= 1 || pg_interrupted)
 		return rc;
+	if (o->before_retake)
+		o->before_retake(o->retake_arg, r->env.why);
 	struct pg_result again;
 	int rc2 = pg_run_bench(b, a, o, &again);
 	if (rc2 == PG_OK && again.have_env && !again.disturbed && !pg_interrupted) {
@@ -687,6 +689,8 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 			iters = c.iters;
 		if (ran && set_aside(&c, naside, &lasting)) {
 			aside[naside++] = c;	/* aside owns it now */
+			if (!lasting && k + 1 < most && o->before_retake && !by_budget)
+				t0 += o->before_retake(o->retake_arg, c.env.why);
 		} else {
 			if (ran)
 				take(r, &c, kept, n);

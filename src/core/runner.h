@@ -88,6 +88,13 @@ struct pg_run_opts {
 	 * bimodal rule, core/procs.h), more are run, one at a time, up to this
 	 * many in all; at most the asked number when below it. */
 	int max_procs;
+	/* Called before a disturbed result or process is measured again
+	 * (core/procs.c), with its reasons (PG_ENV_*): the run waits there,
+	 * bounded, for the machine to be quiet (run --wait-quiet), and says
+	 * how many seconds, which the result's time does not count. NULL: no
+	 * wait. */
+	double (*before_retake)(void *arg, unsigned why);
+	void *retake_arg;
 };
 
 /* run --processes: at most this many processes per result. */

