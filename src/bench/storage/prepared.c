@@ -1,11 +1,13 @@
 /*
- * A read job's laid-out file, kept for the run's next read results: laying
- * out 1 GiB takes 20-25 s on a 40 MB/s eMMC, and the standard sweep reads
- * it with four block sizes and then at random. The file is unlinked when it
+ * A job's laid-out file, kept for the run's next results: laying out 1 GiB
+ * takes 20-25 s on a 40 MB/s eMMC, and the standard sweep writes and reads
+ * at four block sizes each and then at random. The file is unlinked when it
  * is made (storage.c), so what keeps it is an open descriptor here; it is
  * shared by results of the same path, size, O_DIRECT setting and number of
- * jobs (each job its own file), and let go as soon as a job that only
- * writes needs the room for its own file, or when the process ends.
+ * jobs (each job its own file), and let go as soon as a job needs the room
+ * for another file of its own, or when the process ends. (Write buffers
+ * change with every write, so a read after a write job reads no more
+ * repetition than a fresh layout holds.)
  */
 #include <limits.h>
 #include <pthread.h>

@@ -9,9 +9,10 @@
  *
  * setup (untimed, outside the CPU-load window): the target is checked
  * again, the file made and unlinked at once (so nothing is left whatever
- * ends the run: Ctrl-C, SIGTERM, a crash), laid out with data for jobs
- * that read, preallocated for jobs that only write (fio's fallocate). Each
- * sample is one trial: `ramp` seconds not counted, then `time` seconds.
+ * ends the run: Ctrl-C, SIGTERM, a crash), laid out with data (after
+ * fio's fallocate for jobs that only write) and kept for the run's next
+ * results. Each sample is one trial: `ramp` seconds not counted, then
+ * `time` seconds.
  */
 /* 64-bit file offsets on 32-bit targets (armhf): files and devices past 2 GB. */
 #define _FILE_OFFSET_BITS 64
@@ -320,13 +321,12 @@ static int take_target(struct pg_ctx *ctx, struct st_state *s, const char *path,
 		return pg_error(ctx, "%s", err);
 	s->type = s->target.type;
 	int own = s->type == ST_DIR || s->type == ST_NEWFILE, rc;
-	*kept = own && s->kind->reads && take_prepared(ctx, s, path, want, bs);
+	*kept = own && take_prepared(ctx, s, path, want, bs);
 	if (own && !*kept) {
 		char dir[PATH_MAX];
 		own_name(ctx, s->type, path, s->file, sizeof(s->file));
 		files_dir(s->type, path, dir, sizeof(dir));
-		if (!s->kind->reads)
-			st_prepared_drop();	/* its room is this job's */
+		st_prepared_drop();	/* its room is this job's */
 		if ((rc = own_size(ctx, s, dir, want, bs)) != PG_OK)
 			return rc;
 	}
@@ -337,30 +337,33 @@ static int take_target(struct pg_ctx *ctx, struct st_state *s, const char *path,
 	return PG_OK;
 }
 
-/* A file of our own: laid out for reading (and kept for the next read
- * result of the run), or its blocks allocated for writing. */
+/* A file of our own, laid out with data and kept for the run's next
+ * results (of either kind) on the same path, size, O_DIRECT and jobs. Also
+ * for jobs that only write, after fio's fallocate=native: the first pass
+ * over a fresh preallocated file converts its unwritten extents (ext4's
+ * kworkers), and in quick's three 1 s samples of storage.write the first
+ * was the slowest in 55 of 56 runs, at a median 0.59 of the other two
+ * (98, 167, 168 MB/s), with others' CPU time near the disturbance limit. */
 static int fill_own(struct pg_ctx *ctx, struct st_state *s, const char *path, uint64_t want,
 		    uint32_t bs, int kept)
 {
 	char err[PG_MSG_LEN];
-	if (s->type != ST_DIR && s->type != ST_NEWFILE)
+	if ((s->type != ST_DIR && s->type != ST_NEWFILE) || kept)
 		return PG_OK;
-	if (s->kind->reads && !kept) {
-		int r = st_layout(s->fd, s->size, bs, s->direct, &pg_interrupted, err, sizeof(err));
-		if (r < 0)
-			return pg_error(ctx, "%s: %s", s->file, err);
-		if (pg_interrupted)
-			return pg_error(ctx, "interrupted");
-		st_prepared_keep(ctx->copy, ctx->copies, path, want, s->direct, s->fd, s->size);
-	} else if (!s->kind->reads) {
-		/* fio's fallocate=native: the blocks are the file's before the
-		 * first write, and a lack of space shows now. */
-		if (fallocate(s->fd, 0, 0, (off_t)s->size) < 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
-			int e = errno;
-			return pg_error(ctx, "%s: fallocate %llu bytes: %s (%s)", s->file,
-					(unsigned long long)s->size, strerror(e), st_errno_name(e));
-		}
+	/* the blocks are the file's before the first write, and a lack of
+	 * space shows now */
+	if (!s->kind->reads && fallocate(s->fd, 0, 0, (off_t)s->size) < 0 && errno != EOPNOTSUPP &&
+	    errno != ENOSYS) {
+		int e = errno;
+		return pg_error(ctx, "%s: fallocate %llu bytes: %s (%s)", s->file, (unsigned long long)s->size,
+				strerror(e), st_errno_name(e));
 	}
+	int r = st_layout(s->fd, s->size, bs, s->direct, &pg_interrupted, err, sizeof(err));
+	if (r < 0)
+		return pg_error(ctx, "%s: %s", s->file, err);
+	if (pg_interrupted)
+		return pg_error(ctx, "interrupted");
+	st_prepared_keep(ctx->copy, ctx->copies, path, want, s->direct, s->fd, s->size);
 	return PG_OK;
 }
 

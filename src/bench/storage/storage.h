@@ -121,9 +121,7 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 	       volatile sig_atomic_t *stop, struct pg_hist *hist, struct st_counts *out,
 	       char *err, size_t errlen);
 
-/* Writes the first size bytes of fd with data (a read job's file), in
- * chunks of at least bs, then syncs; *stop ends it. 0 or -errno with err set. */
-/* A read job's laid-out file kept for the run's next read results
+/* A job's laid-out file kept for the run's next results
  * (prepared.c): take returns a new descriptor of the file kept for this
  * job, path, size, O_DIRECT and number of jobs, with its size, or -1; keep
  * holds fd's file for the next (the descriptor stays the caller's); drop
@@ -134,6 +132,8 @@ void st_prepared_keep(int copy, int copies, const char *path, uint64_t want, int
 		      uint64_t size);
 void st_prepared_drop(void);
 
+/* Writes the first size bytes of fd with data (a job's own file), in
+ * chunks of at least bs, then syncs; *stop ends it. 0 or -errno with err set. */
 int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomic_t *stop,
 	      char *err, size_t errlen);
 
