@@ -50,6 +50,10 @@ struct pg_cmp_row {
 	int gated;				/* counts towards the exit status */
 	int alias;				/* the row whose figure this one restates; -1 none */
 	char why[240];				/* inconclusive, not gated, same figure: why */
+	/* The two sides ran in clearly different conditions (compare.c's
+	 * env_differs): 1 BASE in the slower, 2 NEW; and what differed. */
+	int env_slower;
+	char env_why[200];
 	char history[120];			/* env.history of a side: what decided the figure */
 };
 

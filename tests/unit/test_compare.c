@@ -458,7 +458,8 @@ static void unlike(void **state)
 
 /* A disturbed run is left out where undisturbed ones remain; a row with
  * only disturbed runs on a side is inconclusive; so is one whose CPU ran
- * at another frequency. */
+ * at another frequency, unless NEW ran the slower and still came out
+ * within noise (that hides no regression). */
 static void disturbed_and_env(void **state)
 {
 	(void)state;
@@ -484,11 +485,37 @@ static void disturbed_and_env(void **state)
 	pg_comparison_free(&c);
 	N[0].rec[0].disturbed = N[1].rec[0].disturbed = N[2].rec[0].disturbed = 0;
 	put(&N[2], 0, "a", "bw", 102.5, 0.01, 6, 1);	/* not the same to the last bit */
-	B[0].rec[0].env = (char *)"{\"freq_min_khz\":1800000,\"freq_max_khz\":1800000}";
+	B[0].rec[0].env = (char *)"{\"freq_min_khz\":1200000,\"freq_max_khz\":1200000}";
+	N[0].rec[0].env = (char *)"{\"freq_min_khz\":1800000,\"freq_max_khz\":1800000}";
+	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 3);
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	assert_non_null(strstr(c.rows[0].why, "environment differs: the CPU ran at 1200-1200 MHz in BASE and "
+					      "1800-1800 MHz in NEW"));
+	pg_comparison_free(&c);
+	/* NEW the slower: within noise stands, and says what it may hide */
+	B[0].rec[0].env = N[0].rec[0].env;
+	N[0].rec[0].env = (char *)"{\"freq_min_khz\":1200000,\"freq_max_khz\":1200000}";
+	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 0);
+	assert_int_equal(c.rows[0].verdict, PG_SAME);
+	assert_non_null(strstr(c.rows[0].why, "NEW ran in slower conditions, so it may be faster than this"));
+	pg_comparison_free(&c);
+	/* ... but a change the slower conditions may explain is not judged */
+	for (int i = 0; i < 3; i++)
+		put(&N[i], 0, "a", "bw", 50 + i, 0.01, 6, 1);
 	N[0].rec[0].env = (char *)"{\"freq_min_khz\":1200000,\"freq_max_khz\":1200000}";
 	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 3);
-	assert_non_null(strstr(c.rows[0].why, "1800-1800 MHz in BASE and 1200-1200 MHz in NEW"));
+	assert_int_equal(c.rows[0].verdict, PG_INCONCLUSIVE);
+	assert_non_null(strstr(c.rows[0].why, "environment differs: the CPU ran at 1800-1800 MHz in BASE"));
 	pg_comparison_free(&c);
+	/* the cache probe likewise: others held the shared cache in BASE */
+	for (int i = 0; i < 3; i++)
+		put(&N[i], 0, "a", "bw", 100 + i + 0.5, 0.01, 6, 1);
+	B[0].rec[0].env = (char *)"{\"cache_ns\":150.0}";
+	N[0].rec[0].env = (char *)"{\"cache_ns\":30.0}";
+	assert_int_equal(cmp(B, 3, N, 3, 5, &c), 3);
+	assert_non_null(strstr(c.rows[0].why, "150.0 ns a load in BASE and 30.0 in NEW, others held it in BASE"));
+	pg_comparison_free(&c);
+	B[0].rec[0].env = N[0].rec[0].env = NULL;
 }
 
 /* A figure that what ran before it decided (env.history: ext4 without a
