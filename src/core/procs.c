@@ -581,20 +581,27 @@ static int want_more(const struct pg_result *r, const struct pg_run_opts *o, dou
  * samples say the machine ran it slower (the host's slow periods here last
  * seconds to a minute), and the noise-aware runner retakes a disturbed
  * sample the same way. Another one runs in its place while the result may
- * take more processes. Once a process run in another's place comes back
- * disturbed too, the disturbance outlasts a process: what is set aside then
- * counts towards the processes asked for, so that no more are run for it
- * (with two busy loops on the CPUs, replacing every disturbed process made
- * the quick suite take 6 min 37 s instead of 2 min 11 s). Processes run
- * after that for another reason (they disagree) still leave the disturbed
- * ones out when enough undisturbed ones come (take_aside): one slow process
- * of six made crypto.sha512's A/A row "disturbed" though five were not. */
-static int set_aside(const struct pg_result *c, int naside, int *lasting)
+ * take more processes. When the process right after a set-aside one comes
+ * back disturbed too, the disturbance outlasts a process: what is set
+ * aside then counts towards the processes asked for, so that no more are
+ * run for it (with two busy loops on the CPUs, replacing every disturbed
+ * process made the quick suite take 6 min 37 s instead of 2 min 11 s).
+ * One undisturbed process between two disturbed ones is a new spell, not
+ * a lasting one: os.sig.install's first process ran at 69% of the run's
+ * speed, the next at full speed, the third at 69% again, and the result
+ * kept the first for want of a fourth. Processes run after that for
+ * another reason (they disagree) still leave the disturbed ones out when
+ * enough undisturbed ones come (take_aside): one slow process of six made
+ * crypto.sha512's A/A row "disturbed" though four were not. */
+static int set_aside(const struct pg_result *c, int *last_aside, int *lasting)
 {
-	if (c->status != PG_OK || !c->have_env || !c->disturbed)
+	if (c->status != PG_OK || !c->have_env || !c->disturbed) {
+		*last_aside = 0;
 		return 0;
-	if (naside > 0)
+	}
+	if (*last_aside)
 		*lasting = 1;
+	*last_aside = 1;
 	return 1;
 }
 
@@ -676,7 +683,7 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 	r->nmetrics = pg_metric_count(b);
 	r->started = pg_wall_time();
 	struct pg_result aside[PG_MAX_PROCS];
-	int naside = 0, lasting = 0;
+	int naside = 0, last_aside = 0, lasting = 0;
 	uint64_t iters = 0;	/* the first process's calibration, whoever keeps it */
 	for (int k = 0; k < most && r->status == PG_OK &&
 			(counted(r, naside, lasting) < nprocs || want_more(r, o, now() - t0, cap)); k++) {
@@ -687,7 +694,7 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 		int ran = run_child(b, a, &co, kept, n, &c, r) == 0;
 		if (ran && !iters)
 			iters = c.iters;
-		if (ran && set_aside(&c, naside, &lasting)) {
+		if (ran && set_aside(&c, &last_aside, &lasting)) {
 			aside[naside++] = c;	/* aside owns it now */
 			if (!lasting && k + 1 < most && o->before_retake && !by_budget)
 				t0 += o->before_retake(o->retake_arg, c.env.why);

@@ -63,9 +63,10 @@ static int fake_setup(struct pg_ctx *ctx)
 	my_index = __atomic_fetch_add(&sh->started, 1, __ATOMIC_SEQ_CST);
 	const char *mode = pg_arg_str(ctx->args, "mode");
 	if ((strcmp(mode, "first-slow") == 0 && my_index == 0) || strcmp(mode, "slow") == 0 ||
-	    (strcmp(mode, "middle-slow") == 0 && (my_index == 2 || my_index == 3)))
+	    (strcmp(mode, "middle-slow") == 0 && (my_index == 2 || my_index == 3)) ||
+	    (strcmp(mode, "spells") == 0 && (my_index == 0 || my_index == 2)))
 		test_env.probe_ref = 1e30;
-	else if (strcmp(mode, "first-slow") == 0 || strcmp(mode, "middle-slow") == 0)
+	else if (strcmp(mode, "first-slow") == 0 || strcmp(mode, "middle-slow") == 0 || strcmp(mode, "spells") == 0)
 		test_env.probe_ref = 1;	/* measured in this process: the next one is not slow */
 	if (strcmp(mode, "skip") == 0)
 		return pg_skip(ctx, "no such device: load the firmware");
@@ -366,6 +367,18 @@ static void disturbed_process_is_measured_again(void **state)
 	assert_true(r.disturbed);
 	assert_true(r.env.why & PG_ENV_SLOW);
 	assert_int_equal(r.env.dropped_procs, 0);
+	pg_result_free(&r);
+
+	/* two spells, a process apart: each disturbed one is replaced (after a
+	 * wait), and neither is kept */
+	reset(NULL);
+	a = args_for("spells");
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(sh->started, 4);
+	assert_int_equal(r.nprocs, 2);
+	assert_false(r.disturbed);
+	assert_int_equal(r.env.dropped_procs, 2);
+	assert_int_equal(waits, 2);
 	pg_result_free(&r);
 
 	/* the first two disagree (one twice as slow), so more run; the third
