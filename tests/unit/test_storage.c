@@ -586,19 +586,18 @@ static void a_benchmark_leaves_nothing(void **state)
  * where the file system cannot say (tmpfs has no FIEMAP). */
 static int unwritten_extents(int fd)
 {
-	struct {
-		struct fiemap map;
-		struct fiemap_extent ext[64];
-	} f;
-	memset(&f, 0, sizeof(f));
-	f.map.fm_length = FIEMAP_MAX_OFFSET;
-	f.map.fm_flags = FIEMAP_FLAG_SYNC;
-	f.map.fm_extent_count = 64;
-	if (ioctl(fd, FS_IOC_FIEMAP, &f.map) < 0)
-		return -1;
-	int n = 0;
-	for (unsigned i = 0; i < f.map.fm_mapped_extents; i++)
-		n += (f.ext[i].fe_flags & FIEMAP_EXTENT_UNWRITTEN) != 0;
+	struct fiemap *m = calloc(1, sizeof(*m) + 64 * sizeof(struct fiemap_extent));
+	assert_non_null(m);
+	m->fm_length = FIEMAP_MAX_OFFSET;
+	m->fm_flags = FIEMAP_FLAG_SYNC;
+	m->fm_extent_count = 64;
+	int n = -1;
+	if (ioctl(fd, FS_IOC_FIEMAP, m) == 0) {
+		n = 0;
+		for (unsigned i = 0; i < m->fm_mapped_extents; i++)
+			n += (m->fm_extents[i].fe_flags & FIEMAP_EXTENT_UNWRITTEN) != 0;
+	}
+	free(m);
 	return n;
 }
 
