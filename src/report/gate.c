@@ -120,11 +120,12 @@ static void test_one_vs_runs(double one, double one_se, const double *lk, const 
 }
 
 /* One run a side: the two medians' standard errors from their samples and
- * the allowance for two processes; Welch-Satterthwaite degrees of freedom
- * (the allowance is taken as known). */
-static void test_one_run(double lb, double lbse, int nb, double ln, double lnse, int nn, struct pg_gate_result *r)
+ * the allowance for each run (run_sd); Welch-Satterthwaite degrees of
+ * freedom (the allowance is taken as known). */
+static void test_one_run(double lb, double lbse, int nb, double ln, double lnse, int nn, double run_sd,
+			 struct pg_gate_result *r)
 {
-	double vb = lbse * lbse, vn = lnse * lnse, var = vb + vn + 2 * PG_GATE_PROCESS_SD * PG_GATE_PROCESS_SD;
+	double vb = lbse * lbse, vn = lnse * lnse, var = vb + vn + 2 * run_sd * run_sd;
 	double den = (nb > 1 ? vb * vb / (nb - 1) : 0) + (nn > 1 ? vn * vn / (nn - 1) : 0);
 	r->test = PG_TEST_ONE_RUN;
 	r->d = ln - lb;
@@ -167,7 +168,8 @@ void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *ne
 	}
 	else
 		test_one_run(lb[0], base->se[0], base->nsamples ? base->nsamples[0] : 2, ln[0], new->se[0],
-			     new->nsamples ? new->nsamples[0] : 2, r);
+			     new->nsamples ? new->nsamples[0] : 2,
+			     fmax(PG_GATE_PROCESS_SD, fmax(base->run_sd, new->run_sd)), r);
 	free(lb);
 }
 

@@ -156,6 +156,36 @@ static void verdicts(void **state)
 	}
 }
 
+/* One run a side of storage allows each run 15% (its runs vary that much
+ * though a run's samples agree): 30% apart with tight samples is within
+ * noise, where a memory row is inconclusive; 5x is still regressed. */
+static void whole_run_spread(void **state)
+{
+	(void)state;
+	struct pg_comparison c;
+	const char *bench[] = { "storage.read", "mem.bw.rd" };
+	for (int k = 0; k < 2; k++) {
+		init(&B[0], "b", NULL);
+		init(&N[0], "n", NULL);
+		put(&B[0], 0, bench[k], "bw", 130, 0.01, 10, 1);
+		put(&N[0], 0, bench[k], "bw", 100, 0.01, 10, 1);
+		assert_int_equal(cmp(B, 1, N, 1, 5, &c), k == 0 ? 0 : 3);
+		assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_RUN);
+		assert_int_equal(c.rows[0].verdict, k == 0 ? PG_SAME : PG_INCONCLUSIVE);
+		if (k == 0)
+			assert_float_equal(c.rows[0].g.se, sqrt(2 * PG_GATE_WHOLE_RUN_SD * PG_GATE_WHOLE_RUN_SD),
+					   0.01);
+		pg_comparison_free(&c);
+	}
+	init(&B[0], "b", NULL);
+	init(&N[0], "n", NULL);
+	put(&B[0], 0, "storage.write", "bw", 500, 0.01, 3, 1);
+	put(&N[0], 0, "storage.write", "bw", 100, 0.01, 3, 1);
+	assert_int_equal(cmp(B, 1, N, 1, 5, &c), 1);
+	assert_int_equal(c.rows[0].verdict, PG_REGRESSED);
+	pg_comparison_free(&c);
+}
+
 /* Too few samples to test; huge noise cannot call a 5x change within noise. */
 static void too_few(void **state)
 {
@@ -611,6 +641,7 @@ int main(void)
 		cmocka_unit_test(median_se),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(too_few),
+		cmocka_unit_test(whole_run_spread),
 		cmocka_unit_test(stated_se),
 		cmocka_unit_test(stated_interval),
 		cmocka_unit_test(processes_replicates),
