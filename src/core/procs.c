@@ -477,7 +477,10 @@ static void child_opts(const struct pg_run_opts *o, int k, int n, double cap, do
 }
 
 /* Forks process k of n and reads its result into c (zeroed first); -1 with
- * r failed when it gave none. */
+ * r failed when it gave none. k counts every process the result started,
+ * set-aside ones too, so that "process 2 of 2" is the second one run (and
+ * the test hook's K-th, which a disturbed first process set aside left
+ * unkilled when k counted only those kept). */
 static int run_child(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *co, int k, int n,
 		     struct pg_result *c, struct pg_result *r)
 {
@@ -691,7 +694,7 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 		struct pg_result c;
 		int kept = r->nprocs, n = kept < nprocs ? nprocs : kept + 1;
 		child_opts(o, k, nprocs, cap, cap - (now() - t0), iters, &co);
-		int ran = run_child(b, a, &co, kept, n, &c, r) == 0;
+		int ran = run_child(b, a, &co, k, n > k ? n : k + 1, &c, r) == 0;
 		if (ran && !iters)
 			iters = c.iters;
 		if (ran && set_aside(&c, &last_aside, &lasting)) {

@@ -82,7 +82,8 @@ int pg_procs_spread_wide(const double *samples, const int *n, int nprocs);
 void pg_procs_range(const struct pg_result *r, int m, double *lo, double *hi);
 
 /* Test only (documented in docs/methodology.md): PERFGUIDE_TEST_KILL_PROCESS=K
- * makes the K-th process of every multi-process result kill itself with
+ * makes the K-th process started for every multi-process result (set-aside
+ * ones counted) kill itself with
  * SIGKILL before it measures, so a test can see a dead child reported. */
 #define PG_PROCS_TEST_KILL_ENV "PERFGUIDE_TEST_KILL_PROCESS"
 
