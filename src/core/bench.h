@@ -221,6 +221,11 @@ struct pg_bench {
 	 * fix (a network test's `time`): one step of one iteration per sample,
 	 * --runs samples, no calibration and no warm-up step. */
 	int trial;
+	/* The standard deviation of a run's log figure between runs of one
+	 * build that the samples of one run do not show, where it is known to
+	 * be larger than a process's (compare allows it for each run with one
+	 * run a side, report/gate.h); 0: PG_GATE_PROCESS_SD. */
+	double run_sd;
 	/* The lightest suite that runs it (PG_IN_*): a benchmark slow to
 	 * prepare, or close to another one, stays out of the quick suite (or
 	 * also of standard); it always runs when named without --suite. */

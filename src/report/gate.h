@@ -15,8 +15,10 @@
  *  - several runs on one side, one on the other (compare --history): the one
  *    run against the others' spread, Student's t for a new observation;
  *  - one run a side: the samples' standard errors of the two medians plus
- *    PG_GATE_PROCESS_SD for each run's process (or the side's run_sd where
- *    a benchmark's runs are known to vary more than their samples show).
+ *    PG_GATE_PROCESS_SD for each run's process, or the benchmark's run_sd
+ *    where its runs are known to vary more than that (core/bench.h: with
+ *    2%, most A/A comparisons of the quick suite had a storage row 20-40%
+ *    apart called significant, so "inconclusive: one run a side").
  *    Two processes of one build can differ by more than that (1.6x,
  *    docs/methodology.md): a change below PG_GATE_GROSS with one run a side
  *    is reported, not judged.
@@ -66,18 +68,6 @@
  * (e^(4 x 0.19 x sqrt 2) = 2.9, rounded up). A row is within noise only
  * when its 95% interval rules a gross change out. */
 #define PG_GATE_GROSS 3.0
-/* One run a side of a figure whose runs vary far more than the samples of
- * one show (15%), so that the test allows it instead of the 2% of
- * PG_GATE_PROCESS_SD. storage.*: a run's samples are seconds of one laid-out
- * file, back to back, and agree to a few percent, but on this VM's virtio
- * disk the runs of A/A pairs varied by a log standard deviation of 0.14
- * (storage.read bandwidth, 18 pairs) and 0.17 (storage.write, 11), and 40
- * storage.read results of one process by 0.07: most A/A comparisons of
- * the quick suite had a storage row 20-40% apart, significant and so
- * "inconclusive: one run a side". cpu.scaling: its speedup of all CPUs
- * over one is one figure a run from a second CPU a host gives or not, and
- * its efficiency varied by 0.15 between 15 runs here (67% to 108%). */
-#define PG_GATE_WHOLE_RUN_SD 0.15
 
 /* One side of one row: each run's median and the standard error of its
  * log from the run's samples or its stated interval (-1: too few samples

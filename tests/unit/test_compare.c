@@ -173,8 +173,7 @@ static void whole_run_spread(void **state)
 		assert_int_equal(c.rows[0].g.test, PG_TEST_ONE_RUN);
 		assert_int_equal(c.rows[0].verdict, k == 0 ? PG_SAME : PG_INCONCLUSIVE);
 		if (k == 0)
-			assert_float_equal(c.rows[0].g.se, sqrt(2 * PG_GATE_WHOLE_RUN_SD * PG_GATE_WHOLE_RUN_SD),
-					   0.01);
+			assert_float_equal(c.rows[0].g.se, sqrt(2 * 0.15 * 0.15), 0.01);
 		pg_comparison_free(&c);
 	}
 	init(&B[0], "b", NULL);

@@ -95,4 +95,8 @@ const struct pg_bench pg_cpu_scaling = {
 	.title = "Scaling of N copies against one (aggregate / N x single)",
 	.params = scaling_params, .metrics = scaling_metrics,
 	.once = 1, .check = scaling_check, .step = scaling_step,
+	/* one figure a run from a second CPU that a VM's host gives or not:
+	 * the efficiency of 15 quick runs on 2 vCPUs, 67% to 108%, a log
+	 * standard deviation of 0.15 */
+	.run_sd = 0.15,
 };
