@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "core/text.h"
-#include "report/compare.h"
-#include "report/writer.h"
+#include "gate/compare.h"
+#include "guide/writer.h"
 
 void fuzz_check_text(const char *fmt, const char *s, size_t n)
 {

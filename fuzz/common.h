@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "report/rundata.h"
+#include "runs/rundata.h"
 
 struct pg_writer;
 

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "common.h"
-#include "report/store.h"
-#include "report/writer.h"
+#include "store/store.h"
+#include "guide/writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

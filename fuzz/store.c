@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "report/store.h"
+#include "store/store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #     cross: PKG...      -dev packages whose static archives a static cross
 #                        build links, installed for the target architecture
 # so a new group adds its file and nothing here changes. Parts of perfguide
-# that are no group keep theirs the same way: src/report/deps (the stores),
+# that are no group keep theirs the same way: src/store/deps and src/guide/deps,
 # lava/deps (the LAVA test definition).
 #
 # usage: scripts/deps.sh build|check|check-vm|cross-aarch64|cross-armhf|packaging
@@ -25,7 +25,7 @@ cross_arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 cross_armhf="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user"
 # group_deps KEY: the packages every group's deps file lists under KEY.
 group_deps() {
-	for f in "$top"/src/bench/*/deps "$top"/src/report/deps "$top"/lava/deps; do
+	for f in "$top"/src/bench/*/deps "$top"/src/store/deps "$top"/src/guide/deps "$top"/lava/deps; do
 		[ -f "$f" ] || continue
 		sed -n "s/^$1:[[:space:]]*//p" "$f"
 	done | tr '\n' ' '

@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "help.h"
 #include "compare.h"
-#include "report/select.h"
+#include "store/select.h"
 #include "core/err.h"
 
 enum { O_HISTORY = 256, O_FORCE, O_ALLOW_MISSING, O_GATE_DESC };

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "report/compare.h"
-#include "report/store.h"
+#include "gate/compare.h"
+#include "store/store.h"
 
 #define COMPARE_MAX_BOARDS 64
 

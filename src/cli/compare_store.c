@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "report/select.h"
+#include "store/select.h"
 #include "core/err.h"
 
 int compare_board_wanted(const struct compare_opts *o, const char *board)

@@ -17,8 +17,8 @@
 #include "help.h"
 #include "lava_log.h"
 #include "core/text.h"
-#include "report/select.h"
-#include "report/table_import.h"
+#include "store/select.h"
+#include "runs/table_import.h"
 #include "core/err.h"
 
 enum { O_LAVA_LOG = 256 };

@@ -17,8 +17,8 @@
 
 #include "cli.h"
 #include "help.h"
-#include "report/select.h"
-#include "report/writer.h"
+#include "store/select.h"
+#include "guide/writer.h"
 
 #define MAX_SEL 256
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "core/text.h"
-#include "report/follow.h"
-#include "report/store.h"
+#include "store/follow.h"
+#include "store/store.h"
 #include "run.h"
 
 static void store_sync(void *self, const struct pg_run_info *ri)

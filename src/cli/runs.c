@@ -9,8 +9,8 @@
 #include "help.h"
 #include "core/record_json.h"
 #include "core/text.h"
-#include "report/guide.h"
-#include "report/select.h"
+#include "guide/guide.h"
+#include "store/select.h"
 
 static const struct pg_opt runs_opts[] = {
 	{ "json", 0, 'j', NULL, "one JSON array" },

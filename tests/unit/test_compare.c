@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/compare.h"
+#include "gate/compare.h"
 
 static void benjamini_hochberg(void **state)
 {

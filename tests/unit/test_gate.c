@@ -22,7 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/compare.h"
+#include "gate/compare.h"
 
 #define ROWS 100
 #define MAX_RUNS 10

@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "core/registry.h"
-#include "report/guide.h"
-#include "report/table.h"
+#include "guide/guide.h"
+#include "guide/table.h"
 
 static void cell_text(void **state)
 {

@@ -16,9 +16,9 @@
 #include <cmocka.h>
 
 #include "core/text.h"
-#include "report/compare.h"
-#include "report/store.h"
-#include "report/writer.h"
+#include "gate/compare.h"
+#include "store/store.h"
+#include "guide/writer.h"
 
 static char dir[] = "/tmp/pg-harden-test.XXXXXX";
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/guide.h"
-#include "report/table.h"
-#include "report/writer.h"
+#include "guide/guide.h"
+#include "guide/table.h"
+#include "guide/writer.h"
 
 static struct pg_record res(const char *bench, const char *params, const char *metric, double med)
 {

@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
-#include "report/store.h"
+#include "store/store.h"
 
 static char dir[] = "/tmp/pg-harden3-test.XXXXXX";
 

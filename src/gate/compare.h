@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 #include "gate.h"
-#include "rundata.h"
+#include "runs/rundata.h"
 
 enum pg_verdict { PG_SAME, PG_IMPROVED, PG_REGRESSED, PG_INCONCLUSIVE, PG_NOT_GATED };
 

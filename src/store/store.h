@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rundata.h"
+#include "runs/rundata.h"
 
 struct pg_store;
 

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "core/bench.h"
-#include "rundata.h"
+#include "runs/rundata.h"
 
 /* Why a figure is to be doubted (pg_gcell.doubt): the guide marks the cell
  * and says why in its note, in every format (doubt.c). */

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "compare.h"
+#include "cli/cli.h"
+#include "cli/compare.h"
 #include "core/record_json.h"
-#include "report/select.h"
-#include "report/writer.h"
+#include "store/select.h"
+#include "guide/writer.h"
 #include "core/err.h"
 
 struct fleet_board {

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "rundata.h"
+#include "runs/rundata.h"
 #include "store.h"
 
 /* The store at db, or the default one when db is NULL. */
