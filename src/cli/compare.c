@@ -223,7 +223,7 @@ static int add_spec(const char *spec, const struct compare_opts *o, struct pg_st
 		if (rc < 0) {
 			for (int i = 0; i < n; i++)
 				pg_rrun_free(&runs[i]);
-			snprintf(err, errlen, "out of memory");
+			pg_err(err, errlen, "out of memory");
 		}
 		free(runs);
 		return rc;

@@ -64,13 +64,15 @@ int compare_label_runs(const char *spec, const struct compare_opts *o, struct pg
 		snprintf(ids[found++], PG_RUN_ID_MAX + 1, "%s", runs[i].id);
 	}
 	if (!ids)
-		snprintf(err, errlen, "out of memory");
+		pg_err(err, errlen, "out of memory");
 	else if (!found)
-		snprintf(err, errlen, "no run in the store %s is labelled %s%s", (*store)->path, spec,
-			 o->nboards ? " on the --board given" : "");
+		pg_err(err, errlen, "no run in the store %s is labelled %s%s", (*store)->path, spec,
+		       o->nboards ? " on the --board given" : "");
 	else if (several)
-		snprintf(err, errlen, "the runs labelled %s are of several boards (%s and others): give --board, "
-			 "or compare a fleet with --baseline-release and --release", spec, first_board);
+		pg_err(err, errlen,
+		       "the runs labelled %s are of several boards (%s and others): give --board, "
+		       "or compare a fleet with --baseline-release and --release",
+		       spec, first_board);
 	else
 		rc = load_runs(*store, ids, found, s, err, errlen);
 	free(ids);
@@ -106,10 +108,11 @@ int compare_history(const struct compare_opts *o, struct pg_store **store, const
 	}
 	int from = found > o->history ? found - o->history : 0;
 	if (!ids)
-		snprintf(err, errlen, "out of memory");
+		pg_err(err, errlen, "out of memory");
 	else if (found - from < 2)
-		snprintf(err, errlen, "the store %s has %d complete run%s of board %s before %s: the history needs 2 or more",
-			 (*store)->path, found - from, found - from == 1 ? "" : "s", x->board, x->id);
+		pg_err(err, errlen,
+		       "the store %s has %d complete run%s of board %s before %s: the history needs 2 or more",
+		       (*store)->path, found - from, found - from == 1 ? "" : "s", x->board, x->id);
 	else
 		rc = load_runs(*store, ids + from, found - from, base, err, errlen);
 	free(ids);

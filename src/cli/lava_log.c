@@ -61,7 +61,8 @@ static int begin_block(struct block *b, const char *text, struct pg_lava_file *l
 	snprintf(lf->path, sizeof(lf->path), "%s/perfguide-lava-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
 	int fd = mkstemp(lf->path);
 	if (fd < 0 || !(b->f = fdopen(fd, "wb"))) {
-		snprintf(err, errlen, "cannot make a temporary file in %s: %s", tmp && tmp[0] ? tmp : "/tmp", strerror(errno));
+		pg_err(err, errlen, "cannot make a temporary file in %s: %s", tmp && tmp[0] ? tmp : "/tmp",
+		       strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(lf->path);
@@ -131,7 +132,7 @@ int pg_lava_log_extract(const char *log, struct pg_lava_file **out, char *err, s
 		if (!in && strstr(text, PG_LAVA_LOG_BEGIN)) {
 			struct pg_lava_file *p = realloc(files, (size_t)(n + 1) * sizeof(*p));
 			if (!p) {
-				snprintf(err, errlen, "out of memory");
+				pg_err(err, errlen, "out of memory");
 				rc = -1;
 				break;
 			}

@@ -17,6 +17,7 @@
 #include "core/results.h"
 #include "core/runner.h"
 #include "pg_build.h"
+#include "core/err.h"
 
 #define RUN_MAX_OVERRIDES 16
 #define RUN_MAX_CPUS 256
@@ -176,8 +177,8 @@ static inline int run_results_path(struct run_sinks *s, const struct run_config 
 	(void)s;
 	(void)run_id;
 	if (c->out || c->json) {
-		snprintf(err, len, "--out and --json need a build with jansson (install libjansson-dev and rebuild)");
-		return -1;
+		return pg_err(err, len,
+			      "--out and --json need a build with jansson (install libjansson-dev and rebuild)");
 	}
 	return 0;
 }
@@ -200,8 +201,8 @@ static inline int run_sink_store(struct run_sinks *s, const struct run_config *c
 {
 	(void)s;
 	if (c->db) {
-		snprintf(err, len, "--db needs a build with jansson and SQLite (install libsqlite3-dev and rebuild)");
-		return -1;
+		return pg_err(err, len,
+			      "--db needs a build with jansson and SQLite (install libsqlite3-dev and rebuild)");
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "core/procs.h"
 #include "core/text.h"
 #include "run.h"
+#include "core/err.h"
 
 #define PG_LABEL_KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 
@@ -116,8 +117,8 @@ static int parse_cpus(const char *s, int *cpus, int *n, char *err, size_t errlen
 		}
 		for (long c = lo; c <= hi; c++) {
 			if (c >= ncpu) {
-				snprintf(err, errlen, "--cpu: CPU %ld does not exist (this machine has %ld)", c, ncpu);
-				return -1;
+				return pg_err(err, errlen, "--cpu: CPU %ld does not exist (this machine has %ld)", c,
+					      ncpu);
 			}
 			if (*n == RUN_MAX_CPUS)
 				goto bad;
@@ -127,8 +128,7 @@ static int parse_cpus(const char *s, int *cpus, int *n, char *err, size_t errlen
 	if (*n > 0)
 		return 0;
 bad:
-	snprintf(err, errlen, "--cpu: '%s' is not a CPU list (use 0, 2,3 or 0-3)", s);
-	return -1;
+	return pg_err(err, errlen, "--cpu: '%s' is not a CPU list (use 0, 2,3 or 0-3)", s);
 }
 
 /* -p NAME=VALUE, and the options that are parameters of some benchmarks

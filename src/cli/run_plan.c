@@ -7,6 +7,7 @@
 #include "core/registry.h"
 #include "core/sysinfo.h"
 #include "run.h"
+#include "core/err.h"
 
 #define MAX_SELECTED 1024
 
@@ -17,8 +18,7 @@ static int select_benches(const struct run_config *c, const struct pg_bench **se
 		pg_registry_select("*", sel, n, MAX_SELECTED);
 	for (int i = 0; i < c->nselectors; i++)
 		if (pg_registry_select(c->selectors[i], sel, n, MAX_SELECTED) == 0) {
-			snprintf(err, len, "no benchmark matches '%s' (see 'perfguide list')", c->selectors[i]);
-			return -1;
+			return pg_err(err, len, "no benchmark matches '%s' (see 'perfguide list')", c->selectors[i]);
 		}
 	return 0;
 }
@@ -54,23 +54,20 @@ int run_make_plan(struct run_config *c, struct run_plan *p, char *err, size_t le
 		int rc = add_items(p, sel[i], combos, n);
 		free(combos);
 		if (rc < 0) {
-			snprintf(err, len, "out of memory");
-			return -1;
+			return pg_err(err, len, "out of memory");
 		}
 	}
 	for (int i = 0; i < c->nov; i++)
 		if (!c->ov[i].used) {
-			snprintf(err, len, "no selected benchmark has a parameter '%s' (see 'perfguide list')", c->ov[i].name);
-			return -1;
+			return pg_err(err, len, "no selected benchmark has a parameter '%s' (see 'perfguide list')",
+				      c->ov[i].name);
 		}
 	if (p->n == 0) {
-		snprintf(err, len, "nothing to run: every combination was left out");
-		return -1;
+		return pg_err(err, len, "nothing to run: every combination was left out");
 	}
 	const struct pg_bench **ran = malloc(sizeof(*ran) * (size_t)p->n);
 	if (!ran) {
-		snprintf(err, len, "out of memory");
-		return -1;
+		return pg_err(err, len, "out of memory");
 	}
 	/* What the runner's budget will keep back for each (core/budget.c). */
 	struct pg_run_opts fo = { .runs = c->runs, .min_time = c->min_time, .iters = c->iters,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "core/err.h"
 
 struct file_sink {
 	struct pg_results res;
@@ -74,15 +75,13 @@ int run_results_path(struct run_sinks *s, const struct run_config *c, const char
 {
 	if (c->out) {
 		if (strlen(c->out) >= sizeof(s->path)) {
-			snprintf(err, len, "--out: the path is longer than %zu bytes", sizeof(s->path) - 1);
-			return -1;
+			return pg_err(err, len, "--out: the path is longer than %zu bytes", sizeof(s->path) - 1);
 		}
 		snprintf(s->path, sizeof(s->path), "%s", c->out);
 		return 0;
 	}
 	if (mkdir(RUN_RESULTS_DIR, 0777) < 0 && errno != EEXIST) {
-		snprintf(err, len, "cannot create %s/: %s", RUN_RESULTS_DIR, strerror(errno));
-		return -1;
+		return pg_err(err, len, "cannot create %s/: %s", RUN_RESULTS_DIR, strerror(errno));
 	}
 	char safe[200];
 	file_safe(run_id, safe, sizeof(safe));
@@ -100,17 +99,20 @@ static FILE *open_results(const char *path, char *err, size_t len)
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
 	if (fd >= 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
 		close(fd);
-		snprintf(err, len, "--out %s: not a regular file (results go to a file; --json writes them to standard output)",
-			 path);
+		pg_err(err, len,
+		       "--out %s: not a regular file (results go to a file; --json writes them to standard output)",
+		       path);
 		return NULL;
 	}
 	FILE *f = fd >= 0 && fcntl(fd, F_SETFL, O_WRONLY | O_APPEND) == 0 ? fdopen(fd, "a") : NULL;
 	if (!f) {
 		if (errno == ENXIO)	/* a FIFO nobody reads */
-			snprintf(err, len, "--out %s: not a regular file (results go to a file; --json writes them to "
-				 "standard output)", path);
+			pg_err(err, len,
+			       "--out %s: not a regular file (results go to a file; --json writes them to "
+			       "standard output)",
+			       path);
 		else
-			snprintf(err, len, "cannot write results to %s: %s", path, strerror(errno));
+			pg_err(err, len, "cannot write results to %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 	}
@@ -121,8 +123,7 @@ int run_sink_file(struct run_sinks *s, const struct run_config *c, char *err, si
 {
 	struct file_sink *fs = calloc(1, sizeof(*fs));
 	if (!fs) {
-		snprintf(err, len, "out of memory");
-		return -1;
+		return pg_err(err, len, "out of memory");
 	}
 	snprintf(fs->path, sizeof(fs->path), "%s", s->path);
 	if (!(fs->f = open_results(fs->path, err, len))) {
@@ -135,8 +136,7 @@ int run_sink_file(struct run_sinks *s, const struct run_config *c, char *err, si
 	if (run_sinks_add(s, &file_ops, fs) < 0) {
 		fclose(fs->f);
 		free(fs);
-		snprintf(err, len, "too many sinks");
-		return -1;
+		return pg_err(err, len, "too many sinks");
 	}
 	return 0;
 }

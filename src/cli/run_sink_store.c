@@ -11,6 +11,7 @@
 #include "store/follow.h"
 #include "store/store.h"
 #include "run.h"
+#include "core/err.h"
 
 static void store_sync(void *self, const struct pg_run_info *ri)
 {
@@ -49,8 +50,7 @@ int run_sink_store(struct run_sinks *s, const struct run_config *c, char *err, s
 	const char *db = c->db ? c->db : pg_store_env();
 	struct pg_follow *fw = pg_follow_open(db, s->path, serr, sizeof(serr));
 	if (!fw && db) {
-		snprintf(err, len, "--db: %s", serr);
-		return -1;
+		return pg_err(err, len, "--db: %s", serr);
 	}
 	if (!fw) {
 		fputs("perfguide: not adding results to the store: ", stderr);
@@ -60,8 +60,7 @@ int run_sink_store(struct run_sinks *s, const struct run_config *c, char *err, s
 	}
 	if (run_sinks_add(s, &store_ops, fw) < 0) {
 		pg_follow_close(fw);
-		snprintf(err, len, "too many sinks");
-		return -1;
+		return pg_err(err, len, "too many sinks");
 	}
 	return 0;
 }

@@ -128,11 +128,10 @@ int pg_value_parse(const struct pg_param *p, const char *text,
 	}
 	if (v->num < p->min || (p->max && v->num > p->max)) {
 		if (p->max)
-			snprintf(err, errlen, "%s: %s is out of range (%" PRId64 " to %" PRId64 ")",
-				 p->name, text, p->min, p->max);
+			pg_err(err, errlen, "%s: %s is out of range (%" PRId64 " to %" PRId64 ")", p->name, text,
+			       p->min, p->max);
 		else
-			snprintf(err, errlen, "%s: %s is below the minimum %" PRId64,
-				 p->name, text, p->min);
+			pg_err(err, errlen, "%s: %s is below the minimum %" PRId64, p->name, text, p->min);
 		return -1;
 	}
 	return 0;
@@ -193,7 +192,7 @@ static int parse_list(const struct pg_param *p, const char *list,
 	const char *sep = p->whole ? "" : ",";
 	for (char *tok = strtok_r(buf, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
 		if (n == max) {
-			snprintf(err, errlen, "%s: too many values", p->name);
+			pg_err(err, errlen, "%s: too many values", p->name);
 			n = -1;
 			break;
 		}

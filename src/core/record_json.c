@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "err.h"
 
 #define AT(x, f, T) ((T *)((char *)(x) + (f)->off))
 #define CAT(x, f, T) ((const T *)((const char *)(x) + (f)->off))
@@ -42,7 +43,7 @@ double *pg_json_to_reals(json_t *a, int *n, const char *what, char *err, size_t 
 	*n = (int)json_array_size(a);
 	double *v = malloc(sizeof(double) * (size_t)(*n ? *n : 1));
 	if (!v) {
-		snprintf(err, len, "out of memory");
+		pg_err(err, len, "out of memory");
 		return NULL;
 	}
 	for (int i = 0; i < *n; i++) {
@@ -50,7 +51,7 @@ double *pg_json_to_reals(json_t *a, int *n, const char *what, char *err, size_t 
 		/* + 0.0: a -0 reads as 0, as the store gives it back */
 		v[i] = json_number_value(s) + 0.0;
 		if (!json_is_number(s) || !isfinite(v[i])) {
-			snprintf(err, len, "%s[%d] is not a number", what, i);
+			pg_err(err, len, "%s[%d] is not a number", what, i);
 			free(v);
 			return NULL;
 		}
@@ -139,18 +140,18 @@ static int read_field(const struct pg_field *f, json_t *v, struct pg_record *x, 
 	}
 	case PG_F_STATUS:
 		if (pg_status_parse(json_string_value(v), AT(x, f, enum pg_status)) < 0) {
-			snprintf(err, len, "result status '%s' is not ok, skipped or error",
-				 json_is_string(v) ? json_string_value(v) : "?");
-			return -1;
+			return pg_err(err, len, "result status '%s' is not ok, skipped or error",
+				      json_is_string(v) ? json_string_value(v) : "?");
 		}
 		return 0;
 	case PG_F_BETTER:
 		*AT(x, f, int) = pg_better_parse(json_string_value(v));
 		return 0;
 	}
-	snprintf(err, len, "\"%s\" is not %s", f->name,
-		 f->type == PG_F_TEXT ? "a string" : f->type == PG_F_REALS ? "an array" : "a number");
-	return -1;
+	return pg_err(err, len, "\"%s\" is not %s", f->name,
+		      f->type == PG_F_TEXT    ? "a string"
+		      : f->type == PG_F_REALS ? "an array"
+					      : "a number");
 }
 
 int pg_record_processes(const struct pg_record *x, double *median, int *n, int max)
@@ -180,23 +181,22 @@ static int check(const struct pg_record *x, json_t *o, char *err, size_t len)
 {
 	if (x->status == PG_OK) {
 		if (!json_object_get(o, "median") || !json_object_get(o, "min") || !json_object_get(o, "max")) {
-			snprintf(err, len, "result %s %s without a numeric median, min and max", x->bench, x->metric);
-			return -1;
+			return pg_err(err, len, "result %s %s without a numeric median, min and max", x->bench,
+				      x->metric);
 		}
 		if (x->nsamples == 0) {
-			snprintf(err, len, "result %s %s without samples", x->bench, x->metric);
-			return -1;
+			return pg_err(err, len, "result %s %s without samples", x->bench, x->metric);
 		}
 		double med[PG_RECORD_MAX_PROCS];
 		int n[PG_RECORD_MAX_PROCS];
 		if (pg_record_processes(x, med, n, PG_RECORD_MAX_PROCS) < 0) {
-			snprintf(err, len, "result %s %s: \"processes\" is not an array of at most %d "
-				 "{\"median\": number, \"n\": whole number}", x->bench, x->metric, PG_RECORD_MAX_PROCS);
-			return -1;
+			return pg_err(err, len,
+				      "result %s %s: \"processes\" is not an array of at most %d "
+				      "{\"median\": number, \"n\": whole number}",
+				      x->bench, x->metric, PG_RECORD_MAX_PROCS);
 		}
 	} else if (!x->reason) {
-		snprintf(err, len, "%s result %s without a \"reason\"", pg_status_name(x->status), x->bench);
-		return -1;
+		return pg_err(err, len, "%s result %s without a \"reason\"", pg_status_name(x->status), x->bench);
 	}
 	return 0;
 }
@@ -221,14 +221,13 @@ int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len)
 	for (const struct pg_field *f = pg_record_fields; f->name; f++) {
 		json_t *v = json_object_get(o, f->name);
 		if ((f->flags & PG_F_KEY) && (!v || json_is_null(v))) {
-			snprintf(err, len, "result record without \"bench\", \"params\", \"metric\" or \"status\"%s",
-				 v ? " (one is null)" : "");
-			return -1;
+			return pg_err(err, len,
+				      "result record without \"bench\", \"params\", \"metric\" or \"status\"%s",
+				      v ? " (one is null)" : "");
 		}
 	}
 	if (!json_is_object(json_object_get(o, "params"))) {
-		snprintf(err, len, "result record whose \"params\" is not an object");
-		return -1;
+		return pg_err(err, len, "result record whose \"params\" is not an object");
 	}
 	/* The key and the status first: what else a record needs depends on them. */
 	for (int pass = 0; pass < 2; pass++)
@@ -240,8 +239,8 @@ int pg_record_from_json(json_t *o, struct pg_record *x, char *err, size_t len)
 			if ((f->flags & PG_F_OK) && x->status != PG_OK)
 				continue;
 			if (read_field(f, v, x, msg, sizeof(msg)) < 0) {
-				snprintf(err, len, "result %s %s: %s", x->bench ? x->bench : "?",
-					 x->metric ? x->metric : "?", msg);
+				pg_err(err, len, "result %s %s: %s", x->bench ? x->bench : "?",
+				       x->metric ? x->metric : "?", msg);
 				pg_record_free(x);
 				return -1;
 			}

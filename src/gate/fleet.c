@@ -382,8 +382,9 @@ int compare_fleet(const struct compare_opts *o)
 	for (int i = 0; i < f.n; i++)
 		both += f.b[i].compared;
 	if (rc == 0 && !both)
-		snprintf(err, sizeof(err), "no board has runs of both release %s and release %s (run --label release=...)",
-			 o->base_release, o->release);
+		pg_err(err, sizeof(err),
+		       "no board has runs of both release %s and release %s (run --label release=...)", o->base_release,
+		       o->release);
 	if (rc < 0 || !both || sort_regressions(&f) < 0) {
 		fleet_free(&f);
 		return pg_usage_error("compare: %s", rc < 0 || !both ? err : "out of memory");

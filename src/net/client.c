@@ -153,7 +153,7 @@ static int authenticate(struct pg_peer *p, const struct pg_net_frame *w, const c
 	    pg_net_mac(k, nonce, sizeof(nonce), mac, e, sizeof(e)) < 0) {
 		if (!k)
 			snprintf(e, sizeof(e), "out of memory");
-		snprintf(err, errlen, "%s", e);
+		pg_err(err, errlen, "%s", e);
 		free(k);
 		return -1;
 	}
@@ -418,7 +418,7 @@ int pg_peer_spawn_local(char *addr, size_t addrlen, pid_t *pid, char *err, size_
 		return pg_err(err, errlen, "starting the local peer: %s", strerror(errno));
 	pid_t c = fork();
 	if (c < 0) {
-		snprintf(err, errlen, "starting the local peer: %s", strerror(errno));
+		pg_err(err, errlen, "starting the local peer: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return -1;

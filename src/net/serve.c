@@ -157,7 +157,7 @@ static int listen_on(const struct pg_serve_opts *o, struct sockaddr_storage *a, 
 	if (fd >= 0)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, SOMAXCONN) < 0) {
-		snprintf(err, errlen, "cannot listen on %s port %d: %s", o->bind, o->port, strerror(errno));
+		pg_err(err, errlen, "cannot listen on %s port %d: %s", o->bind, o->port, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		freeaddrinfo(ai);
@@ -230,9 +230,9 @@ static int prepare_loop(struct server *s, char *err, size_t errlen)
 	int sp[2];
 	if (!s->conn || pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0) {
 		if (s->conn)
-			snprintf(err, errlen, "pipe: %s", strerror(errno));
+			pg_err(err, errlen, "pipe: %s", strerror(errno));
 		else
-			snprintf(err, errlen, "out of memory");
+			pg_err(err, errlen, "out of memory");
 		free(s->conn);
 		s->conn = NULL;
 		return -1;

@@ -143,11 +143,15 @@ static int socket_error(char *err, size_t errlen)
 static int cc_refused(const struct test *t, char *err, size_t errlen)
 {
 	if (errno == EPERM)
-		snprintf(err, errlen, "congestion control '%s' is not allowed on the peer "
-			 "(net.ipv4.tcp_allowed_congestion_control)", t->cc);
+		pg_err(err, errlen,
+		       "congestion control '%s' is not allowed on the peer "
+		       "(net.ipv4.tcp_allowed_congestion_control)",
+		       t->cc);
 	else
-		snprintf(err, errlen, "congestion control '%s' is not available on the peer "
-			 "(net.ipv4.tcp_available_congestion_control): %s", t->cc, strerror(errno));
+		pg_err(err, errlen,
+		       "congestion control '%s' is not available on the peer "
+		       "(net.ipv4.tcp_available_congestion_control): %s",
+		       t->cc, strerror(errno));
 	return -1;
 }
 
@@ -201,7 +205,7 @@ struct test *pg_serve_test_start(struct server *s, int cfd, const struct sockadd
 {
 	struct test *t = calloc(1, sizeof(*t));
 	if (!t) {
-		snprintf(err, errlen, "out of memory");
+		pg_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	t->o = s->o;

@@ -165,16 +165,16 @@ int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t errl
 	int rc = -1;
 	const char *type = str(o, "type");
 	if (!json_is_object(o) || !type) {
-		snprintf(err, errlen, "not a perfguide record (no \"type\")");
+		pg_err(err, errlen, "not a perfguide record (no \"type\")");
 	} else if (strcmp(type, "run") == 0) {
 		if (r->id)
 			rc = 1;		/* the next run appended to the same file */
 		else
 			rc = add_run(r, o, err, errlen);
 	} else if (r->finished) {
-		snprintf(err, errlen, "record after the \"end\" record");
+		pg_err(err, errlen, "record after the \"end\" record");
 	} else if (!r->id) {
-		snprintf(err, errlen, "not a perfguide results file (the first record is not a \"run\" record)");
+		pg_err(err, errlen, "not a perfguide results file (the first record is not a \"run\" record)");
 	} else if (strcmp(type, "result") == 0) {
 		rc = add_result(r, o, err, errlen);
 	} else if (strcmp(type, "end") == 0) {
@@ -183,7 +183,7 @@ int pg_rrun_add_line(struct pg_rrun *r, const char *line, char *err, size_t errl
 		r->end_status = strdup(st ? st : "complete");
 		rc = 0;
 	} else {
-		snprintf(err, errlen, "unknown record type '%s'", type);
+		pg_err(err, errlen, "unknown record type '%s'", type);
 	}
 	json_decref(o);
 	return rc;
@@ -268,28 +268,29 @@ int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *n
 	while ((n = pg_read_line(f, &line, &cap, PG_LINE_MAX)) != 0) {
 		lineno++;
 		if (n < 0) {
-			snprintf(err, errlen, "%s: line %d: longer than %d bytes (the limit of a results file line)", name,
-				 lineno, PG_LINE_MAX);
+			pg_err(err, errlen, "%s: line %d: longer than %d bytes (the limit of a results file line)",
+			       name, lineno, PG_LINE_MAX);
 			rc = -1;
 			break;
 		}
 		if (lineno > PG_RECORDS_MAX) {
-			snprintf(err, errlen, "%s: more than %d records (the limit of a results file)", name, PG_RECORDS_MAX);
+			pg_err(err, errlen, "%s: more than %d records (the limit of a results file)", name,
+			       PG_RECORDS_MAX);
 			rc = -1;
 			break;
 		}
 		if (read_record(runs, nruns, &cur, name, line, (size_t)n, msg, sizeof(msg)) < 0) {
-			snprintf(err, errlen, "%s: line %d: %s", name, lineno, msg);
+			pg_err(err, errlen, "%s: line %d: %s", name, lineno, msg);
 			rc = -1;
 			break;
 		}
 	}
 	if (rc == 0 && ferror(f)) {
-		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		pg_err(err, errlen, "%s: %s", name, strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && *nruns == 0) {
-		snprintf(err, errlen, "%s: empty: not a perfguide results file", name);
+		pg_err(err, errlen, "%s: empty: not a perfguide results file", name);
 		rc = -1;
 	}
 	free(line);
@@ -323,7 +324,7 @@ int pg_rrun_read_file(const char *path, struct pg_rrun *r, char *err, size_t err
 	if (pg_rrun_read_all(path, &runs, &n, err, errlen) < 0)
 		return -1;
 	if (n > 1) {
-		snprintf(err, errlen, "%s holds %d runs: import it and name the run by its id", path, n);
+		pg_err(err, errlen, "%s holds %d runs: import it and name the run by its id", path, n);
 		for (int i = 0; i < n; i++)
 			pg_rrun_free(&runs[i]);
 		free(runs);

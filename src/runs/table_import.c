@@ -207,7 +207,7 @@ int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, siz
 			continue;
 		int nf = csv_fields(line, fields, 8);
 		if (nf < 0 || map_line(ks, fields, nf, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "%s: line %d: %s", path, no, nf < 0 ? "a quote is not closed" : why);
+			pg_err(err, errlen, "%s: line %d: %s", path, no, nf < 0 ? "a quote is not closed" : why);
 			rc = -1;
 		}
 	}
@@ -469,7 +469,7 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 	*runs = NULL;
 	*n = 0;
 	if (!f || !cols) {
-		snprintf(err, errlen, "%s: %s", path, f ? "out of memory" : strerror(errno));
+		pg_err(err, errlen, "%s: %s", path, f ? "out of memory" : strerror(errno));
 		if (f)
 			fclose(f);
 		free(cols);
@@ -493,14 +493,14 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 		json_decref(cols[c].results);
 	free(cols);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s: %s", path, why);
+		pg_err(err, errlen, "%s: %s", path, why);
 		free(text);
 		return -1;
 	}
 	FILE *m = text ? fmemopen(text, strlen(text), "r") : NULL;
 	rc = m ? pg_rrun_read_stream(m, path, runs, n, err, errlen) : -1;
 	if (!m)
-		snprintf(err, errlen, "%s: out of memory", path);
+		pg_err(err, errlen, "%s: out of memory", path);
 	else
 		fclose(m);
 	st->boards = *n;

@@ -7,6 +7,7 @@
 
 #include "core/text.h"
 #include "select.h"
+#include "core/err.h"
 
 struct pg_follow {
 	struct pg_store *store;
@@ -21,7 +22,7 @@ struct pg_follow *pg_follow_open(const char *db, const char *path, char *err, si
 {
 	struct pg_follow *fw = calloc(1, sizeof(*fw));
 	if (!fw) {
-		snprintf(err, errlen, "out of memory");
+		pg_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	fw->store = pg_select_store(db, 1, err, errlen);

@@ -20,15 +20,15 @@ int pg_pq_load(char *err, size_t errlen)
 		return pg_err(err, errlen, "the PostgreSQL store needs libpq: %s (install libpq5)", dlerror());
 	/* dlsym's object pointer into a function pointer: POSIX requires
 	 * that it work; memcpy keeps ISO C's pedantry out of it. */
-#define PG_PQ_LOOKUP(f)                                                                  \
-	{                                                                                \
-		void *sym = dlsym(h, #f);                                                \
-		if (!sym) {                                                              \
-			snprintf(err, errlen, "%s has no %s: a newer libpq is needed", LIBPQ_SONAME, #f); \
-			dlclose(h);                                                      \
-			return -1;                                                       \
-		}                                                                        \
-		memcpy(&pg_pq.f, &sym, sizeof(sym));                                        \
+#define PG_PQ_LOOKUP(f)                                                                                 \
+	{                                                                                               \
+		void *sym = dlsym(h, #f);                                                               \
+		if (!sym) {                                                                             \
+			pg_err(err, errlen, "%s has no %s: a newer libpq is needed", LIBPQ_SONAME, #f); \
+			dlclose(h);                                                                     \
+			return -1;                                                                      \
+		}                                                                                       \
+		memcpy(&pg_pq.f, &sym, sizeof(sym));                                                    \
 	}
 	PG_PQ_FUNCS(PG_PQ_LOOKUP)
 #undef PG_PQ_LOOKUP

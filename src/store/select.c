@@ -13,7 +13,7 @@ struct pg_store *pg_select_store(const char *db, int create, char *err, size_t e
 		db = pg_store_env();
 	if (!db) {
 		if (pg_store_default_path(path, sizeof(path)) < 0) {
-			snprintf(err, errlen, "no place for the results store: set XDG_DATA_HOME or HOME, or give --db");
+			pg_err(err, errlen, "no place for the results store: set XDG_DATA_HOME or HOME, or give --db");
 			return NULL;
 		}
 		db = path;
@@ -50,7 +50,7 @@ static int store_lookup(struct pg_store *s, const char *spec, struct pg_rrun *r,
 		return 0;
 	found = s->ops->load_run(s, id, r, err, errlen);
 	if (found == 0)
-		snprintf(err, errlen, "run '%s' vanished from the store", id);
+		pg_err(err, errlen, "run '%s' vanished from the store", id);
 	return found == 1 ? 1 : -1;
 }
 
@@ -70,8 +70,8 @@ int pg_select_run(const char *spec, const char *db, struct pg_store **store, str
 			      spec, (*store)->path, spec);
 	}
 	if (found == 0)
-		snprintf(err, errlen, "'%s' is neither a run id nor a board in the store %s (see 'perfguide runs')",
-			 spec, (*store)->path);
+		pg_err(err, errlen, "'%s' is neither a run id nor a board in the store %s (see 'perfguide runs')", spec,
+		       (*store)->path);
 	if (found <= 0 && hint) {
 		size_t at = strlen(err);
 		snprintf(err + at, errlen - at, "%s%s", hint, spec);

@@ -40,7 +40,7 @@ struct pg_store *pg_store_open(const char *where, int create, char *err, size_t 
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
 		if (backends[i].claims(where))
 			return backends[i].open(where, create, err, errlen);
-	snprintf(err, errlen, "%s: no store backend takes it", where);
+	pg_err(err, errlen, "%s: no store backend takes it", where);
 	return NULL;
 }
 
@@ -65,8 +65,9 @@ void pg_store_close(struct pg_store *s)
 enum pg_schema_state pg_store_schema_state(int64_t version, int known, char *err, size_t errlen)
 {
 	if (version < 1) {
-		snprintf(err, errlen, "store schema version %lld is not one perfguide writes (1 to %d): the store is damaged",
-			 (long long)version, known);
+		pg_err(err, errlen,
+		       "store schema version %lld is not one perfguide writes (1 to %d): the store is damaged",
+		       (long long)version, known);
 		return PG_SCHEMA_BAD;
 	}
 	return version == known ? PG_SCHEMA_CURRENT : version < known ? PG_SCHEMA_OLDER : PG_SCHEMA_NEWER;
@@ -94,14 +95,14 @@ int pg_store_same_run(struct pg_store *s, struct pg_rrun *held, const struct pg_
 	int found = s->ops->load_run(s, r->id, held, err, errlen);
 	if (found <= 0) {
 		if (found == 0)
-			snprintf(err, errlen, "run %s vanished from the store", r->id);
+			pg_err(err, errlen, "run %s vanished from the store", r->id);
 		return -1;
 	}
 	char what[300];
 	int same = pg_rrun_same(held, r, what, sizeof(what));
 	if (!same)
-		snprintf(err, errlen, "run %s is already in the store with other content (%s): a run id names one run",
-			 r->id, what);
+		pg_err(err, errlen, "run %s is already in the store with other content (%s): a run id names one run",
+		       r->id, what);
 	pg_rrun_free(held);
 	return same;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "runs/rundata.h"
+#include "core/err.h"
 
 struct pg_store;
 
@@ -112,8 +113,9 @@ static inline struct pg_store *pg_store_pgsql_open(const char *url, int create, 
 {
 	(void)url;
 	(void)create;
-	snprintf(err, errlen, "a PostgreSQL store needs a build with libpq: this perfguide was built without libpq "
-		 "(install libpq-dev and rebuild)");
+	pg_err(err, errlen,
+	       "a PostgreSQL store needs a build with libpq: this perfguide was built without libpq "
+	       "(install libpq-dev and rebuild)");
 	return NULL;
 }
 #endif

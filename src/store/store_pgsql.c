@@ -82,7 +82,7 @@ PGresult *pq_query(PGconn *c, const char *sql, int n, const char *const *v, Exec
 	char msg[400];
 	const char *primary = res ? pg_pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	first_line(primary ? primary : pg_pq.PQerrorMessage(c), msg, sizeof(msg));
-	snprintf(err, errlen, "%s: %s", what, msg);
+	pg_err(err, errlen, "%s: %s", what, msg);
 	pg_pq.PQclear(res);
 	return NULL;
 }
@@ -170,7 +170,7 @@ static int inspect(PGconn *c, long long *version, char *err, size_t errlen)
 	res = pq_query(c, "SELECT version FROM perfguide_schema", 0, NULL, PGRES_TUPLES_OK, "reading the schema",
 		    err, errlen);
 	if (!res || pg_pq.PQntuples(res) != 1) {
-		snprintf(err, errlen, "not a perfguide store (no schema version)");
+		pg_err(err, errlen, "not a perfguide store (no schema version)");
 		pg_pq.PQclear(res);
 		return -1;
 	}
@@ -198,7 +198,7 @@ static int check_schema(PGconn *c, int create, int to, long long *version, char 
 	if ((what = inspect(c, version, err, errlen)) < 0)
 		goto bad;
 	if (what == 1 && !create) {
-		snprintf(err, errlen, "not a perfguide store (empty)");
+		pg_err(err, errlen, "not a perfguide store (empty)");
 		goto bad;
 	}
 	if (what == 0) {
@@ -244,7 +244,7 @@ static PGconn *connect_to(const char *url, char *err, size_t errlen)
 	if (pg_pq.PQstatus(c) != CONNECTION_OK) {
 		char msg[400];
 		first_line(c ? pg_pq.PQerrorMessage(c) : "out of memory", msg, sizeof(msg));
-		snprintf(err, errlen, "cannot connect to the PostgreSQL store: %s", msg);
+		pg_err(err, errlen, "cannot connect to the PostgreSQL store: %s", msg);
 		pg_pq.PQfinish(c);
 		return NULL;
 	}
@@ -284,13 +284,13 @@ struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, siz
 	if (newer == 1)
 		newer = pg_store_schema_newer(version, SCHEMA_VERSION, pq_readable(c), create, msg, sizeof(msg)) < 0 ? -1 : 1;
 	if (newer < 0) {
-		snprintf(err, errlen, "%s: %s", where, msg);
+		pg_err(err, errlen, "%s: %s", where, msg);
 		pg_pq.PQfinish(c);
 		return NULL;
 	}
 	struct pq_store *s = calloc(1, sizeof(*s));
 	if (!s) {
-		snprintf(err, errlen, "out of memory");
+		pg_err(err, errlen, "out of memory");
 		pg_pq.PQfinish(c);
 		return NULL;
 	}
@@ -424,7 +424,7 @@ static void result_error(PGconn *c, PGresult *res, char *err, size_t errlen)
 	const char *primary = res ? pg_pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	char msg[400];
 	first_line(primary ? primary : pg_pq.PQerrorMessage(c), msg, sizeof(msg));
-	snprintf(err, errlen, "adding a result: %s", msg);
+	pg_err(err, errlen, "adding a result: %s", msg);
 }
 
 static int insert_result(struct pq_store *s, const char *run_id, int seq, const struct pg_record *x, char *err,

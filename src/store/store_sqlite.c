@@ -91,7 +91,7 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 	char *msg = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		if (!sq_guard_timed_out(db, err, errlen))
-			snprintf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
+			pg_err(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -168,7 +168,7 @@ static int read_version(sqlite3 *db, long long *version, char *err, size_t errle
 		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	}
 	if (rc < 0 && !sq_guard_timed_out(db, err, errlen))
-		snprintf(err, errlen, "not a perfguide store (no schema version, or more than one)");
+		pg_err(err, errlen, "not a perfguide store (no schema version, or more than one)");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -185,7 +185,7 @@ static int inspect(sqlite3 *db, long long *version, char *err, size_t errlen)
 		return pg_err(err, errlen, "not a perfguide store (%s)", sqlite3_errmsg(db));
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		snprintf(err, errlen, "not a perfguide store (%s)", sqlite3_errmsg(db));
+		pg_err(err, errlen, "not a perfguide store (%s)", sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -211,13 +211,13 @@ static sqlite3 *open_db(const char *path, int create, struct sq_guard *g, char *
 {
 	struct stat sb;
 	if (!create && stat(path, &sb) < 0) {
-		snprintf(err, errlen, "no results store at %s (run or import results first)", path);
+		pg_err(err, errlen, "no results store at %s (run or import results first)", path);
 		return NULL;
 	}
 	sqlite3 *db = NULL;
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot open store %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		pg_err(err, errlen, "cannot open store %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -283,7 +283,7 @@ static int prepare(sqlite3 *db, int create, char *err, size_t errlen)
 	what = judge(db, what, version, create, err, errlen);
 	if (what == 2) {
 		if (migrate_steps(db, (int)version, SCHEMA_VERSION, msg, sizeof(msg)) < 0) {
-			snprintf(err, errlen, "cannot bring the store to schema %d: %s", SCHEMA_VERSION, msg);
+			pg_err(err, errlen, "cannot bring the store to schema %d: %s", SCHEMA_VERSION, msg);
 			what = -1;
 		} else {
 			what = 0;
@@ -291,7 +291,7 @@ static int prepare(sqlite3 *db, int create, char *err, size_t errlen)
 	}
 	if (what < 0 || exec(db, "COMMIT", msg, sizeof(msg)) < 0) {
 		if (what >= 0)
-			snprintf(err, errlen, "cannot bring the store to schema %d: %s", SCHEMA_VERSION, msg);
+			pg_err(err, errlen, "cannot bring the store to schema %d: %s", SCHEMA_VERSION, msg);
 		rollback(db);
 		return -1;
 	}
@@ -304,7 +304,7 @@ struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, s
 	/* first, so that the guard the connection's progress handler reads lives as long */
 	struct sq_store *s = calloc(1, sizeof(*s));
 	if (!s) {
-		snprintf(err, errlen, "out of memory");
+		pg_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (!(s->db = open_db(path, create, &s->guard, err, errlen))) {
@@ -313,7 +313,7 @@ struct pg_store *pg_store_sqlite_open(const char *path, int create, char *err, s
 	}
 	int what = prepare(s->db, create, msg, sizeof(msg));
 	if (what < 0) {
-		snprintf(err, errlen, "%s: %s", path, msg);
+		pg_err(err, errlen, "%s: %s", path, msg);
 		sqlite3_close(s->db);
 		free(s);
 		return NULL;

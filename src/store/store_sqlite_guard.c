@@ -73,8 +73,10 @@ int sq_guard_timed_out(sqlite3 *db, char *err, size_t errlen)
 {
 	if (sqlite3_errcode(db) != SQLITE_INTERRUPT)
 		return 0;
-	snprintf(err, errlen, "stopped after %g s: the store took longer than perfguide allows one operation "
-		 "(a damaged store, or one perfguide did not write)", default_limit);
+	pg_err(err, errlen,
+	       "stopped after %g s: the store took longer than perfguide allows one operation "
+	       "(a damaged store, or one perfguide did not write)",
+	       default_limit);
 	return 1;
 }
 
@@ -170,8 +172,8 @@ static int check_object(sqlite3 *db, sqlite3 *want, sqlite3_stmt *st, int newer,
 	else if (ok)
 		ok = columns_in(want, db, name, col, sizeof(col)) && columns_in(db, want, name, col, sizeof(col));
 	if (!ok)
-		snprintf(err, errlen, "the store's %s %s%s%s is not the one perfguide made", type, name, col[0] ? ", column " : "",
-			 col);
+		pg_err(err, errlen, "the store's %s %s%s%s is not the one perfguide made", type, name,
+		       col[0] ? ", column " : "", col);
 	free(wtbl);
 	free(wsql);
 	return ok ? 0 : -1;
@@ -187,7 +189,7 @@ static int all_there(sqlite3 *db, sqlite3 *want, char *err, size_t errlen)
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		char *tbl, *sql;
 		if (!find_object(db, text(st, 0), text(st, 1), &tbl, &sql)) {
-			snprintf(err, errlen, "the store has no %s %s", text(st, 0), text(st, 1));
+			pg_err(err, errlen, "the store has no %s %s", text(st, 0), text(st, 1));
 			rc = -1;
 		}
 		free(tbl);
@@ -204,7 +206,8 @@ int sq_guard_schema(sqlite3 *db, long long version, int known, sq_migrate_fn mig
 	int newer = version > known;
 	if (sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
 	    migrate(want, 0, newer ? 1 : (int)version, msg, sizeof(msg)) < 0) {
-		snprintf(err, errlen, "cannot make the schema to compare with: %s", want ? sqlite3_errmsg(want) : "out of memory");
+		pg_err(err, errlen, "cannot make the schema to compare with: %s",
+		       want ? sqlite3_errmsg(want) : "out of memory");
 		sqlite3_close(want);
 		return -1;
 	}
@@ -215,7 +218,7 @@ int sq_guard_schema(sqlite3 *db, long long version, int known, sq_migrate_fn mig
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = -1;
 	if (rc < 0 && step != SQLITE_ROW)
-		snprintf(err, errlen, "cannot read the schema: %s", sqlite3_errmsg(db));
+		pg_err(err, errlen, "cannot read the schema: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	if (rc == 0 && !newer)
 		rc = all_there(db, want, err, errlen);

@@ -41,11 +41,15 @@ int can_check_args(const struct pg_args *a, char *err, size_t errlen)
 	int64_t size = pg_arg_int(a, "size"), fd = pg_arg_int(a, "fd");
 	if (!can_len_valid((unsigned)size, (int)fd)) {
 		if (!fd)
-			snprintf(err, errlen, "size %lld: a classic CAN frame carries 0 to 8 bytes "
-				 "(more with fd=1)", (long long)size);
+			pg_err(err, errlen,
+			       "size %lld: a classic CAN frame carries 0 to 8 bytes "
+			       "(more with fd=1)",
+			       (long long)size);
 		else
-			snprintf(err, errlen, "size %lld: a CAN FD frame carries 0..8, 12, 16, 20, 24, "
-				 "32, 48 or 64 bytes", (long long)size);
+			pg_err(err, errlen,
+			       "size %lld: a CAN FD frame carries 0..8, 12, 16, 20, 24, "
+			       "32, 48 or 64 bytes",
+			       (long long)size);
 		return -1;
 	}
 	return 0;

@@ -123,7 +123,7 @@ static int open_pipes(int o[2], int e[2], int *null_fd, char *err, size_t errlen
 	*null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (*null_fd >= 0 && pipe2(o, O_CLOEXEC) == 0 && pipe2(e, O_CLOEXEC) == 0)
 		return 0;
-	snprintf(err, errlen, "cannot make the program's pipes: %s", strerror(errno));
+	pg_err(err, errlen, "cannot make the program's pipes: %s", strerror(errno));
 	for (int i = 0; i < 2; i++) {
 		if (o[i] >= 0)
 			close(o[i]);
@@ -207,7 +207,7 @@ int ext_run(char *const argv[], const char *dir, const int *cpus, int ncpus,
 	close(e[1]);
 	close(null_fd);
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(fork_errno));
+		pg_err(err, errlen, "fork: %s", strerror(fork_errno));
 		close(o[0]);
 		close(e[0]);
 		ext_proc_free(p);

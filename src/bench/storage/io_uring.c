@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "storage.h"
+#include "core/err.h"
 
 #ifdef PG_HAVE_LIBURING
 #include <liburing.h>
@@ -43,9 +44,10 @@ static int uring_init(struct st_eng *e, struct st_io *ios, int nios, char *err, 
 	e->priv = u;
 	int r = io_uring_queue_init((unsigned)e->depth, &u->ring, 0);
 	if (r < 0) {
-		snprintf(err, errlen, "io_uring_setup: %s%s", strerror(-r),
-			 r == -ENOSYS ? " (a kernel before 5.1, or built without io_uring)" :
-			 r == -EPERM ? " (disabled: kernel.io_uring_disabled)" : "");
+		pg_err(err, errlen, "io_uring_setup: %s%s", strerror(-r),
+		       r == -ENOSYS  ? " (a kernel before 5.1, or built without io_uring)"
+		       : r == -EPERM ? " (disabled: kernel.io_uring_disabled)"
+				     : "");
 		uring_exit(e);
 		return r;
 	}

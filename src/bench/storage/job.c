@@ -23,6 +23,7 @@
 
 #include "core/hist.h"
 #include "storage.h"
+#include "core/err.h"
 
 #define ALIGN 4096
 #define LAYOUT_CHUNK (1u << 20)
@@ -171,13 +172,13 @@ int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struc
 {
 	*out = NULL;
 	if (spec->bs == 0 || spec->size < spec->bs || spec->depth < 1) {
-		snprintf(err, errlen, "nothing to do: %llu bytes in blocks of %u",
-			 (unsigned long long)spec->size, spec->bs);
+		pg_err(err, errlen, "nothing to do: %llu bytes in blocks of %u", (unsigned long long)spec->size,
+		       spec->bs);
 		return -EINVAL;
 	}
 	struct st_job *j = calloc(1, sizeof(*j));
 	if (!j) {
-		snprintf(err, errlen, "out of memory");
+		pg_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	j->s = *spec;
@@ -191,7 +192,7 @@ int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struc
 	if (!j->ios || !j->free_ios || !j->done ||
 	    posix_memalign(&bufs, ALIGN, (size_t)n * spec->bs) != 0) {
 		st_job_close(j);
-		snprintf(err, errlen, "out of memory for %d buffers of %u bytes", n, spec->bs);
+		pg_err(err, errlen, "out of memory for %d buffers of %u bytes", n, spec->bs);
 		return -ENOMEM;
 	}
 	j->bufs = bufs;
@@ -229,12 +230,11 @@ int st_job_open(struct st_job **out, const struct st_job_spec *spec, const struc
 static void io_failed(const struct st_io *io, long res, char *err, size_t errlen)
 {
 	if (res < 0)
-		snprintf(err, errlen, "%s of %u bytes at offset %llu: %s (%s)", io->write ? "write" : "read",
-			 io->len, (unsigned long long)io->offset, strerror((int)-res),
-			 st_errno_name((int)-res));
+		pg_err(err, errlen, "%s of %u bytes at offset %llu: %s (%s)", io->write ? "write" : "read", io->len,
+		       (unsigned long long)io->offset, strerror((int)-res), st_errno_name((int)-res));
 	else
-		snprintf(err, errlen, "short %s: %ld of %u bytes at offset %llu (the file shrank?)",
-			 io->write ? "write" : "read", res, io->len, (unsigned long long)io->offset);
+		pg_err(err, errlen, "short %s: %ld of %u bytes at offset %llu (the file shrank?)",
+		       io->write ? "write" : "read", res, io->len, (unsigned long long)io->offset);
 }
 
 /* One st_job_run in progress: the clock, the window counted, the I/Os. */
@@ -351,8 +351,7 @@ int st_job_run(struct st_job *j, double ramp_s, double time_s, uint64_t max_ios,
 		int got = j->eng.ops->reap(&j->eng, 1, 1, j->done);
 		if (got < 0) {
 			if (!r.failed)
-				snprintf(err, errlen, "reaping I/Os: %s (%s)", strerror(-got),
-					 st_errno_name(-got));
+				pg_err(err, errlen, "reaping I/Os: %s (%s)", strerror(-got), st_errno_name(-got));
 			return got;
 		}
 		r.now = st_now_ns();
@@ -369,7 +368,7 @@ int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomi
 	size_t chunk = bs > LAYOUT_CHUNK ? bs : LAYOUT_CHUNK / bs * bs;
 	void *buf = NULL;
 	if (posix_memalign(&buf, ALIGN, chunk) != 0) {
-		snprintf(err, errlen, "out of memory for a %zu-byte buffer", chunk);
+		pg_err(err, errlen, "out of memory for a %zu-byte buffer", chunk);
 		return -ENOMEM;
 	}
 	uint64_t off = 0;
@@ -384,24 +383,23 @@ int st_layout(int fd, uint64_t size, uint32_t bs, int direct, volatile sig_atomi
 			continue;
 		if (w <= 0) {
 			rc = w < 0 ? -errno : -ENOSPC;
-			snprintf(err, errlen, "laying out the file: write at offset %llu: %s (%s)",
-				 (unsigned long long)off, strerror(-rc), st_errno_name(-rc));
+			pg_err(err, errlen, "laying out the file: write at offset %llu: %s (%s)",
+			       (unsigned long long)off, strerror(-rc), st_errno_name(-rc));
 			break;
 		}
 		/* A short write at the end of the space: the next says why. */
 		off += (uint64_t)w;
 		if (direct && (w % 512) != 0) {
 			rc = -EIO;
-			snprintf(err, errlen, "laying out the file: short direct write at offset %llu",
-				 (unsigned long long)off);
+			pg_err(err, errlen, "laying out the file: short direct write at offset %llu",
+			       (unsigned long long)off);
 			break;
 		}
 	}
 	free(buf);
 	if (rc == 0 && !*stop && fdatasync(fd) < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "laying out the file: fdatasync: %s (%s)", strerror(errno),
-			 st_errno_name(errno));
+		pg_err(err, errlen, "laying out the file: fdatasync: %s (%s)", strerror(errno), st_errno_name(errno));
 	}
 	return rc;
 }

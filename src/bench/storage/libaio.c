@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "storage.h"
+#include "core/err.h"
 
 #ifdef PG_HAVE_LIBAIO
 #include <libaio.h>
@@ -55,8 +56,8 @@ static int aio_init(struct st_eng *e, struct st_io *ios, int nios, char *err, si
 	int r = io_setup(e->depth, &a->ctx);
 	if (r < 0) {
 		a->ctx = 0;
-		snprintf(err, errlen, "io_setup(%d): %s%s", e->depth, strerror(-r),
-			 r == -EAGAIN ? " (fs.aio-max-nr is too low)" : "");
+		pg_err(err, errlen, "io_setup(%d): %s%s", e->depth, strerror(-r),
+		       r == -EAGAIN ? " (fs.aio-max-nr is too low)" : "");
 		aio_exit(e);
 		return r;
 	}

@@ -513,9 +513,9 @@ int st_target_open(const char *path, const struct st_target *t, int flags, char 
 	if (fd < 0) {
 		int e = errno;
 		if (e == ELOOP && !t->link)
-			snprintf(err, errlen, "%s became a symbolic link after it was checked: refused", path);
+			pg_err(err, errlen, "%s became a symbolic link after it was checked: refused", path);
 		else
-			snprintf(err, errlen, "%s: cannot open: %s (%s)", path, strerror(e), st_errno_name(e));
+			pg_err(err, errlen, "%s: cannot open: %s (%s)", path, strerror(e), st_errno_name(e));
 		return -1;
 	}
 	struct stat now;
@@ -563,12 +563,15 @@ int st_target_examine(const char *path, int writes, const char *destroy, struct 
 	int own = *type == ST_DIR || *type == ST_NEWFILE;
 	if (destroy && destroy[0] && (own || !same_target(path, destroy))) {
 		if (own)
-			snprintf(err, errlen, "--destroy-data '%s': path '%s' is %s; perfguide makes and removes "
-				 "its own file there, nothing to destroy", destroy, path,
-				 *type == ST_DIR ? "a directory" : "a file still to be made");
+			pg_err(err, errlen,
+			       "--destroy-data '%s': path '%s' is %s; perfguide makes and removes "
+			       "its own file there, nothing to destroy",
+			       destroy, path, *type == ST_DIR ? "a directory" : "a file still to be made");
 		else
-			snprintf(err, errlen, "--destroy-data '%s' does not name path '%s': it must repeat "
-				 "the %s written to", destroy, path, *type == ST_BLOCK ? "device" : "file");
+			pg_err(err, errlen,
+			       "--destroy-data '%s' does not name path '%s': it must repeat "
+			       "the %s written to",
+			       destroy, path, *type == ST_BLOCK ? "device" : "file");
 		return -1;
 	}
 	if (!writes || own)
