@@ -28,13 +28,13 @@
 #include <unistd.h>
 
 #include "core/base64.h"
+#include "core/escape.h"
 #include "core/stats.h"
 #include "pg_build.h"
 #include "run.h"
 
 /* LAVA's test case names are at most 100 characters. */
 #define CASE_MAX 100
-#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-"
 
 struct lava_sink {
 	char case_tool[PATH_MAX];	/* lava-test-case, "" when not on PATH */
@@ -58,15 +58,6 @@ static void find_on_path(const char *name, char *buf, size_t len)
 		path += n + (path[n] == ':');
 	}
 	buf[0] = '\0';
-}
-
-/* A value in LAVA's alphabet without '_', which separates the parts:
- * "/mnt/sd card" is ".mnt.sd.card". */
-static void keep_to_alphabet(char *s, char other)
-{
-	for (; *s; s++)
-		if (!strchr(NAME_CHARS, *s))
-			*s = other;
 }
 
 static int at_default(const struct pg_value *v)
@@ -97,12 +88,12 @@ void run_lava_case_name(const struct pg_bench *b, const struct pg_args *a, int m
 			pg_format_size(v->num, val, sizeof(val));
 		else
 			snprintf(val, sizeof(val), "%lld", (long long)v->num);
-		keep_to_alphabet(val, '.');
+		pg_lava_word(val, PG_LAVA_NAME_CHARS, '.');
 		at += (size_t)snprintf(name + at, sizeof(name) - at, "_%s-%s", v->param->name, val);
 	}
 	if (metric > 0 && at < sizeof(name))
 		snprintf(name + at, sizeof(name) - at, "_%s", b->metrics[metric].name);
-	keep_to_alphabet(name, '_');
+	pg_lava_word(name, PG_LAVA_NAME_CHARS, '_');
 	name[CASE_MAX] = '\0';
 	snprintf(buf, len, "%s", name);
 }
@@ -168,9 +159,7 @@ static void set_signal(struct lava_sink *ls, const char *group)
 static void unit_word(const char *unit, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", unit && unit[0] ? unit : "none");
-	for (char *p = buf; *p; p++)
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-/%", *p))
-			*p = '_';
+	pg_lava_word(buf, PG_LAVA_NAME_CHARS "_/%", '_');
 }
 
 /* pass, or unknown for a figure not clean enough to pass: noisy (the
@@ -220,7 +209,7 @@ static void lava_result(void *self, const struct pg_result *r)
 	struct lava_sink *ls = self;
 	char group[sizeof(ls->set)];
 	snprintf(group, sizeof(group), "%.*s", (int)strcspn(r->bench->id, "."), r->bench->id);
-	keep_to_alphabet(group, '_');
+	pg_lava_word(group, PG_LAVA_NAME_CHARS, '_');
 	if (strcmp(group, ls->set) != 0) {
 		if (ls->set[0])
 			set_signal(ls, NULL);
@@ -244,7 +233,7 @@ static void log_results_file(struct lava_sink *ls)
 	const char *base = strrchr(ls->results, '/');
 	char name[256];
 	snprintf(name, sizeof(name), "%.200s", base ? base + 1 : ls->results);
-	keep_to_alphabet(name, '_');
+	pg_lava_word(name, PG_LAVA_NAME_CHARS, '_');
 	fseek(f, 0, SEEK_END);
 	long size = ftell(f);
 	rewind(f);

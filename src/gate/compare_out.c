@@ -5,7 +5,7 @@
 #include "compare.h"
 #include "core/record_json.h"
 #include "core/text.h"
-#include "guide/writer.h"
+#include "core/escape.h"
 
 static json_t *real_or_null(double v)
 {

@@ -20,7 +20,7 @@
 #include "cli/compare.h"
 #include "core/record_json.h"
 #include "store/select.h"
-#include "guide/writer.h"
+#include "core/escape.h"
 #include "core/err.h"
 
 struct fleet_board {

@@ -12,30 +12,6 @@ static const char *const palette[] = {
 static const char *const dashes[] = { "", "6 3", "2 2", "8 3 2 3" };
 #define NDASH (sizeof(dashes) / sizeof(dashes[0]))
 
-void pg_html_esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default:
-			/* control characters (C0, DEL, C1) are not text in HTML */
-			if (c < 0x20 || c == 0x7f) {
-				fputc(' ', out);
-			} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
-				fputc(' ', out);
-				s++;
-			} else {
-				fputc(c, out);
-			}
-		}
-	}
-}
-
 void pg_plot_free(struct pg_plot *p)
 {
 	for (int i = 0; i < p->ns; i++) {

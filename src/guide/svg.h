@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "core/escape.h"
+
 struct pg_series {
 	char name[160];		/* the legend's text */
 	int color, dash;	/* palette index; 0: solid, else a dash pattern */
@@ -54,7 +56,5 @@ struct pg_bars {
 
 void pg_svg_bars(FILE *out, const struct pg_bars *b);
 
-/* Text for HTML and SVG: <, >, & and " escaped. */
-void pg_html_esc(FILE *out, const char *s);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "core/escape.h"
 #include "guide.h"
 #include "table.h"
 
@@ -61,19 +62,6 @@ extern const struct pg_writer pg_writer_md, pg_writer_rst, pg_writer_csv, pg_wri
 const struct pg_writer *pg_writer_find(const char *name);
 /* "md, rst, csv, json or html" */
 const char *pg_writer_names(void);
-
-/* Text from results in each format (escape.c): control characters as
- * spaces; md and rst escape what would be markup, and with block set also
- * a first character that would start a list, a heading or a directive. */
-void pg_md_text(FILE *out, const char *s, int block);
-void pg_rst_text(FILE *out, const char *s, int block);
-/* pg_rst_text into a malloc'd string (NULL: out of memory). */
-char *pg_rst_string(const char *s, int block);
-/* A csv field in double quotes (csv, and rst's csv-table). */
-void pg_csv_quote(FILE *out, const char *s);
-/* The same for text a spreadsheet must not take for a formula (=, +, -, @
- * first get a quote mark before them). */
-void pg_csv_text(FILE *out, const char *s);
 
 /* The anchor a heading is linked by: lower case, words joined by '-' (as
  * GitHub, mkdocs and docutils make them). */

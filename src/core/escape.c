@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "writer.h"
+#include "escape.h"
 
 /* Bytes of the control character at s (C0, DEL, or C1 in UTF-8); 0: none. */
 static size_t control_at(const char *s)
@@ -138,4 +138,35 @@ void pg_csv_quote(FILE *out, const char *s)
 void pg_csv_text(FILE *out, const char *s)
 {
 	csv_field(out, s ? s : "", 1);
+}
+
+void pg_html_esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			/* control characters (C0, DEL, C1) are not text in HTML */
+			if (c < 0x20 || c == 0x7f) {
+				fputc(' ', out);
+			} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+				fputc(' ', out);
+				s++;
+			} else {
+				fputc(c, out);
+			}
+		}
+	}
+}
+
+void pg_lava_word(char *s, const char *alphabet, char other)
+{
+	for (; *s; s++)
+		if (!strchr(alphabet, *s))
+			*s = other;
 }
