@@ -1,5 +1,5 @@
 /* perfguide compare: runs (compare.c), a board's history and labelled runs
- * in a store (compare_store.c), or a fleet's releases (compare_fleet.c). */
+ * in a store (compare_store.c), or a fleet's releases (gate/fleet.c). */
 #ifndef PG_CLI_COMPARE_H
 #define PG_CLI_COMPARE_H
 

@@ -1,12 +1,15 @@
 /*
  * The runs a store gives compare: all runs with a label (release=09.02),
- * and a board's earlier runs for --history.
+ * a board's earlier runs for --history, and a fleet's two releases (the
+ * judging is the gate's: gate/fleet.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "compare.h"
+#include "gate/fleet.h"
 #include "store/select.h"
 #include "core/err.h"
 
@@ -117,5 +120,28 @@ int compare_history(const struct compare_opts *o, struct pg_store **store, const
 		rc = load_runs(*store, ids + from, found - from, base, err, errlen);
 	free(ids);
 	pg_run_summaries_free(runs, n);
+	return rc;
+}
+
+int compare_fleet(const struct compare_opts *o)
+{
+	char err[512];
+	struct pg_store *s = pg_select_store(o->db, 0, err, sizeof(err));
+	if (!s)
+		return pg_usage_error("compare: %s", err);
+	struct pg_fleet_opts fo = { .base_release = o->base_release, .release = o->release,
+				    .threshold = o->threshold, .force = o->force,
+				    .allow_missing = o->allow_missing, .gate_descriptive = o->gate_descriptive,
+				    .boards = o->boards, .nboards = o->nboards };
+	struct pg_fleet *f = pg_fleet_compare(s, &fo, err, sizeof(err));
+	pg_store_close(s);
+	if (!f)
+		return pg_usage_error("compare: %s", err);
+	int rc = pg_fleet_status(f);
+	if (o->json)
+		pg_fleet_write_json(stdout, f, rc);
+	else
+		pg_fleet_write_md(stdout, f);
+	pg_fleet_free(f);
 	return rc;
 }

@@ -754,8 +754,8 @@ void pg_comparison_free(struct pg_comparison *c)
 int pg_compare_exit(const struct pg_comparison *c, int allow_missing)
 {
 	if (c->nreg || (c->nlost && !allow_missing))
-		return 1;
+		return PG_CMP_FAIL;
 	if (c->ninc || (c->nunlike && !c->forced))
-		return 3;
-	return 0;
+		return PG_CMP_UNJUDGED;
+	return PG_CMP_PASS;
 }

@@ -99,8 +99,13 @@ int pg_compare_sides(const struct pg_cmp_side *base, const struct pg_cmp_side *n
 		     struct pg_comparison *c);
 void pg_comparison_free(struct pg_comparison *c);
 
-/* 1 a regression, or (unless allow_missing) a benchmark lost; 3 nothing
- * regressed but a row or the machines could not be judged; 0 otherwise. */
+/* compare's exit statuses, the command line's PG_EXIT_OK, PG_EXIT_FAIL and
+ * PG_EXIT_DOUBT (cli/cli.h). */
+enum { PG_CMP_PASS = 0, PG_CMP_FAIL = 1, PG_CMP_UNJUDGED = 3 };
+
+/* PG_CMP_FAIL a regression, or (unless allow_missing) a benchmark lost;
+ * PG_CMP_UNJUDGED nothing regressed but a row or the machines could not be
+ * judged; PG_CMP_PASS otherwise. */
 int pg_compare_exit(const struct pg_comparison *c, int allow_missing);
 
 const char *pg_verdict_name(enum pg_verdict v);

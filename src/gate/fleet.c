@@ -16,10 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/compare.h"
+#include "compare.h"
+#include "fleet.h"
 #include "core/record_json.h"
-#include "store/select.h"
 #include "core/escape.h"
 #include "core/err.h"
 
@@ -27,14 +26,17 @@ struct fleet_board {
 	char board[PG_BOARD_MAX + 1];
 	char (*ids[2])[PG_RUN_ID_MAX + 1];	/* its runs of release A, of release B */
 	int nids[2];
-	struct compare_side side[2];
+	struct side {
+		struct pg_rrun *runs;
+		int n;
+	} side[2];
 	struct pg_comparison c;
 	int compared;
 	int status;			/* compare's exit status for this board */
 };
 
-struct fleet {
-	const struct compare_opts *o;
+struct pg_fleet {
+	const struct pg_fleet_opts *o;
 	struct fleet_board *b;
 	int n;
 	const struct pg_cmp_row **regs;	/* every board's regressions, largest first */
@@ -52,7 +54,7 @@ static int is_release(const char *labels, const char *want)
 	return is;
 }
 
-static struct fleet_board *board_of(struct fleet *f, const char *board)
+static struct fleet_board *board_of(struct pg_fleet *f, const char *board)
 {
 	for (int i = 0; i < f->n; i++)
 		if (strcmp(f->b[i].board, board) == 0)
@@ -82,8 +84,17 @@ static int add_id(struct fleet_board *b, int which, const char *id)
 	return 0;
 }
 
+/* Whether --board lets this board in (every board without --board). */
+static int board_wanted(const struct pg_fleet_opts *o, const char *board)
+{
+	for (int i = 0; i < o->nboards; i++)
+		if (strcmp(o->boards[i], board) == 0)
+			return 1;
+	return o->nboards == 0;
+}
+
 /* Each board's runs of either release (the list is oldest first). */
-static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t errlen)
+static int find_runs(struct pg_fleet *f, struct pg_store *s, char *err, size_t errlen)
 {
 	struct pg_run_summary *runs;
 	int n;
@@ -92,7 +103,7 @@ static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t errl
 	for (int i = 0; i < n; i++) {
 		int is_base = is_release(runs[i].labels, f->o->base_release);
 		int is_new = is_release(runs[i].labels, f->o->release);
-		if ((!is_base && !is_new) || !compare_board_wanted(f->o, runs[i].board))
+		if ((!is_base && !is_new) || !board_wanted(f->o, runs[i].board))
 			continue;
 		struct fleet_board *b = board_of(f, runs[i].board);
 		if (!b || add_id(b, is_new, runs[i].id) < 0) {
@@ -108,7 +119,7 @@ static int find_runs(struct fleet *f, struct pg_store *s, char *err, size_t errl
 
 static int load_side(struct pg_store *s, struct fleet_board *b, int which, char *err, size_t errlen)
 {
-	struct compare_side *side = &b->side[which];
+	struct side *side = &b->side[which];
 	side->runs = calloc((size_t)b->nids[which] + 1, sizeof(*side->runs));
 	if (!side->runs)
 		return -1;
@@ -121,7 +132,7 @@ static int load_side(struct pg_store *s, struct fleet_board *b, int which, char 
 }
 
 /* Loads and compares every board with both releases. */
-static int compare_boards(struct fleet *f, struct pg_store *s, char *err, size_t errlen)
+static int compare_boards(struct pg_fleet *f, struct pg_store *s, char *err, size_t errlen)
 {
 	struct pg_cmp_opts co = { .threshold_pct = f->o->threshold, .gate_descriptive = f->o->gate_descriptive,
 				  .force = f->o->force, .releases = 1 };
@@ -152,7 +163,7 @@ static int by_size(const void *a, const void *b)
 }
 
 /* Every regression, largest change first (its board found by pointer). */
-static int sort_regressions(struct fleet *f)
+static int sort_regressions(struct pg_fleet *f)
 {
 	f->regs = calloc((size_t)f->nregs + 1, sizeof(*f->regs));
 	f->reg_board = calloc((size_t)f->nregs + 1, sizeof(*f->reg_board));
@@ -177,7 +188,7 @@ static const char *board_verdict(const struct fleet_board *b)
 {
 	if (b->c.nreg)
 		return "regressed";
-	if (b->status == PG_EXIT_FAIL)
+	if (b->status == PG_CMP_FAIL)
 		return "failed";
 	if (!b->c.n)
 		return "nothing in common";
@@ -211,7 +222,7 @@ static json_t *board_json(const struct fleet_board *b)
 	return j;
 }
 
-static void fleet_print_json(const struct fleet *f, int status)
+void pg_fleet_write_json(FILE *out, const struct pg_fleet *f, int status)
 {
 	json_t *o = json_object(), *boards = json_array(), *missing = json_array(), *regs = json_array();
 	json_object_set_new(o, "baseline_release", json_string(f->o->base_release));
@@ -239,109 +250,111 @@ static void fleet_print_json(const struct fleet *f, int status)
 	json_object_set_new(o, "regressions", regs);
 	json_object_set_new(o, "regressed", json_integer(f->nregs));
 	json_object_set_new(o, "exit", json_integer(status));
-	pg_json_dumpf_safe(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	putchar('\n');
+	pg_json_dumpf_safe(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	fputc('\n', out);
 	json_decref(o);
 }
 
 /* A cell of the md table: escaped, so a board's name cannot break it. */
-static void cell(const char *text)
+static void cell(FILE *out, const char *text)
 {
-	fputs("| ", stdout);
-	pg_md_text(stdout, text[0] ? text : "-", 0);
-	fputc(' ', stdout);
+	fputs("| ", out);
+	pg_md_text(out, text[0] ? text : "-", 0);
+	fputc(' ', out);
 }
 
 /* The latest run of a release, and how many more it has. */
-static void runs_cell(const struct fleet_board *b, int which)
+static void runs_cell(FILE *out, const struct fleet_board *b, int which)
 {
 	if (!b->nids[which]) {
-		cell("");
+		cell(out, "");
 		return;
 	}
-	cell(b->ids[which][b->nids[which] - 1]);
+	cell(out, b->ids[which][b->nids[which] - 1]);
 	if (b->nids[which] > 1)
-		printf("(+%d) ", b->nids[which] - 1);
+		fprintf(out, "(+%d) ", b->nids[which] - 1);
 }
 
-static void print_boards_md(const struct fleet *f)
+static void print_boards_md(FILE *out, const struct pg_fleet *f)
 {
-	printf("| Board | Base run | New run | Compared | Regressed | Improved | Verdict |\n"
+	fprintf(out, "| Board | Base run | New run | Compared | Regressed | Improved | Verdict |\n"
 	       "|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < f->n; i++) {
 		const struct fleet_board *b = &f->b[i];
-		cell(b->board);
-		runs_cell(b, 0);
-		runs_cell(b, 1);
+		cell(out, b->board);
+		runs_cell(out, b, 0);
+		runs_cell(out, b, 1);
 		if (b->compared) {
-			printf("| %d | %d | %d | %s |\n", b->c.n, b->c.nreg, b->c.nimp, board_verdict(b));
+			fprintf(out, "| %d | %d | %d | %s |\n", b->c.n, b->c.nreg, b->c.nimp, board_verdict(b));
 		} else {
-			fputs("| | | | no run of ", stdout);
-			pg_md_text(stdout, b->nids[0] ? f->o->release : f->o->base_release, 0);
-			fputs(" |\n", stdout);
+			fputs("| | | | no run of ", out);
+			pg_md_text(out, b->nids[0] ? f->o->release : f->o->base_release, 0);
+			fputs(" |\n", out);
 		}
 	}
 }
 
 /* Per board, why it failed or could not be judged: unlike machines, what
  * it lost, the rows left unjudged. */
-static void print_details_md(const struct fleet *f)
+static void print_details_md(FILE *out, const struct pg_fleet *f)
 {
 	for (int i = 0; i < f->n; i++) {
 		const struct fleet_board *b = &f->b[i];
 		if (!b->compared || (!b->c.nunlike && !b->c.nnotes && !b->c.nlost && !b->c.ninc))
 			continue;
-		fputs("\n", stdout);
-		pg_md_text(stdout, b->board, 0);
-		fputs(":\n", stdout);
+		fputs("\n", out);
+		pg_md_text(out, b->board, 0);
+		fputs(":\n", out);
 		for (int k = 0; k < b->c.nunlike; k++) {
-			fputs("- unlike: ", stdout);
-			pg_md_text(stdout, b->c.unlike[k], 0);
-			fputc('\n', stdout);
+			fputs("- unlike: ", out);
+			pg_md_text(out, b->c.unlike[k], 0);
+			fputc('\n', out);
 		}
 		for (int k = 0; k < b->c.nnotes; k++) {
-			fputs("- ", stdout);
-			pg_md_text(stdout, b->c.notes[k], 0);
-			fputc('\n', stdout);
+			fputs("- ", out);
+			pg_md_text(out, b->c.notes[k], 0);
+			fputc('\n', out);
 		}
 		for (int k = 0; k < b->c.n; k++)
 			if (b->c.rows[k].verdict == PG_INCONCLUSIVE) {
-				fputs("- ", stdout);
-				pg_compare_write_name(stdout, b->c.rows[k].base);
-				fputs(": ", stdout);
-				pg_compare_write_verdict(stdout, &b->c.rows[k]);
-				fputc('\n', stdout);
+				fputs("- ", out);
+				pg_compare_write_name(out, b->c.rows[k].base);
+				fputs(": ", out);
+				pg_compare_write_verdict(out, &b->c.rows[k]);
+				fputc('\n', out);
 			}
-		pg_compare_write_lost(stdout, &b->c, f->o->allow_missing);
+		pg_compare_write_lost(out, &b->c, f->o->allow_missing);
 	}
 }
 
-static void print_md(const struct fleet *f)
+void pg_fleet_write_md(FILE *out, const struct pg_fleet *f)
 {
-	fputs("Release ", stdout);
-	pg_md_text(stdout, f->o->release, 0);
-	fputs(" against ", stdout);
-	pg_md_text(stdout, f->o->base_release, 0);
-	printf(": threshold %g%%, false discovery rate %g%% across each board's rows\n\n", f->o->threshold,
+	fputs("Release ", out);
+	pg_md_text(out, f->o->release, 0);
+	fputs(" against ", out);
+	pg_md_text(out, f->o->base_release, 0);
+	fprintf(out, ": threshold %g%%, false discovery rate %g%% across each board's rows\n\n", f->o->threshold,
 	       100 * PG_GATE_Q);
-	print_boards_md(f);
-	print_details_md(f);
+	print_boards_md(out, f);
+	print_details_md(out, f);
 	if (!f->nregs) {
-		printf("\nNo regressions.\n");
+		fprintf(out, "\nNo regressions.\n");
 		return;
 	}
-	printf("\nRegressions, largest first:\n\n| Board | Benchmark | Base | New | Change | p |\n|---|---|---|---|---|---|\n");
+	fprintf(out, "\nRegressions, largest first:\n\n| Board | Benchmark | Base | New | Change | p |\n|---|---|---|---|---|---|\n");
 	for (int r = 0; r < f->nregs; r++) {
-		cell(f->reg_board[r]->board);
-		fputs("| ", stdout);
-		pg_compare_write_name(stdout, f->regs[r]->base);
-		pg_compare_write_figures(stdout, f->regs[r]);
-		fputs(" |\n", stdout);
+		cell(out, f->reg_board[r]->board);
+		fputs("| ", out);
+		pg_compare_write_name(out, f->regs[r]->base);
+		pg_compare_write_figures(out, f->regs[r]);
+		fputs(" |\n", out);
 	}
 }
 
-static void fleet_free(struct fleet *f)
+void pg_fleet_free(struct pg_fleet *f)
 {
+	if (!f)
+		return;
 	for (int i = 0; i < f->n; i++) {
 		struct fleet_board *b = &f->b[i];
 		pg_comparison_free(&b->c);
@@ -355,45 +368,41 @@ static void fleet_free(struct fleet *f)
 	free(f->b);
 	free(f->regs);
 	free(f->reg_board);
+	free(f);
 }
 
 /* 1 when a board failed, else 3 when one could not be judged, else 0. */
-static int fleet_status(const struct fleet *f)
+int pg_fleet_status(const struct pg_fleet *f)
 {
-	int st = PG_EXIT_OK;
+	int st = PG_CMP_PASS;
 	for (int i = 0; i < f->n; i++)
-		if (f->b[i].compared && f->b[i].status == PG_EXIT_FAIL)
-			return PG_EXIT_FAIL;
+		if (f->b[i].compared && f->b[i].status == PG_CMP_FAIL)
+			return PG_CMP_FAIL;
 		else if (f->b[i].compared && f->b[i].status)
 			st = f->b[i].status;
 	return st;
 }
 
-int compare_fleet(const struct compare_opts *o)
+struct pg_fleet *pg_fleet_compare(struct pg_store *s, const struct pg_fleet_opts *o, char *err, size_t errlen)
 {
-	char err[512];
-	struct fleet f = { .o = o };
-	struct pg_store *s = pg_select_store(o->db, 0, err, sizeof(err));
-	if (!s)
-		return pg_usage_error("compare: %s", err);
-	int rc = find_runs(&f, s, err, sizeof(err)) < 0 || compare_boards(&f, s, err, sizeof(err)) < 0 ? -1 : 0;
-	pg_store_close(s);
-	int both = 0;
-	for (int i = 0; i < f.n; i++)
-		both += f.b[i].compared;
-	if (rc == 0 && !both)
-		pg_err(err, sizeof(err),
-		       "no board has runs of both release %s and release %s (run --label release=...)", o->base_release,
-		       o->release);
-	if (rc < 0 || !both || sort_regressions(&f) < 0) {
-		fleet_free(&f);
-		return pg_usage_error("compare: %s", rc < 0 || !both ? err : "out of memory");
+	struct pg_fleet *f = calloc(1, sizeof(*f));
+	if (!f) {
+		pg_err(err, errlen, "out of memory");
+		return NULL;
 	}
-	rc = fleet_status(&f);
-	if (o->json)
-		fleet_print_json(&f, rc);
-	else
-		print_md(&f);
-	fleet_free(&f);
-	return rc;
+	f->o = o;
+	int rc = find_runs(f, s, err, errlen) < 0 || compare_boards(f, s, err, errlen) < 0 ? -1 : 0;
+	int both = 0;
+	for (int i = 0; i < f->n; i++)
+		both += f->b[i].compared;
+	if (rc == 0 && !both)
+		rc = pg_err(err, errlen, "no board has runs of both release %s and release %s (run --label release=...)",
+			    o->base_release, o->release);
+	if (rc == 0 && sort_regressions(f) < 0)
+		rc = pg_err(err, errlen, "out of memory");
+	if (rc < 0) {
+		pg_fleet_free(f);
+		return NULL;
+	}
+	return f;
 }
