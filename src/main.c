@@ -1,26 +1,11 @@
 /* perfguide: measure a machine the way board vendors' performance guides do. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/help.h"
-#include "core/text.h"
+#include "core/registry.h"
 #include "pg_build.h"
-
-int pg_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	char msg[2048];
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/* what a results file or a store said, shown on one line and harmless */
-	fputs("perfguide: ", stderr);
-	pg_term_puts(stderr, msg);
-	fputc('\n', stderr);
-	return PG_EXIT_USAGE;
-}
 
 int main(int argc, char **argv)
 {
@@ -36,8 +21,9 @@ int main(int argc, char **argv)
 		printf("perfguide %s\n", PG_VERSION);
 		return PG_EXIT_OK;
 	}
-	if (strcmp(argv[1], PG_HELPER_LAT_PROC) == 0)
-		return pg_os_proc_helper(argc - 1, argv + 1);
+	const struct pg_helper *h = pg_helper_find(argv[1]);
+	if (h)
+		return h->main(argc - 1, argv + 1);
 	const struct pg_command *c = pg_command_find(argv[1]);
 	if (c)
 		return c->fn(argc - 1, argv + 1);

@@ -21,11 +21,6 @@ int pg_cmd_report(int argc, char **argv);
 int pg_cmd_compare(int argc, char **argv);
 #endif
 
-/* Not commands but helper processes perfguide starts from itself
- * (/proc/self/exe), named by a first argument no user types. */
-#define PG_HELPER_LAT_PROC "__lat-proc-helper"
-int pg_os_proc_helper(int argc, char **argv);	/* src/bench/os/proc.c */
-
 /* "perfguide: <message>" on stderr, then PG_EXIT_USAGE. */
 int pg_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,13 +1,16 @@
 /*
  * The commands this binary has, one line each, and `perfguide help`: a
  * command's page, its man page, and the names the shell completion asks
- * for (contrib/bash-completion/perfguide).
+ * for (contrib/bash-completion/perfguide); how every command says it was
+ * given bad input (pg_usage_error).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "help.h"
+#include "core/text.h"
 
 const struct pg_command pg_commands[] = {
 	{ "list", pg_cmd_list, &pg_doc_list },
@@ -23,6 +26,20 @@ const struct pg_command pg_commands[] = {
 	{ "help", pg_cmd_help, &pg_doc_help },
 	{ NULL, NULL, NULL },
 };
+
+int pg_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[2048];
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* what a results file or a store said, shown on one line and harmless */
+	fputs("perfguide: ", stderr);
+	pg_term_puts(stderr, msg);
+	fputc('\n', stderr);
+	return PG_EXIT_USAGE;
+}
 
 const struct pg_command *pg_command_find(const char *name)
 {

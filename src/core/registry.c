@@ -19,6 +19,15 @@ const struct pg_bench *pg_registry_find(const char *id)
 	return NULL;
 }
 
+const struct pg_helper *pg_helper_find(const char *name)
+{
+	for (const struct pg_group *g = pg_groups; g->name; g++)
+		for (const struct pg_helper *h = g->helpers; h && h->name; h++)
+			if (strcmp(h->name, name) == 0)
+				return h;
+	return NULL;
+}
+
 int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max)
 {
 	int matched = 0;

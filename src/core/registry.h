@@ -8,9 +8,20 @@
 
 #include "bench.h"
 
+/* A process perfguide starts from itself (/proc/self/exe NAME ARGS...) to do
+ * part of a benchmark's work, named by a first argument no user types
+ * ("__..."). A group that has some exports them in a table
+ * pg_helpers_<group>, ended by a NULL name (pg_add_group's HELPERS), and
+ * main() runs the one named before it looks for a command. */
+struct pg_helper {
+	const char *name;
+	int (*main)(int argc, char **argv);
+};
+
 struct pg_group {
 	const char *name;
 	const struct pg_bench *const *benches;
+	const struct pg_helper *helpers;	/* NULL: none */
 };
 
 extern const struct pg_group pg_groups[];	/* generated; ends with a NULL name */
@@ -18,6 +29,8 @@ extern const struct pg_group pg_groups[];	/* generated; ends with a NULL name */
 /* Calls fn for each benchmark in table order. */
 void pg_registry_each(void (*fn)(const struct pg_bench *, void *), void *arg);
 const struct pg_bench *pg_registry_find(const char *id);
+/* The helper of that name, of any group; NULL when there is none. */
+const struct pg_helper *pg_helper_find(const char *name);
 
 /* Appends every benchmark matching the glob (an id or fnmatch pattern) to
  * out[] unless already there; returns how many matched, or -1 if out is full. */

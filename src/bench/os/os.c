@@ -14,6 +14,7 @@
 #include "core/err.h"
 #include "core/timer.h"
 #include "os.h"
+#include "core/registry.h"
 
 double os_time_per(void (*fn)(void *arg, uint64_t n), void *arg)
 {
@@ -263,4 +264,9 @@ const struct pg_bench *const pg_group_os[] = {
 	&pg_os_boot_kernel,
 	&pg_os_boot_userspace,
 	NULL,
+};
+
+const struct pg_helper pg_helpers_os[] = {
+	{ OS_HELPER_LAT_PROC, os_proc_helper },
+	{ NULL, NULL },
 };

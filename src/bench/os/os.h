@@ -67,6 +67,10 @@ extern const struct pg_bench pg_os_syscall_null, pg_os_syscall_read, pg_os_sysca
 	pg_os_syscall_stat, pg_os_syscall_fstat, pg_os_syscall_open;
 extern const struct pg_bench pg_os_sig_install, pg_os_sig_catch, pg_os_sig_prot;
 extern const struct pg_bench pg_os_proc_fork, pg_os_proc_exec, pg_os_proc_shell;
+/* The helper process os.proc's children are forked from (proc.c): started
+ * as `perfguide __lat-proc-helper KIND PROG`. */
+#define OS_HELPER_LAT_PROC "__lat-proc-helper"
+int os_proc_helper(int argc, char **argv);
 extern const struct pg_bench pg_os_ctx;
 extern const struct pg_bench pg_os_pipe_lat, pg_os_pipe_bw, pg_os_unix_lat, pg_os_unix_bw,
 	pg_os_tcp_lat, pg_os_tcp_bw, pg_os_connect;

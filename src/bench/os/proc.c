@@ -14,7 +14,7 @@
  * by the time it runs a benchmark has its libraries, heap and results (48
  * mappings, 4.2 MB), and forked 1.47x slower, exec'd 1.32x. So the children
  * are made by a helper: perfguide started afresh (/proc/self/exe) as
- * `perfguide __lat-proc-helper KIND PROG` (main.c), which does the forks a step asks
+ * `perfguide __lat-proc-helper KIND PROG` (its group's helper table), which does the forks a step asks
  * for and nothing else. With the static build boards run it is smaller than
  * lat_proc; a dynamically linked perfguide still carries its libraries (the
  * result's note gives the helper's mappings and resident size). Where the
@@ -31,7 +31,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "os.h"
 
 enum proc_kind { PROC_FORK, PROC_EXEC, PROC_SHELL };
@@ -101,7 +100,7 @@ static int children(enum proc_kind k, const char *prog, uint64_t n, struct helpe
 /* `perfguide __lat-proc-helper KIND PROG`: reads counts (uint64_t) on
  * standard input, makes that many children, answers with a helper_reply on
  * standard output; ends at end of input. A count of 0 is a ping. */
-int pg_os_proc_helper(int argc, char **argv)
+int os_proc_helper(int argc, char **argv)
 {
 	if (argc != 3)
 		return 2;
@@ -178,7 +177,7 @@ static int start_helper(struct proc_state *s, enum proc_kind k, const char *prog
 		for (int fd = 3; fd < 1024; fd++)
 			close(fd);
 		/* argv[0] as perfguide's, so ps shows whose helper it is. */
-		char *hav[] = { program_invocation_name, PG_HELPER_LAT_PROC, (char *)kind_names[k],
+		char *hav[] = { program_invocation_name, OS_HELPER_LAT_PROC, (char *)kind_names[k],
 				(char *)prog, NULL };
 		execve("/proc/self/exe", hav, environ);
 		_exit(127);
