@@ -1,6 +1,6 @@
 /*
  * Fuzz target for everything perfguide does with a results file it did not
- * write: the bytes are a results file. It is read (report/rundata.c), every
+ * write: the bytes are a results file. It is read (runs/rundata.c), every
  * run imported into an SQLite store in memory and read back, the guide
  * written in every format from the file's runs and from the store's, with a
  * baseline, and compare run on the first run against the last.

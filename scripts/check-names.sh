@@ -45,9 +45,9 @@ function accepted(f, name,    p) {
 		return name ~ /^run_/
 	if (f ~ /^src\/cli\/compare/)
 		return name ~ /^compare_/
-	if (f ~ /^src\/report\/store_sqlite/)
+	if (f ~ /^src\/store\/store_sqlite/)
 		return name ~ /^sq_/
-	if (f ~ /^src\/report\/(store_pgsql|pq_dl)/)
+	if (f ~ /^src\/store\/(store_pgsql|pq_dl)/)
 		return name ~ /^pq_/
 	return 0
 }

@@ -1,7 +1,7 @@
 /*
  * perfguide compare BASE NEW: what changed between two builds, with a
  * verdict per measurement, and an exit status a CI or a board farm can gate
- * on. BASE and NEW may each be several runs (report/compare.h, gate.h).
+ * on. BASE and NEW may each be several runs (gate/compare.h, gate.h).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -164,7 +164,7 @@ struct pg_section {
 	 * results had for the parameter name (or the key name=value of their
 	 * note, which says what was used where a parameter leaves a choice:
 	 * engine=psync), each board's where they differ; {name?yes|no} by
-	 * yes where the value is not 0, else no (report/intro.c). */
+	 * yes where the value is not 0, else no (guide/intro.c). */
 	const char *intro;
 	int order;		/* place in the guide, lowest first (the seed's order) */
 	/* CPU-load columns beside the values: the seeds print them only where
@@ -224,7 +224,7 @@ struct pg_bench {
 	/* The standard deviation of a run's log figure between runs of one
 	 * build that the samples of one run do not show, where it is known to
 	 * be larger than a process's (compare allows it for each run with one
-	 * run a side, report/gate.h); 0: PG_GATE_PROCESS_SD. */
+	 * run a side, gate/gate.h); 0: PG_GATE_PROCESS_SD. */
 	double run_sd;
 	/* The lightest suite that runs it (PG_IN_*): a benchmark slow to
 	 * prepare, or close to another one, stays out of the quick suite (or

@@ -58,7 +58,7 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
  * 1 with why set ("its 2 processes measured 61.2 and 98.7: ..."), else 0
  * (why ""). */
 /* The standard deviation of one run's log figure that compare allows
- * besides its processes' spread (PG_GATE_RUN_SD, report/gate.h, says
+ * besides its processes' spread (PG_GATE_RUN_SD, gate/gate.h, says
  * why 5%); the runner takes more processes while a run of its spread
  * could not be judged with it (procs.c). */
 #define PG_PROCS_RUN_SD 0.05
