@@ -1,3 +1,7 @@
+/* The gate part (src/gate/): compare's pairing and verdicts (this file),
+ * their statistics (gate.h), a fleet's releases (fleet.h). Uses core, runs
+ * and store; never the guide: its tables escape through core/escape.h
+ * (docs/architecture.md, "Layers"). */
 /*
  * What changed between two builds: BASE and NEW are each one run or several
  * (a results file may hold several; a store label names all its runs). Each

@@ -1,3 +1,7 @@
+/* The guide part (src/guide/): the guide's model (this file), the walk
+ * and the writers (writer.h), charts (plots.h, svg.h). Uses core and runs;
+ * never the gate or the store: cli/report.c hands it the runs
+ * (docs/architecture.md, "Layers"). */
 /*
  * The performance guide as data: one column per board, one row per result
  * key (bench, params, metric), rows grouped into the sections the results

@@ -1,3 +1,6 @@
+/* The runs part (src/runs/): runs read back from results files and from
+ * published tables, checked on the way in. Uses core only; the store, the
+ * gate and the guide are built on it (docs/architecture.md, "Layers"). */
 /*
  * A run as the report and compare see it: the run record, its machine and
  * every result, whether read from a results file or from the store. The key

@@ -1,3 +1,7 @@
+/* The store part (src/store/): the stores, their guards, libpq loaded at
+ * run time, the runs a command names (select.h) and a results file
+ * followed into a store (follow.h). Uses core and runs; never the gate or
+ * the guide (docs/architecture.md, "Layers"). */
 /*
  * The results store, behind one small interface with one set of ops per
  * backend (as fio's engines): SQLite, an embedded file with nothing to start
