@@ -22,6 +22,7 @@ const struct pg_command pg_commands[] = {
 	{ "runs", pg_cmd_runs, &pg_doc_runs },
 	{ "report", pg_cmd_report, &pg_doc_report },
 	{ "compare", pg_cmd_compare, &pg_doc_compare },
+	{ "history", pg_cmd_history, &pg_doc_history },
 #endif
 	{ "help", pg_cmd_help, &pg_doc_help },
 	{ NULL, NULL, NULL },

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "help.h"
+#include "output.h"
 #include "store/select.h"
 #include "guide/writer.h"
 
@@ -385,129 +386,18 @@ static int select_runs(struct selection *sel, const struct report_opts *o)
 	return 0;
 }
 
-/* A new file beside path, only ours (mkstemp: never one planted there, never
- * through a symbolic link), with the mode a file made by fopen would have. */
-static FILE *open_temp(const char *path, char *tmp, size_t len)
-{
-	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", path) >= len) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return NULL;
-	mode_t mask = umask(0);
-	umask(mask);
-	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		errno = e;
-	}
-	return f;
-}
-
-/* Where the guide goes. A regular file (or a new name) gets a temporary
- * file beside it, renamed over it once the guide is complete; standard
- * output ("-"), a character device (/dev/null, a serial console) or a FIFO
- * is written through; nothing else is replaced, as root neither. */
-struct output {
-	FILE *f;
-	char tmp[PATH_MAX + 16];	/* "": written through */
-	char target[PATH_MAX];		/* renamed over: path, or where its link leads */
-};
-
-/* fd still is the device or FIFO that path was (not swapped meanwhile). */
-static int same_node(int fd, const struct stat *was)
-{
-	struct stat now;
-	return fstat(fd, &now) == 0 && (now.st_mode & S_IFMT) == (was->st_mode & S_IFMT) &&
-	       now.st_dev == was->st_dev && now.st_ino == was->st_ino;
-}
-
-static int open_through(const char *path, const struct stat *sb, struct output *out)
-{
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
-	if (!same_node(fd, sb)) {
-		close(fd);
-		return pg_usage_error("report: %s changed while it was opened: not written", path);
-	}
-	if (!(out->f = fdopen(fd, "w"))) {
-		close(fd);
-		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
-	}
-	return -1;
-}
-
-/* -1 when out is ready, else the exit status (the reason said). */
-static int open_output(const char *path, struct output *out)
-{
-	struct stat sb, lsb;
-	memset(out, 0, sizeof(*out));
-	if (strcmp(path, "-") == 0) {
-		out->f = stdout;
-		return -1;
-	}
-	int have = stat(path, &sb) == 0, e = errno;
-	int link = lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode);
-	if (!have && e != ENOENT)
-		return pg_usage_error("report: cannot write %s: %s", path, strerror(e));
-	if (!have && link)
-		return pg_usage_error("report: %s is a symbolic link to nothing: not replaced", path);
-	if (have && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))
-		return open_through(path, &sb, out);
-	if (have && !S_ISREG(sb.st_mode))
-		return pg_usage_error("report: %s is %s: the guide goes to a regular file, a character device, "
-				      "a FIFO or - (standard output)", path,
-				      S_ISDIR(sb.st_mode) ? "a directory" : S_ISBLK(sb.st_mode) ? "a block device"
-										: "not a file");
-	/* A link to a regular file: the file it leads to is replaced, the link kept. */
-	if (link ? !realpath(path, out->target)
-		 : (size_t)snprintf(out->target, sizeof(out->target), "%s", path) >= sizeof(out->target))
-		return pg_usage_error("report: cannot write %s: %s", path, link ? strerror(errno) : "name too long");
-	if (!(out->f = open_temp(out->target, out->tmp, sizeof(out->tmp))))
-		return pg_usage_error("report: cannot write %s: %s", path, strerror(errno));
-	return -1;
-}
-
-/* The complete guide in place: the temporary renamed over the target,
- * unless that became something else than a regular file meanwhile. */
-static int close_output(struct output *out, int wrc, const char *path)
-{
-	if (out->f == stdout)
-		return wrc;
-	struct stat sb;
-	if (fclose(out->f) != 0)
-		wrc = -1;
-	if (!out->tmp[0])
-		return wrc;
-	if (wrc == 0 && lstat(out->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "perfguide: report: %s is no longer a regular file: not replaced\n", path);
-		unlink(out->tmp);
-		return -2;
-	}
-	if (wrc < 0 || rename(out->tmp, out->target) < 0) {
-		unlink(out->tmp);
-		return -1;
-	}
-	return 0;
-}
-
 /* Into a temporary file first, so a failed write leaves no half guide. */
 static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 {
-	struct output out = { .f = stdout };
-	int rc = o->outpath ? open_output(o->outpath, &out) : -1;
+	struct pg_output out = { .f = stdout };
+	int rc = o->outpath ? pg_output_open("report", o->outpath, &out) : -1;
 	if (rc >= 0)
 		return rc;
 	int wrc = pg_guide_write(g, o->writer, out.f);
 	if (fflush(out.f) != 0 || ferror(out.f))
 		wrc = -1;
 	if (o->outpath)
-		wrc = close_output(&out, wrc, o->outpath);
+		wrc = pg_output_close("report", &out, wrc, o->outpath);
 	if (wrc == -2)
 		return PG_EXIT_FAIL;
 	if (wrc < 0) {

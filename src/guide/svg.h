@@ -56,5 +56,32 @@ struct pg_bars {
 
 void pg_svg_bars(FILE *out, const struct pg_bars *b);
 
+/* A figure run by run (history, report --trend): x is the run's number
+ * (1 to nruns), a line per row, the runs where a row's new level starts
+ * marked (svg_trend.c). */
+struct pg_trend_line {
+	char name[240];		/* the legend's text */
+	const double *y;	/* per run; NAN: no figure */
+	const double *level;	/* per run, the level of its segment (drawn as steps); NULL: none */
+	const int *changes;	/* runs (indices) where a new level starts */
+	int nchanges;
+	int highlight;		/* in colour, named, its points with tips; else a grey line */
+};
+
+struct pg_trend {
+	char title[400];
+	char ylabel[200];
+	const char *note;	/* "higher is better"; NULL: none */
+	char other[120];	/* the legend's text for the grey lines; "": none */
+	int nruns;
+	const char *const *tips;	/* per run: its id, date and labels (a point's tooltip) */
+	int nlines;
+	struct pg_trend_line *lines;
+};
+
+/* The chart's size, and the chart; at y >= 0 it is nested in another SVG
+ * (several charts in one file) at that offset. */
+void pg_svg_trend_size(const struct pg_trend *t, int *w, int *h);
+void pg_svg_trend(FILE *out, const struct pg_trend *t, int y);
 
 #endif

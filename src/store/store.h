@@ -66,6 +66,10 @@ struct pg_store_ops {
 	int (*list_runs)(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t errlen);
 	/* 1 found, 0 no such run, -1 error. */
 	int (*load_run)(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen);
+	/* The same without the samples (each result's nsamples 0, samples
+	 * NULL): what reading a board's many runs (history) needs, at a
+	 * fraction of the cost. */
+	int (*load_figures)(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen);
 	void (*close)(struct pg_store *s);
 };
 

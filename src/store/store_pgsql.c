@@ -675,5 +675,6 @@ static const struct pg_store_ops pgsql_ops = {
 	.end_run = pq_end_run,
 	.list_runs = pq_list_runs,
 	.load_run = pq_load_run,
+	.load_figures = pq_load_figures,
 	.close = pq_close,
 };

@@ -33,5 +33,6 @@ int pq_result_columns(char *buf, size_t len);
 int pq_readable(PGconn *c);
 int pq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t errlen);
 int pq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen);
+int pq_load_figures(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen);
 
 #endif

@@ -30,14 +30,15 @@ static const char run_row_sql[] =
 	"SELECT r.id, r.board, r.started, r.finished, r.status, r.version, m.identity, r.build, r.config,"
 	" r.source, r.sections, r.labels FROM runs r LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = $1";
 
-/* Every result of a run ($1) with its samples, in one query. */
-static int results_sql(char *sql, size_t len)
+/* Every result of a run ($1) with its samples (or without), in one query. */
+static int results_sql(char *sql, size_t len, int samples)
 {
 	char cols[1024];
 	if (pq_result_columns(cols, sizeof(cols)) < 0)
 		return -1;
-	snprintf(sql, len, "SELECT (SELECT array_agg(value ORDER BY seq) FROM samples WHERE result_id = results.id),"
-		 " %s FROM results WHERE run_id = $1 ORDER BY seq", cols);
+	snprintf(sql, len, "SELECT %s, %s FROM results WHERE run_id = $1 ORDER BY seq",
+		 samples ? "(SELECT array_agg(value ORDER BY seq) FROM samples WHERE result_id = results.id)" : "NULL",
+		 cols);
 	return 0;
 }
 
@@ -46,7 +47,7 @@ static int results_sql(char *sql, size_t len)
 int pq_readable(PGconn *c)
 {
 	char sql[1400];
-	if (results_sql(sql, sizeof(sql)) < 0)
+	if (results_sql(sql, sizeof(sql), 1) < 0)
 		return 0;
 	const char *const all[] = { list_sql, run_row_sql, sql };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
@@ -168,11 +169,11 @@ static int load_run_row(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 	return found;
 }
 
-/* Every result of the run with its samples, in one query. */
-static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err, size_t errlen)
+/* Every result of the run with its samples (or without), in one query. */
+static int load_results(PGconn *c, const char *id, struct pg_rrun *r, int samples, char *err, size_t errlen)
 {
 	char sql[1400];
-	if (results_sql(sql, sizeof(sql)) < 0)
+	if (results_sql(sql, sizeof(sql), samples) < 0)
 		return -1;
 	PGresult *res = pq_query(c, sql, 1, &id, PGRES_TUPLES_OK, "reading results", err, errlen);
 	if (!res)
@@ -198,13 +199,23 @@ static int load_results(PGconn *c, const char *id, struct pg_rrun *r, char *err,
 	return 0;
 }
 
-int pq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen)
+static int load_run(struct pg_store *s, const char *id, struct pg_rrun *r, int samples, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	int found = load_run_row(pq_conn(s), id, r, err, errlen);
-	if (found == 1 && load_results(pq_conn(s), id, r, err, errlen) < 0)
+	if (found == 1 && load_results(pq_conn(s), id, r, samples, err, errlen) < 0)
 		found = -1;
 	if (found != 1)
 		pg_rrun_free(r);
 	return found;
+}
+
+int pq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen)
+{
+	return load_run(s, id, r, 1, err, errlen);
+}
+
+int pq_load_figures(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen)
+{
+	return load_run(s, id, r, 0, err, errlen);
 }

@@ -602,5 +602,6 @@ static const struct pg_store_ops sqlite_ops = {
 	.end_run = sq_end_run,
 	.list_runs = sq_list_runs,
 	.load_run = sq_load_run,
+	.load_figures = sq_load_figures,
 	.close = sq_close,
 };

@@ -35,5 +35,6 @@ void sq_result_columns(char *buf, size_t len, int placeholders);
 int sq_readable(sqlite3 *db);
 int sq_list_runs(struct pg_store *s, struct pg_run_summary **out, int *n, char *err, size_t errlen);
 int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen);
+int sq_load_figures(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen);
 
 #endif

@@ -170,6 +170,13 @@ static int load_samples(sqlite3 *db, struct pg_rrun *r, const sqlite3_int64 *rid
 	return 0;
 }
 
+static int no_samples(struct pg_rrun *r)
+{
+	for (int i = 0; i < r->nres; i++)
+		r->res[i].nsamples = 0;
+	return 0;
+}
+
 /* Every result of the run, by the field table; their ids into *rids. */
 static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_int64 **rids)
 {
@@ -210,7 +217,7 @@ static int load_results(sqlite3 *db, const char *id, struct pg_rrun *r, sqlite3_
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen)
+static int load_run(struct pg_store *s, const char *id, struct pg_rrun *r, int samples, char *err, size_t errlen)
 {
 	sq_begin(s);
 	sqlite3 *db = sq_db(s);
@@ -221,7 +228,7 @@ int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err
 		return found < 0 ? sq_fail(db, err, errlen, "reading a run") : 0;
 	}
 	sqlite3_int64 *rids = NULL;
-	if (load_results(db, id, r, &rids) < 0 || load_samples(db, r, rids) < 0) {
+	if (load_results(db, id, r, &rids) < 0 || (samples ? load_samples(db, r, rids) : no_samples(r)) < 0) {
 		free(rids);
 		sq_fail(db, err, errlen, "reading results");
 		pg_rrun_free(r);
@@ -229,4 +236,14 @@ int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err
 	}
 	free(rids);
 	return 1;
+}
+
+int sq_load_run(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen)
+{
+	return load_run(s, id, r, 1, err, errlen);
+}
+
+int sq_load_figures(struct pg_store *s, const char *id, struct pg_rrun *r, char *err, size_t errlen)
+{
+	return load_run(s, id, r, 0, err, errlen);
 }
