@@ -126,7 +126,7 @@ static void axes(FILE *out, const struct pg_trend *t, const struct frame *f)
 	for (int i = 0; t->nruns / every > 15; i++)
 		every = (i % 3 == 1 ? every / 2 * 5 : every * 2);
 	for (int r = 1; r <= t->nruns; r++)
-		if (r == 1 || r % every == 0)
+		if (r % every == 0 || (r == 1 && every >= 5))	/* 1 beside 2 would crowd */
 			fprintf(out, "<path d=\"M%.1f %d v5\" stroke=\"#333\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
 				px(f, r - 1), bottom, px(f, r - 1), bottom + 17, r);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">run (oldest first)", ML + PW / 2, bottom + 33);

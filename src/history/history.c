@@ -250,6 +250,17 @@ void pg_hist_row_name(const struct pg_hist_row *r, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s %s", r->bench, params[0] ? " " : "", params, r->metric);
 }
 
+static void free_row(struct pg_hist_row *r)
+{
+	free(r->bench);
+	free(r->params);
+	free(r->metric);
+	free(r->unit);
+	free(r->v);
+	free(r->marks);
+	free(r->changes);
+}
+
 void pg_history_free(struct pg_history *h)
 {
 	for (int i = 0; i < h->nruns; i++) {
@@ -257,16 +268,8 @@ void pg_history_free(struct pg_history *h)
 		free(h->runs[i].started);
 		free(h->runs[i].labels);
 	}
-	for (int i = 0; i < h->nrows; i++) {
-		struct pg_hist_row *r = &h->rows[i];
-		free(r->bench);
-		free(r->params);
-		free(r->metric);
-		free(r->unit);
-		free(r->v);
-		free(r->marks);
-		free(r->changes);
-	}
+	for (int i = 0; i < h->nrows; i++)
+		free_row(&h->rows[i]);
 	free(h->runs);
 	free(h->rows);
 	free(h->index);
@@ -306,6 +309,27 @@ static int board_runs(struct pg_store *s, const struct pg_hist_query *q, char (*
 	return *ids ? 0 : pg_err(err, errlen, "out of memory");
 }
 
+/* Rows without a figure in any run (skipped or failed everywhere) left
+ * out: a line of dashes says nothing. */
+static int drop_empty(struct pg_history *h)
+{
+	int k = 0;
+	for (int r = 0; r < h->nrows; r++) {
+		int any = 0;
+		for (int i = 0; i < h->nruns && !any; i++)
+			any = isfinite(h->rows[r].v[i]);
+		if (any)
+			h->rows[k++] = h->rows[r];
+		else
+			free_row(&h->rows[r]);
+	}
+	h->nrows = k;
+	free(h->index);
+	h->index = NULL;
+	h->index_cap = 0;
+	return index_rows(h);
+}
+
 /* Each selector matches a row: a misspelt one is said, not ignored. */
 static int selectors_used(const struct pg_history *h, const struct pg_hist_query *q, char *err, size_t errlen)
 {
@@ -314,11 +338,11 @@ static int selectors_used(const struct pg_history *h, const struct pg_hist_query
 		for (int r = 0; r < h->nrows && !used; r++)
 			used = selected(h->rows[r].bench, &q->selectors[i], 1);
 		if (!used)
-			return pg_err(err, errlen, "no result of board %s's %d run%s matches '%s' (see 'perfguide list')",
+			return pg_err(err, errlen, "no figure of board %s's %d run%s matches '%s' (see 'perfguide list')",
 				      q->board, h->nruns, h->nruns == 1 ? "" : "s", q->selectors[i]);
 	}
 	if (!h->nrows)
-		return pg_err(err, errlen, "board %s's %d run%s hold no results", q->board, h->nruns,
+		return pg_err(err, errlen, "board %s's %d run%s hold no figures", q->board, h->nruns,
 			      h->nruns == 1 ? "" : "s");
 	return 0;
 }
@@ -360,6 +384,8 @@ int pg_history_load(struct pg_store *s, const struct pg_hist_query *q, struct pg
 		rc = load_runs(s, q, ids + h->skipped, n - h->skipped, h, err, errlen);
 	}
 	free(ids);
+	if (rc == 0 && drop_empty(h) < 0)
+		rc = pg_err(err, errlen, "out of memory");
 	if (rc == 0 && (rc = selectors_used(h, q, err, errlen)) == 0 && pg_history_detect(h) < 0)
 		rc = pg_err(err, errlen, "out of memory");
 	return rc;

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
+#include "history/history.h"
 #include "store/store.h"
 
 static char dir[] = "/tmp/pg-store-test.XXXXXX";
@@ -207,6 +208,61 @@ static void round_trip(void **state)
 	pg_store_close(s);
 }
 
+/* A run's figures without its samples, and a board's history from them:
+ * the same medians as the whole run, on each backend. */
+static void figures_and_history(void **state)
+{
+	(void)state;
+	char err[512];
+	struct pg_store *s = pg_store_open(path("h.db"), 1, err, sizeof(err));
+	assert_non_null(s);
+	for (int i = 1; i <= 9; i++) {
+		struct pg_rrun r;
+		char id[8];
+		snprintf(id, sizeof(id), "run%d", i);
+		make_run(&r, id, 1);
+		r.res[0].median = i < 6 ? 2.5 : 5;
+		assert_int_equal(s->ops->add_run(s, &r, err, sizeof(err)), PG_ADD_NEW);
+		pg_rrun_free(&r);
+	}
+	struct pg_rrun whole, figs;
+	assert_int_equal(s->ops->load_run(s, "run7", &whole, err, sizeof(err)), 1);
+	assert_int_equal(s->ops->load_figures(s, "run7", &figs, err, sizeof(err)), 1);
+	assert_int_equal(figs.nres, whole.nres);
+	assert_int_equal(figs.res[0].nsamples, 0);
+	assert_null(figs.res[0].samples);
+	assert_true(figs.res[0].median == 5 && whole.res[0].median == 5);
+	assert_true(figs.res[0].min == whole.res[0].min && figs.res[0].max == whole.res[0].max);
+	assert_string_equal(figs.res[0].params, whole.res[0].params);
+	assert_int_equal(figs.res[1].status, PG_SKIP);
+	pg_rrun_free(&whole);
+	pg_rrun_free(&figs);
+	assert_int_equal(s->ops->load_figures(s, "nope", &figs, err, sizeof(err)), 0);
+
+	struct pg_history h;
+	struct pg_hist_query q = { .board = "bd" };
+	assert_int_equal(pg_history_load(s, &q, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.nruns, 9);
+	assert_string_equal(h.runs[8].id, "run9");
+	assert_int_equal(h.nrows, 1);	/* the skipped result has no figure: no row */
+	assert_string_equal(h.rows[0].bench, "mem.bw.rd");
+	assert_int_equal(h.rows[0].npoints, 9);
+	assert_true(h.rows[0].v[4] == 2.5 && h.rows[0].v[5] == 5);
+	pg_history_free(&h);
+	q.max_runs = 4;
+	assert_int_equal(pg_history_load(s, &q, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.nruns, 4);
+	assert_int_equal(h.skipped, 5);
+	assert_string_equal(h.runs[0].id, "run6");
+	pg_history_free(&h);
+	q.board = "none";
+	q.max_runs = 0;
+	assert_int_equal(pg_history_load(s, &q, &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no runs of board 'none'"));
+	pg_history_free(&h);
+	pg_store_close(s);
+}
+
 static void incomplete_run_replaced(void **state)
 {
 	(void)state;
@@ -348,6 +404,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
+		cmocka_unit_test(figures_and_history),
 		cmocka_unit_test(incomplete_run_replaced),
 		cmocka_unit_test(older_schema_migrated),
 		cmocka_unit_test(foreign_database_refused),
