@@ -18,6 +18,8 @@
 #include "cli.h"
 #include "help.h"
 #include "output.h"
+#include "core/text.h"
+#include "history/history.h"
 #include "store/select.h"
 #include "guide/writer.h"
 
@@ -44,6 +46,9 @@ static const struct pg_opt report_opts[] = {
 	  "them)" },
 	{ "metrics", 0, 'm', "S=LIST", "the metrics section S shows (Crypto=bandwidth: MB/s)" },
 	{ "width", 0, 'W', "N", "split tables wider than N characters by boards (default 160; 0: never)" },
+	{ "trend", 0, 't', NULL,
+	  "beside each section's table, each board's runs in the store run by run (its latest 200, whatever "
+	  "their labels), the change points 'perfguide history' finds marked: a chart per board" },
 	{ "strict", 0, 'S', NULL,
 	  "exit 3 when a figure is to doubt (noisy, disturbed, capped, few samples, bimodal, emulated)" },
 	{ "format", 0, 'f', "md|rst|csv|json|html",
@@ -89,7 +94,10 @@ struct report_opts {
 		const char *key, *arg;
 	} labels[MAX_SEL];
 	int nlabels;
-	int strict;
+	int strict, trend;
+	struct pg_history hist[MAX_SEL];	/* --trend: each board's */
+	const struct pg_history *trends[MAX_SEL];
+	int nhist;
 	struct pg_guide_opts guide;
 	const char *metrics[MAX_SEL];
 	char charts[1100], charts_ref[300];
@@ -199,6 +207,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			o->ids[o->nids++] = optarg;
 			break;
 		case 'a': o->all = 1; break;
+		case 't': o->trend = 1; break;
 		case 'B': o->baseline = optarg; break;
 		case 'f':
 			format_given = 1;
@@ -481,6 +490,37 @@ static int strict_status(const struct pg_guide *g, const struct report_opts *o, 
 	return PG_EXIT_DOUBT;
 }
 
+/* --trend: the history of each board the guide shows, from the store; a
+ * board the store has no runs of gets no chart (said). */
+static int load_trends(struct selection *sel, struct report_opts *o)
+{
+	if (!o->trend)
+		return 0;
+	if (open_store(sel, o->db) < 0)
+		return -1;
+	for (int i = 0; i < sel->nruns && o->nhist < MAX_SEL; i++) {
+		int seen = 0;
+		for (int k = 0; k < o->nhist; k++)
+			seen |= strcmp(o->hist[k].board, sel->runs[i].board) == 0;
+		struct pg_hist_query q = { .board = sel->runs[i].board };
+		char err[2048];
+		if (seen)
+			continue;
+		if (pg_history_load(sel->store, &q, &o->hist[o->nhist], err, sizeof(err)) < 0) {
+			pg_history_free(&o->hist[o->nhist]);
+			fputs("perfguide: report: --trend: ", stderr);
+			pg_term_puts(stderr, err);
+			fputs(": no trend chart of it\n", stderr);
+			continue;
+		}
+		o->trends[o->nhist] = &o->hist[o->nhist];
+		o->nhist++;
+	}
+	o->guide.trends = o->trends;
+	o->guide.ntrends = o->nhist;
+	return 0;
+}
+
 static int build_and_write(const struct selection *sel, struct report_opts *o)
 {
 	const struct pg_rrun **ptrs = malloc(sizeof(*ptrs) * (size_t)(sel->nruns + 1));
@@ -512,10 +552,12 @@ int pg_cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct selection sel = { 0 };
-	if (select_runs(&sel, &o) < 0)
+	if (select_runs(&sel, &o) < 0 || load_trends(&sel, &o) < 0)
 		rc = pg_usage_error("report: %s", sel.err);
 	else
 		rc = build_and_write(&sel, &o);
+	for (int i = 0; i < o.nhist; i++)
+		pg_history_free(&o.hist[i]);
 	for (int i = 0; i < sel.nruns; i++)
 		pg_rrun_free(&sel.runs[i]);
 	free(sel.runs);

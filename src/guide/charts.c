@@ -12,6 +12,7 @@
 
 #include "plots.h"
 #include "core/text.h"
+#include "history/history_chart.h"
 #include "writer.h"
 
 /* Where a chart goes: open gives the stream to draw it into (NULL: it is
@@ -98,6 +99,34 @@ static void row_bars(const struct pg_guide *g, const struct pg_grow *row, struct
 	free(v);
 }
 
+/* report --trend: each history's rows of section s, run by run, with
+ * their change points. */
+static void trend_charts(const struct pg_guide *g, int s, struct sink *k)
+{
+	int *rows = calloc((size_t)g->nrows + 1, sizeof(int));
+	for (int i = 0; rows && i < g->opts.ntrends; i++) {
+		const struct pg_history *h = g->opts.trends[i];
+		int n = 0;
+		struct pg_hist_chart c;
+		for (int r = 0; r < g->nrows; r++) {
+			const struct pg_grow *row = &g->rows[r];
+			int at = row->section == s && pg_row_main(g, row) ?
+					 pg_history_row(h, row->bench, row->params, row->metric) : -1;
+			if (at >= 0)
+				rows[n++] = at;
+		}
+		if (!n || pg_history_chart(h, rows, n, g->sections[s].title, &c) < 0)
+			continue;
+		FILE *f = k->open(k, c.t.title);
+		if (f) {
+			pg_svg_trend(f, &c.t, -1);
+			k->close(k, f);
+		}
+		pg_history_chart_free(&c);
+	}
+	free(rows);
+}
+
 static void section_charts(const struct pg_guide *g, int s, struct sink *k)
 {
 	char *used = calloc((size_t)g->nrows + 1, 1);
@@ -121,6 +150,7 @@ static void section_charts(const struct pg_guide *g, int s, struct sink *k)
 		if (g->rows[r].section == s && !used[r])
 			row_bars(g, &g->rows[r], k);
 	free(used);
+	trend_charts(g, s, k);
 }
 
 static void charts(struct sink *k, int s)

@@ -87,6 +87,8 @@ enum pg_merge { PG_MERGE_ALL, PG_MERGE_LATEST };
 
 /* How the guide is made and written; zero is the plain guide of one column
  * per board. */
+struct pg_history;
+
 struct pg_guide_opts {
 	enum pg_columns_by columns_by;
 	enum pg_merge merge;
@@ -104,6 +106,10 @@ struct pg_guide_opts {
 	const char *const *metrics;
 	int nmetrics;
 	time_t date;			/* when the guide is made (0: not said) */
+	/* report --trend: boards' histories (history/history.h), each
+	 * charted beside every section's table it has rows of. */
+	const struct pg_history *const *trends;
+	int ntrends;
 };
 
 #define PG_HAS_RESULT 0x1

@@ -41,7 +41,7 @@ while [ $i -le 30 ]; do
 	figures $i "$B" "$rel" >"$T/h$i.jsonl"
 	i=$((i + 1))
 done
-# Another board's runs, a step of their own at run 3: none of the history.
+# Another board's runs: none of the history.
 for i in 1 2 3 4 5 6 7 8; do
 	figures $((i + 20)) other x >"$T/o$i.jsonl"
 done
@@ -124,6 +124,17 @@ hist --last 12 >"$T/last.md" || fail "--last"
 grep -q '^12 runs (the latest; 18 older left out), 3 rows, 0 change points' "$T/last.md" || fail "--last: $(head -3 "$T/last.md")"
 "$PG" history --db "$DB" --board other >"$T/other.md" || fail "other board"
 grep -q '^8 runs, 3 rows' "$T/other.md" || fail "other board: $(head -3 "$T/other.md")"
+
+# report --trend: each board's chart beside the section's table (html
+# inline, md as a file beside it); a board of a results file only, none.
+"$PG" report --db "$DB" --trend -o "$T/g.html" 2>/dev/null || fail "report --trend"
+grep -q '>run 18</text>' "$T/g.html" || fail "report --trend html: no change marked"
+grep -q 'bd&lt;i&gt;|\*x&amp;_1: Other benchmarks, 3 rows, 30 runs' "$T/g.html" || fail "report --trend: no chart of the board"
+"$PG" report --db "$DB" --trend --board "$B" -o "$T/g.md" 2>/dev/null || fail "report --trend md"
+grep -l '>run 18</text>' "$T"/g-other-benchmarks-*.svg >/dev/null || fail "report --trend md: no chart file marks run 18"
+sed 's/"board":"other"/"board":"elsewhere"/; s/"id":"o-/"id":"e-/' "$T/o1.jsonl" >"$T/e1.jsonl"
+"$PG" report --db "$DB" --trend "$T/e1.jsonl" -o "$T/e.html" 2>"$T/err" || fail "report --trend of a file's board"
+grep -q "no runs of board 'elsewhere'.*no trend chart of it" "$T/err" || fail "report --trend: not said: $(cat "$T/err")"
 
 # Output files: a device written through, not replaced; a directory refused.
 hist -o /dev/null --format md || fail "-o /dev/null"
