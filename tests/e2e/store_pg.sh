@@ -1,7 +1,7 @@
 #!/bin/sh
 # The PostgreSQL store, on a throwaway server (tests/pg/server.sh): the seed
 # fixtures render the same guide from it, byte for byte, as from SQLite;
-# runs and compare say the same; 16 concurrent imports of different runs
+# runs, compare and history say the same; 16 concurrent imports of different runs
 # into an empty database all land; the same run imported twice at once lands
 # once; an import is one transaction and a broken file changes nothing;
 # `run` follows into it through PERFGUIDE_DB with its labels.
@@ -69,6 +69,13 @@ grep -q '^| Benchmarks | am68_sk-fs (release=09.01) | am68_sk-fs (release=09.02)
 	fail "columns per release: $(grep '^| Benchmarks' "$T/both.md")"
 expect_usage_error "no such release" report --db "$UR" --release 10.00
 grep -q 'no runs with release=10.00' "$T/err" || fail "no such release: $(cat "$T/err")"
+# history: a board's runs without their samples, the same from both stores
+for fmt in md json svg html; do
+	"$PG" history --db "$UR" --board am68_sk-fs --format $fmt >"$T/pg-h.$fmt" || fail "history --format $fmt from PostgreSQL"
+	"$PG" history --db "$T/rel.db" --board am68_sk-fs --format $fmt >"$T/sq-h.$fmt" || fail "history --format $fmt from SQLite"
+	cmp -s "$T/pg-h.$fmt" "$T/sq-h.$fmt" || fail "history --format $fmt differs between the stores"
+done
+grep -q '^2 runs, [0-9]* rows, 0 change points\.' "$T/pg-h.md" || fail "history from PostgreSQL: $(sed -n 3p "$T/pg-h.md")"
 
 # 16 runs imported at once into an empty database: the schema is made once
 # and every run lands with every result and sample.
