@@ -22,8 +22,8 @@
 #     a store and a results file; four benchmarks in two forked processes
 #     each (run --processes 2);
 #   - import of that file and the seed fixtures; report in every format,
-#     with a baseline; runs; compare of two runs (md and json); the results
-#     and peer-frame fuzz corpora replayed.
+#     with a baseline, with --trend; runs; history; compare of two runs (md
+#     and json); the results and peer-frame fuzz corpora replayed.
 # Each process's valgrind log is kept; any error fails the pass with the
 # logs that have one. MEMCHECK_ORIGINS=yes adds where uninitialised values
 # came from (twice as slow).
@@ -82,6 +82,12 @@ e2e() {
 	mc report-baseline "0" "$PG" report --db "$W/s.db" --board j7200-evm --board am68_sk-fs --baseline j7200-evm
 	mc report-files "0" "$PG" report "$W/quick.jsonl" "$F/seed-j784s4-evm.jsonl" --format html -o "$W/files.html"
 	mc runs "0" "$PG" runs --db "$W/run.db" --json
+	# a board's history (its runs without samples, every format's writer)
+	# and the guide's trend charts; test_history runs the change points
+	for f in md json html; do
+		mc "history-$f" "0" "$PG" history --db "$W/s.db" --board j7200-evm --format $f -o "$W/history.$f"
+	done
+	mc report-trend "0" "$PG" report --db "$W/s.db" --trend -o "$W/trend.html"
 	# two boards (unlike machines) whose seed figures are one sample each:
 	# compare exits 3 for that (issue 25); what is checked is the memory
 	mc compare "0 1 3" "$PG" compare --db "$W/s.db" j7200-evm j721e-idk-gw

@@ -108,7 +108,7 @@ static void trend_charts(const struct pg_guide *g, int s, struct sink *k)
 		const struct pg_history *h = g->opts.trends[i];
 		int n = 0;
 		struct pg_hist_chart c;
-		for (int r = 0; r < g->nrows; r++) {
+		for (int r = 0; h->nruns > 1 && r < g->nrows; r++) {	/* one run is no trend */
 			const struct pg_grow *row = &g->rows[r];
 			int at = row->section == s && pg_row_main(g, row) ?
 					 pg_history_row(h, row->bench, row->params, row->metric) : -1;
