@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "help.h"
+#include "guide/trend.h"
 #include "history/history.h"
 #include "output.h"
 #include "store/select.h"
@@ -52,22 +53,33 @@ const struct pg_cmd_doc pg_doc_history = {
 		    "  perfguide history --board am62x-sk --label lab=x --format json",
 };
 
+typedef int (*writer_fn)(const struct pg_history *h, FILE *out);
+
 struct history_opts {
 	const char *board, *db, *outpath;
 	const char *labels[MAX_SEL];
 	int nlabels, last, format_given;
-	enum pg_hist_format format;
+	writer_fn write;
 };
 
-static int format_of(const char *name, enum pg_hist_format *f)
+static int write_svg(const struct pg_history *h, FILE *out)
+{
+	return pg_history_svg(h, out, 0);
+}
+
+/* The format of a --format name or an -o file's extension (htm, txt and
+ * markdown only as extensions). */
+static int format_of(const char *name, int ext, writer_fn *f)
 {
 	static const struct {
 		const char *name;
-		enum pg_hist_format f;
-	} names[] = { { "md", PG_HIST_MD }, { "json", PG_HIST_JSON }, { "svg", PG_HIST_SVG }, { "html", PG_HIST_HTML },
-		      { "htm", PG_HIST_HTML }, { "txt", PG_HIST_MD }, { "markdown", PG_HIST_MD } };
+		writer_fn f;
+		int ext_only;
+	} names[] = { { "md", pg_history_md, 0 }, { "json", pg_history_json, 0 }, { "svg", write_svg, 0 },
+		      { "html", pg_history_html, 0 }, { "htm", pg_history_html, 1 }, { "txt", pg_history_md, 1 },
+		      { "markdown", pg_history_md, 1 } };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i].name) == 0) {
+		if (strcmp(name, names[i].name) == 0 && (ext || !names[i].ext_only)) {
 			*f = names[i].f;
 			return 0;
 		}
@@ -76,14 +88,14 @@ static int format_of(const char *name, enum pg_hist_format *f)
 
 /* -o mem.html writes html; a name without an extension is md, one no
  * format has (mem.pdf) is refused: the file's name would lie. */
-static int format_of_path(const char *path, enum pg_hist_format *f)
+static int format_of_path(const char *path, writer_fn *f)
 {
 	const char *base = strrchr(path, '/');
 	const char *dot = strrchr(base ? base + 1 : path, '.');
-	*f = PG_HIST_MD;
+	*f = pg_history_md;
 	if (!dot || dot == (base ? base + 1 : path) || strcmp(path, "-") == 0)
 		return 0;
-	return format_of(dot + 1, f);
+	return format_of(dot + 1, 1, f);
 }
 
 static int option(int c, const char *arg, struct history_opts *o)
@@ -108,8 +120,7 @@ static int option(int c, const char *arg, struct history_opts *o)
 		break;
 	case 'f':
 		o->format_given = 1;
-		if (format_of(arg, &o->format) < 0 || strcmp(arg, "htm") == 0 || strcmp(arg, "txt") == 0 ||
-		    strcmp(arg, "markdown") == 0)
+		if (format_of(arg, 0, &o->write) < 0)
 			return pg_usage_error("history: --format '%s': use md, json, svg or html", arg);
 		break;
 	}
@@ -121,6 +132,7 @@ static int parse_opts(int argc, char **argv, struct history_opts *o)
 	struct pg_getopt g;
 	int c;
 	memset(o, 0, sizeof(*o));
+	o->write = pg_history_md;
 	pg_getopt_tables(&pg_doc_history, &g);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
@@ -140,7 +152,7 @@ static int parse_opts(int argc, char **argv, struct history_opts *o)
 	}
 	if (!o->board)
 		return pg_usage_error("history: --board NAME is required (the boards: 'perfguide runs')");
-	if (!o->format_given && o->outpath && format_of_path(o->outpath, &o->format) < 0)
+	if (!o->format_given && o->outpath && format_of_path(o->outpath, &o->write) < 0)
 		return pg_usage_error("history: -o %s: no format has that extension (md, json, svg or html; or give "
 				      "--format)", o->outpath);
 	return -1;
@@ -153,7 +165,7 @@ static int write_history(const struct pg_history *h, const struct history_opts *
 	int rc = o->outpath ? pg_output_open("history", o->outpath, &out) : -1;
 	if (rc >= 0)
 		return rc;
-	int wrc = pg_history_write(h, o->format, out.f);
+	int wrc = o->write(h, out.f);
 	if (fflush(out.f) != 0 || ferror(out.f))
 		wrc = -1;
 	if (o->outpath)

@@ -12,7 +12,7 @@
 
 #include "plots.h"
 #include "core/text.h"
-#include "history/history_chart.h"
+#include "trend.h"
 #include "writer.h"
 
 /* Where a chart goes: open gives the stream to draw it into (NULL: it is

@@ -11,9 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core/err.h"
 #include "core/registry.h"
+#include "core/text.h"
 #include "history.h"
+#include "store/store.h"
 
 static uint64_t key_hash(const char *bench, const char *params, const char *metric)
 {
@@ -146,7 +150,7 @@ static int add_results(struct pg_history *h, const struct pg_rrun *r, const char
 		struct pg_hist_row *hr = &h->rows[row < 0 ? h->nrows - 1 : row];
 		int ok = x->status == PG_OK && isfinite(x->median);
 		hr->v[run] = ok ? x->median : NAN;
-		hr->marks[run] = ok ? (x->noisy ? PG_HIST_NOISY : 0) | (x->disturbed ? PG_HIST_DISTURBED : 0) : 0;
+		hr->marks[run] = ok ? (x->noisy ? PG_HISTORY_NOISY : 0) | (x->disturbed ? PG_HISTORY_DISTURBED : 0) : 0;
 	}
 	return 0;
 }
@@ -389,4 +393,22 @@ int pg_history_load(struct pg_store *s, const struct pg_hist_query *q, struct pg
 	if (rc == 0 && (rc = selectors_used(h, q, err, errlen)) == 0 && pg_history_detect(h) < 0)
 		rc = pg_err(err, errlen, "out of memory");
 	return rc;
+}
+
+void pg_hist_labels(const char *labels, char *buf, size_t len)
+{
+	json_t *o = labels && labels[0] ? json_loads(labels, 0, NULL) : NULL, *v;
+	const char *k;
+	size_t at = 0;
+	buf[0] = '\0';
+	json_object_foreach(o, k, v) {
+		const char *t = json_string_value(v);
+		int w = snprintf(buf + at, len - at, "%s%s=%s", at ? ", " : "", k, t ? t : "");
+		if (w < 0 || (size_t)w >= len - at) {
+			pg_utf8_trim(buf);
+			break;
+		}
+		at += (size_t)w;
+	}
+	json_decref(o);
 }

@@ -2,8 +2,9 @@
  * A board's history: its runs in the store oldest first, and per result
  * key (bench, params, metric) the median of each run, with the change
  * points E-divisive means finds in that series (changepoint.h). `perfguide
- * history` writes it (history_out.c); `report --trend` draws it beside the
- * guide's tables (the chart: history_chart.c, guide/svg_trend.c).
+ * history` writes it as md and json (history_out.c); its charts are the
+ * guide's (guide/trend.h: history's svg and html, and `report --trend`
+ * beside the guide's tables).
  */
 #ifndef PG_HISTORY_H
 #define PG_HISTORY_H
@@ -12,11 +13,12 @@
 
 #include "changepoint.h"
 #include "runs/rundata.h"
-#include "store/store.h"
+
+struct pg_store;
 
 /* A figure's marks (pg_hist_row.marks). */
-#define PG_HIST_NOISY 0x1
-#define PG_HIST_DISTURBED 0x2
+#define PG_HISTORY_NOISY 0x1
+#define PG_HISTORY_DISTURBED 0x2
 
 struct pg_hist_run {
 	char *id, *started;
@@ -33,7 +35,7 @@ struct pg_hist_row {
 	char *bench, *params, *metric, *unit, *label, *section;
 	int higher;
 	double *v;			/* per run: its median; NAN: no figure in that run */
-	unsigned char *marks;		/* per run: PG_HIST_* */
+	unsigned char *marks;		/* per run: PG_HISTORY_NOISY, _DISTURBED */
 	int npoints;			/* runs with a figure */
 	struct pg_hist_change *changes;
 	int nchanges;
@@ -84,9 +86,13 @@ void pg_hist_row_name(const struct pg_hist_row *r, char *buf, size_t len);
 /* The total of every row's change points. */
 int pg_history_changes(const struct pg_history *h);
 
-/* history_out.c: the formats of `perfguide history`. 0, or -1 when
- * writing failed. */
-enum pg_hist_format { PG_HIST_MD, PG_HIST_JSON, PG_HIST_SVG, PG_HIST_HTML };
-int pg_history_write(const struct pg_history *h, enum pg_hist_format f, FILE *out);
+/* "release=09.02, lab=x" from a run's labels (JSON object text; "" for
+ * none). */
+void pg_hist_labels(const char *labels, char *buf, size_t len);
+
+/* history_out.c: `perfguide history` as md or json (svg and html are the
+ * guide's: guide/trend.h). 0, or -1 when writing failed. */
+int pg_history_md(const struct pg_history *h, FILE *out);
+int pg_history_json(const struct pg_history *h, FILE *out);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * `perfguide history` written out: md (the change points, the runs, every
- * figure run by run), JSON (the same for programs), SVG (the charts,
- * history_chart.c) and html (history_html.c). What comes from the store
+ * figure run by run) and JSON (the same for programs); the svg and html
+ * with the charts are the guide's (guide/trend.c, guide/history_html.c),
+ * with the helpers of history_out.h. What comes from the store
  * (the board, run ids, dates, labels, benchmark names, units) is text,
  * escaped for each format.
  */
@@ -11,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guide/guide.h"
-#include "guide/writer.h"
-#include "history_chart.h"
+#include "core/escape.h"
 #include "history_out.h"
 
 void pg_hist_fig(double v, char *buf, size_t len)
@@ -61,7 +60,7 @@ static void md_cell(FILE *out, const char *s)
 static void md_run_cells(FILE *out, const struct pg_hist_run *run)
 {
 	char labels[400];
-	pg_labels_text(run->labels, labels, sizeof(labels));
+	pg_hist_labels(run->labels, labels, sizeof(labels));
 	md_cell(out, run->id);
 	md_cell(out, run->started);
 	md_cell(out, labels);
@@ -116,7 +115,7 @@ void pg_hist_cell(const struct pg_hist_row *r, int run, char *buf, size_t len, c
 		change |= r->changes[i].at == run;
 	pg_hist_fig(r->v[run], v, sizeof(v));
 	snprintf(buf, len, "%s%s%s%s%s", change ? bold0 : "", v, change ? bold1 : "",
-		 r->marks[run] & PG_HIST_DISTURBED ? " (d)" : "", r->marks[run] & PG_HIST_NOISY ? " (n)" : "");
+		 r->marks[run] & PG_HISTORY_DISTURBED ? " (d)" : "", r->marks[run] & PG_HISTORY_NOISY ? " (n)" : "");
 }
 
 static void md_series(const struct pg_history *h, FILE *out)
@@ -180,8 +179,8 @@ static json_t *json_row(const struct pg_history *h, const struct pg_hist_row *r)
 	json_t *series = json_array(), *changes = json_array();
 	for (int i = 0; i < h->nruns; i++)
 		json_array_append_new(series, json_pack("{s:i,s:o,s:b,s:b}", "run", i + 1, "median", num(r->v[i]), "noisy",
-							(r->marks[i] & PG_HIST_NOISY) != 0, "disturbed",
-							(r->marks[i] & PG_HIST_DISTURBED) != 0));
+							(r->marks[i] & PG_HISTORY_NOISY) != 0, "disturbed",
+							(r->marks[i] & PG_HISTORY_DISTURBED) != 0));
 	for (int i = 0; i < r->nchanges; i++) {
 		const struct pg_hist_change *c = &r->changes[i];
 		json_array_append_new(changes, json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:s,s:f}", "run", c->at + 1, "id",
@@ -223,14 +222,13 @@ int pg_hist_rows_changed(const struct pg_history *h)
 	return n;
 }
 
-int pg_history_write(const struct pg_history *h, enum pg_hist_format f, FILE *out)
+int pg_history_md(const struct pg_history *h, FILE *out)
 {
-	int rc = 0;
-	switch (f) {
-	case PG_HIST_MD: md_write(h, out); break;
-	case PG_HIST_JSON: rc = json_write(h, out); break;
-	case PG_HIST_SVG: rc = pg_history_svg(h, out, 0); break;
-	case PG_HIST_HTML: rc = pg_history_html(h, out); break;
-	}
-	return rc < 0 || ferror(out) ? -1 : 0;
+	md_write(h, out);
+	return ferror(out) ? -1 : 0;
+}
+
+int pg_history_json(const struct pg_history *h, FILE *out)
+{
+	return json_write(h, out) < 0 || ferror(out) ? -1 : 0;
 }

@@ -1,4 +1,4 @@
-/* What history's writers share (history_out.c, history_html.c). */
+/* What history's writers share (history_out.c, guide/history_html.c). */
 #ifndef PG_HISTORY_OUT_H
 #define PG_HISTORY_OUT_H
 
@@ -20,7 +20,5 @@ const char *pg_hist_way(const struct pg_hist_row *r, const struct pg_hist_change
 void pg_hist_cell(const struct pg_hist_row *r, int run, char *buf, size_t len, const char *bold0, const char *bold1);
 /* Rows with one change point or more. */
 int pg_hist_rows_changed(const struct pg_history *h);
-
-int pg_history_html(const struct pg_history *h, FILE *out);
 
 #endif

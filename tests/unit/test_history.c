@@ -13,7 +13,7 @@
 
 #include "history/changepoint.h"
 #include "history/history.h"
-#include "history/history_chart.h"
+#include "guide/trend.h"
 
 /* The simulation's own generator, so that the series are the same on
  * every machine and libc. */
@@ -154,7 +154,7 @@ static void history_of_runs(void **state)
 	assert_int_equal(pg_history_row(&h, "t.bw", "{}", "x"), -1);
 	assert_int_equal(h.rows[bw].npoints, 28);
 	assert_true(isnan(h.rows[bw].v[8]));
-	assert_int_equal(h.rows[bw].marks[4], PG_HIST_DISTURBED);
+	assert_int_equal(h.rows[bw].marks[4], PG_HISTORY_DISTURBED);
 	/* the gaps are stepped over: the change is at run 18 all the same */
 	assert_int_equal(h.rows[bw].nchanges, 1);
 	assert_int_equal(h.rows[bw].changes[0].at, 17);
@@ -169,13 +169,18 @@ static void history_of_runs(void **state)
 	pg_history_free(&h);
 }
 
-static char *written(const struct pg_history *h, enum pg_hist_format f)
+static int write_svg(const struct pg_history *h, FILE *out)
+{
+	return pg_history_svg(h, out, 0);
+}
+
+static char *written(const struct pg_history *h, int (*f)(const struct pg_history *, FILE *))
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	assert_non_null(out);
-	assert_int_equal(pg_history_write(h, f, out), 0);
+	assert_int_equal(f(h, out), 0);
 	fclose(out);
 	return buf;
 }
@@ -196,8 +201,8 @@ static void charts_and_formats(void **state)
 	assert_string_equal(c.t.other, "1 row without a change point");
 	assert_non_null(strstr(c.t.lines[0].name, "from run 18 -"));
 	pg_history_chart_free(&c);
-	char *md = written(&h, PG_HIST_MD), *svg = written(&h, PG_HIST_SVG), *html = written(&h, PG_HIST_HTML);
-	char *json = written(&h, PG_HIST_JSON);
+	char *md = written(&h, pg_history_md), *svg = written(&h, write_svg), *html = written(&h, pg_history_html);
+	char *json = written(&h, pg_history_json);
 	assert_non_null(strstr(md, "| t.bw bw | MB/s | 18 | r18 |"));
 	assert_null(strstr(md, "<&>"));
 	assert_null(strstr(svg, "<&>"));

@@ -1,9 +1,13 @@
-/* A history's charts: the data guide/svg_trend.c draws (history_chart.c). */
-#ifndef PG_HISTORY_CHART_H
-#define PG_HISTORY_CHART_H
+/*
+ * A board's history (history/history.h) as the guide draws it: the charts'
+ * data (trend.c) that svg_trend.c draws, for `perfguide history`'s svg and
+ * html (history_html.c) and `report --trend` (charts.c).
+ */
+#ifndef PG_GUIDE_TREND_H
+#define PG_GUIDE_TREND_H
 
-#include "guide/svg.h"
-#include "history.h"
+#include "history/history.h"
+#include "svg.h"
 
 struct pg_hist_chart {
 	struct pg_trend t;
@@ -24,5 +28,9 @@ void pg_history_chart_free(struct pg_hist_chart *c);
  * point (one row: its chart alone); in one SVG document, or each an SVG
  * element of its own when separate (html). 0, or -1 when out of memory. */
 int pg_history_svg(const struct pg_history *h, FILE *out, int separate);
+
+/* `perfguide history --format html`: the tables and the charts in one
+ * page (history_html.c). 0, or -1 when out of memory. */
+int pg_history_html(const struct pg_history *h, FILE *out);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * A history's charts (guide/svg_trend.c draws them): one row in its own
+ * A history's charts (svg_trend.c draws them): one row in its own
  * unit with the level of each segment; several rows each against its own
  * median over the runs (100%), so that rows of any unit share an axis, the
  * rows with a change point in colour and named, the others grey.
@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "core/text.h"
-#include "guide/guide.h"
-#include "history_chart.h"
+#include "trend.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -96,7 +95,7 @@ static int tips(struct pg_hist_chart *c, const struct pg_history *h)
 		return -1;
 	for (int i = 0; i < h->nruns; i++) {
 		char labels[400], tip[800];
-		pg_labels_text(h->runs[i].labels, labels, sizeof(labels));
+		pg_hist_labels(h->runs[i].labels, labels, sizeof(labels));
 		snprintf(tip, sizeof(tip), "%s, %s%s%s", h->runs[i].id, h->runs[i].started, labels[0] ? ", " : "", labels);
 		pg_utf8_trim(tip);
 		if (!(c->tips[i] = strdup(tip)))

@@ -1,14 +1,12 @@
 /*
  * `perfguide history --format html`: one self-contained page (no scripts,
- * no network): the change points, the charts (history_chart.c), the runs
+ * no network): the change points, the charts (trend.c), the runs
  * and every figure run by run. Text from the store is escaped.
  */
 #include <stdio.h>
 
-#include "guide/guide.h"
-#include "guide/svg.h"
-#include "history_chart.h"
-#include "history_out.h"
+#include "history/history_out.h"
+#include "trend.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:2em;color:#222}"
@@ -28,7 +26,7 @@ static void td(FILE *out, const char *s)
 static void run_cells(FILE *out, const struct pg_hist_run *run)
 {
 	char labels[400];
-	pg_labels_text(run->labels, labels, sizeof(labels));
+	pg_hist_labels(run->labels, labels, sizeof(labels));
 	td(out, run->id);
 	td(out, run->started);
 	td(out, labels);
