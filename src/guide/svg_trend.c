@@ -14,10 +14,13 @@
 
 #include "svg.h"
 
+/* A row with a change point takes a colour of these; a row drawn alone
+ * without one is blue, a colour none of them is. */
 static const char *const colors[] = {
-	"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+	"#d62728", "#ff7f0e", "#9467bd", "#2ca02c", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
 };
 #define NCOLORS (sizeof(colors) / sizeof(colors[0]))
+#define CALM "#1f77b4"
 
 #define PW 600
 #define PH 240
@@ -68,6 +71,16 @@ static int title_lines(FILE *out, const char *t, int y, int width, int draw)
 			t++;
 	}
 	return lines;
+}
+
+static const char *line_color(const struct pg_trend *t, int i)
+{
+	int k = 0;
+	if (!t->lines[i].nchanges)
+		return CALM;
+	for (int j = 0; j < i; j++)
+		k += t->lines[j].highlight && t->lines[j].nchanges;
+	return colors[k % NCOLORS];
 }
 
 static int legend_lines(const struct pg_trend *t)
@@ -202,11 +215,11 @@ static void changes(FILE *out, const struct frame *f, const struct pg_trend_line
 
 static void legend(FILE *out, const struct pg_trend *t, int y)
 {
-	for (int i = 0, k = 0; i < t->nlines; i++) {
+	for (int i = 0; i < t->nlines; i++) {
 		if (!t->lines[i].highlight)
 			continue;
 		fprintf(out, "<path d=\"M%d %d h18\" stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">", ML, y - 4,
-			colors[k++ % NCOLORS], ML + 24, y);
+			line_color(t, i), ML + 24, y);
 		pg_html_esc(out, t->lines[i].name);
 		fputs("</text>\n", out);
 		y += LINE_H;
@@ -239,11 +252,11 @@ void pg_svg_trend(FILE *out, const struct pg_trend *t, int y)
 	for (int i = 0; i < t->nlines; i++)
 		if (!t->lines[i].highlight)
 			path(out, &f, t->lines[i].y, t->nruns, "stroke=\"#bbb\" stroke-width=\"1\"");
-	for (int i = 0, k = 0; i < t->nlines; i++) {
+	for (int i = 0; i < t->nlines; i++) {
 		const struct pg_trend_line *l = &t->lines[i];
 		if (!l->highlight)
 			continue;
-		const char *col = colors[k++ % NCOLORS];
+		const char *col = line_color(t, i);
 		char attrs[80];
 		snprintf(attrs, sizeof(attrs), "stroke=\"%s\" stroke-width=\"1.5\"", col);
 		path(out, &f, l->y, t->nruns, attrs);
