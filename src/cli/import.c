@@ -147,6 +147,28 @@ static int table_option(int c, const char *arg, struct table_opts *t)
 	}
 	return -1;
 }
+/* A line per row of a table that maps onto no benchmark of perfguide's:
+ * it is kept as a row of its own, and the line says why; said once the
+ * whole table was read (a table refused says only why). */
+struct unmapped {
+	const char *path;
+	FILE *out;
+};
+
+static void say_unmapped(void *arg, int line, const char *row, const char *why)
+{
+	struct unmapped *u = arg;
+	if (!u->out)
+		return;
+	fputs("perfguide: import: ", u->out);
+	pg_term_puts(u->out, u->path);
+	fprintf(u->out, ": line %d: '", line);
+	pg_term_puts(u->out, row);
+	fputs("' is a row of its own: ", u->out);
+	pg_term_puts(u->out, why);
+	fputc('\n', u->out);
+}
+
 /* The runs of one file: a results file, or with --table a table. */
 static int read_file(const char *path, const struct table_opts *t, const struct pg_table_map *map,
 		     struct pg_rrun **runs, int *n, char *err, size_t errlen)
@@ -154,12 +176,24 @@ static int read_file(const char *path, const struct table_opts *t, const struct 
 	if (!t->table)
 		return pg_rrun_read_all(path, runs, n, err, errlen);
 	struct pg_table_stats st;
-	if (pg_table_import(path, map, &t->imp, runs, n, &st, err, errlen) < 0)
+	struct pg_table_import imp = t->imp;
+	char *said = NULL;
+	size_t len = 0;
+	struct unmapped u = { path, open_memstream(&said, &len) };
+	imp.unmapped = say_unmapped;
+	imp.arg = &u;
+	int rc = pg_table_import(path, map, &imp, runs, n, &st, err, errlen);
+	if (u.out)
+		fclose(u.out);
+	if (rc == 0 && said)
+		fputs(said, stderr);
+	free(said);
+	if (rc < 0)
 		return -1;
 	fprintf(stderr, "perfguide: import: ");
 	pg_term_puts(stderr, path);
-	fprintf(stderr, ": %d rows onto perfguide's benchmarks, %d rows of its own, %d boards\n", st.matched,
-		st.unmatched, st.boards);
+	fprintf(stderr, ": %d row%s onto perfguide's benchmarks, %d row%s of its own, %d board%s\n", st.matched,
+		st.matched == 1 ? "" : "s", st.unmatched, st.unmatched == 1 ? "" : "s", st.boards, st.boards == 1 ? "" : "s");
 	return 0;
 }
 

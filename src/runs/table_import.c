@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,14 @@
 
 #define MAX_COLS 256
 
-/* What a row's name maps onto. */
+/* What a row's name maps onto: of the parameter sets whose label it is,
+ * the one nearest the benchmark's defaults (dist: how many parameters
+ * differ from them); ambiguous when two are as near (alt: another). */
 struct key {
 	char *name, *bench, *params, *metric, *unit, *title;
-	int higher, ambiguous;
+	int higher, ambiguous, dist, nalt;
+	char alt[200];
+	int used_line;		/* the table's line whose row took it; 0: none */
 };
 
 struct keys {
@@ -58,16 +63,49 @@ static struct key *key_find(const struct keys *ks, const char *name)
 	return NULL;
 }
 
-/* name -> (bench, params, metric m of b); a name two keys have maps to
- * neither (a label that names a column, as storage's, not a row). */
+/* "cpu.linpack n=100 blas=rolled kflops": a key as the messages name it. */
+static void key_text(const char *bench, const char *params, const char *metric, char *buf, size_t len)
+{
+	char shown[160];
+	pg_params_display(bench, params, shown, sizeof(shown));
+	if ((size_t)snprintf(buf, len, "%s%s%s %s", bench, shown[0] ? " " : "", shown, metric) >= len)
+		pg_utf8_trim(buf);
+}
+
+static int key_set(struct key *k, const struct pg_bench *b, const char *params, const struct pg_metric *m, int dist)
+{
+	free(k->bench), free(k->params), free(k->metric), free(k->unit), free(k->title);
+	k->bench = strdup(b->id);
+	k->params = strdup(params);
+	k->metric = strdup(m->name);
+	k->unit = strdup(m->unit ? m->unit : "");
+	k->title = pg_strdup0(b->title);
+	k->higher = m->higher_is_better;
+	k->ambiguous = k->nalt = 0;
+	k->dist = dist;
+	return k->bench && k->params && k->metric && k->unit ? 0 : -1;
+}
+
+/* name -> (bench, params, metric m of b), dist parameters away from b's
+ * defaults. Of the keys a label names, the nearest the defaults wins (the
+ * suites' default parameter set, as a row of the seed was measured); two
+ * as near make the name ambiguous, and it maps nothing (a label that
+ * names a column, as storage's, not a row). A map line (force) wins. */
 static int key_add(struct keys *ks, const char *name, const struct pg_bench *b, const char *params,
-		   const struct pg_metric *m, int force)
+		   const struct pg_metric *m, int dist, int force)
 {
 	struct key *k = key_find(ks, name);
 	if (k && !force) {
-		if (strcmp(k->bench, b->id) != 0 || strcmp(k->params, params) != 0 || strcmp(k->metric, m->name) != 0)
+		int same = strcmp(k->bench, b->id) == 0 && strcmp(k->params, params) == 0 &&
+			   strcmp(k->metric, m->name) == 0;
+		if (same || dist > k->dist)
+			return 0;
+		if (dist == k->dist) {
+			if (!k->nalt++)
+				key_text(b->id, params, m->name, k->alt, sizeof(k->alt));
 			k->ambiguous = 1;
-		return 0;
+			return 0;
+		}
 	}
 	if (!k) {
 		if (ks->n == ks->cap) {
@@ -79,18 +117,56 @@ static int key_add(struct keys *ks, const char *name, const struct pg_bench *b, 
 		}
 		k = &ks->k[ks->n++];
 		memset(k, 0, sizeof(*k));
-		k->name = strdup(name);
-	} else {
-		free(k->bench), free(k->params), free(k->metric), free(k->unit), free(k->title);
+		if (!(k->name = strdup(name)))
+			return -1;
 	}
-	k->bench = strdup(b->id);
-	k->params = strdup(params);
-	k->metric = strdup(m->name);
-	k->unit = strdup(m->unit ? m->unit : "");
-	k->title = pg_strdup0(b->title);
-	k->higher = m->higher_is_better;
-	k->ambiguous = 0;
-	return k->name && k->bench && k->params && k->metric && k->unit ? 0 : -1;
+	return key_set(k, b, params, m, force ? -1 : dist);
+}
+
+/* How many parameters of params (JSON text) take none of their default
+ * values (defaults: each parameter's array of them). */
+static int distance(const char *params, json_t *defaults)
+{
+	json_t *p = json_loads(params, 0, NULL), *v;
+	const char *name;
+	int d = 0;
+	json_object_foreach(p, name, v) {
+		json_t *vals = json_object_get(defaults, name), *x;
+		size_t i;
+		int is_default = 0;
+		json_array_foreach(vals, i, x)
+			is_default |= json_equal(v, x);
+		d += !is_default;
+	}
+	json_decref(p);
+	return d;
+}
+
+/* The benchmark's default parameters, each with every value its default
+ * sweeps ("workload": every workload), as {name: [values]}; NULL: none. */
+static json_t *defaults_of(const struct pg_bench *b)
+{
+	struct pg_args *args;
+	int n;
+	char err[256];
+	if (pg_sweep(b, PG_SUITE_NONE, NULL, 0, 0, &args, &n, err, sizeof(err)) < 0)
+		return NULL;
+	json_t *d = json_object(), *v;
+	const char *name;
+	for (int i = 0; i < n; i++) {
+		char *t = pg_params_json_text(&args[i]);
+		json_t *p = t ? json_loads(t, 0, NULL) : NULL;
+		json_object_foreach(p, name, v) {
+			json_t *vals = json_object_get(d, name);
+			if (!vals)
+				json_object_set_new(d, name, vals = json_array());
+			json_array_append(vals, v);
+		}
+		json_decref(p);
+		free(t);
+	}
+	free(args);
+	return d;
 }
 
 /* Every label of benchmark b, over every parameter set a suite runs. */
@@ -101,6 +177,7 @@ static void labels_of(const struct pg_bench *b, void *arg)
 	char err[256], label[256];
 	if (!b->label)
 		return;
+	json_t *defaults = defaults_of(b);
 	for (size_t s = 0; s < sizeof(suites) / sizeof(suites[0]); s++) {
 		struct pg_args *args;
 		int n;
@@ -112,12 +189,13 @@ static void labels_of(const struct pg_bench *b, void *arg)
 				label[0] = '\0';
 				b->label(b, &args[i], m->name, label, sizeof(label));
 				if (label[0])
-					key_add(ks, label, b, params, m, 0);
+					key_add(ks, label, b, params, m, distance(params, defaults), 0);
 			}
 			free(params);
 		}
 		free(args);
 	}
+	json_decref(defaults);
 }
 
 /* A --map line: "ROW NAME,BENCH,NAME=VALUE NAME=VALUE,METRIC"; the
@@ -148,7 +226,7 @@ static int map_line(struct keys *ks, char **f, int nf, char *err, size_t errlen)
 	free(args);
 	if (!params)
 		return pg_err(err, errlen, "'%s' of %s is not one parameter set", f[2], b->id);
-	int rc = key_add(ks, f[0], b, params, m, 1);
+	int rc = key_add(ks, f[0], b, params, m, 0, 1);
 	free(params);
 	return rc;
 }
@@ -381,22 +459,123 @@ static void place_unmapped(struct board_col *cols, int ncols, const char *sectio
 	}
 }
 
+/* The row names a table has used, each with its line: a name is one row
+ * (two rows of one name would be one result twice). Open addressing. */
+struct names {
+	char **name;
+	int *line;
+	size_t cap, n;
+};
+
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static int names_grow(struct names *ns)
+{
+	struct names bigger = { .cap = ns->cap ? ns->cap * 2 : 256 };
+	bigger.name = calloc(bigger.cap, sizeof(char *));
+	bigger.line = calloc(bigger.cap, sizeof(int));
+	if (!bigger.name || !bigger.line) {
+		free(bigger.name);
+		free(bigger.line);
+		return -1;
+	}
+	for (size_t i = 0; i < ns->cap; i++)
+		if (ns->name[i]) {
+			size_t j = name_hash(ns->name[i]) & (bigger.cap - 1);
+			while (bigger.name[j])
+				j = (j + 1) & (bigger.cap - 1);
+			bigger.name[j] = ns->name[i];
+			bigger.line[j] = ns->line[i];
+		}
+	bigger.n = ns->n;
+	free(ns->name);
+	free(ns->line);
+	*ns = bigger;
+	return 0;
+}
+
+/* Adds name at line; *first is the line that had it already, else 0. */
+static int names_add(struct names *ns, const char *name, int line, int *first)
+{
+	*first = 0;
+	if ((ns->n + 1) * 2 > ns->cap && names_grow(ns) < 0)
+		return -1;
+	size_t i = name_hash(name) & (ns->cap - 1);
+	for (; ns->name[i]; i = (i + 1) & (ns->cap - 1))
+		if (strcmp(ns->name[i], name) == 0) {
+			*first = ns->line[i];
+			return 0;
+		}
+	if (!(ns->name[i] = strdup(name)))
+		return -1;
+	ns->line[i] = line;
+	ns->n++;
+	return 0;
+}
+
+static void names_free(struct names *ns)
+{
+	for (size_t i = 0; i < ns->cap; i++)
+		free(ns->name[i]);
+	free(ns->name);
+	free(ns->line);
+	memset(ns, 0, sizeof(*ns));
+}
+
+/* The key a row maps onto: its whole name's ("aes-128-cbc 1024"), else
+ * its name's without the unit; NULL, with why told to o->unmapped, when
+ * no label names it, two parameter sets are as near the defaults, or an
+ * earlier row took the key. */
+static const struct key *map_row(struct keys *ks, const char *row, const char *name, int lineno,
+				 const struct pg_table_import *o)
+{
+	struct key *k = key_find(ks, row);
+	if (!k || k->ambiguous)
+		k = key_find(ks, name) ? key_find(ks, name) : k;
+	char why[700], what[200];
+	if (k && !k->ambiguous && !k->used_line) {
+		k->used_line = lineno;
+		return k;
+	}
+	if (!k)
+		snprintf(why, sizeof(why), "no benchmark's result is labelled so (a --map line names one)");
+	else if (k->ambiguous) {
+		key_text(k->bench, k->params, k->metric, what, sizeof(what));
+		snprintf(why, sizeof(why), "it is the label of %d parameter sets as near the defaults (%s; %s%s); "
+			 "a map line (--map) says which", k->nalt + 1, what, k->alt, k->nalt > 1 ? "; ..." : "");
+	} else {
+		key_text(k->bench, k->params, k->metric, what, sizeof(what));
+		snprintf(why, sizeof(why), "the row of line %d maps onto %s already", k->used_line, what);
+	}
+	pg_utf8_trim(why);
+	if (o->unmapped)
+		o->unmapped(o->arg, lineno, row, why);
+	return NULL;
+}
+
 /* One data line into each board's results. */
-static int read_row(char *line, int lineno, const struct pg_table_import *o, const struct keys *ks,
+static int read_row(char *line, int lineno, const struct pg_table_import *o, struct keys *ks, struct names *seen,
 		    struct board_col *cols, int ncols, const char *stem, struct pg_table_stats *st, char *err, size_t errlen)
 {
 	char *f[MAX_COLS], row[512] = "", name[512], unit[64];
-	int nf = csv_fields(line, f, MAX_COLS);
+	int nf = csv_fields(line, f, MAX_COLS), first;
 	if (nf < 0 || nf > o->keys + ncols)
 		return pg_err(err, errlen, "line %d: %s", lineno, nf < 0 ? "a quote is not closed" : "more cells than the header");
 	for (int i = 0; i < o->keys && i < nf; i++)
 		snprintf(row + strlen(row), sizeof(row) - strlen(row), "%s%s", i ? " " : "", f[i]);
 	split_unit(row, name, sizeof(name), unit, sizeof(unit));
-	const struct key *k = key_find(ks, row);
-	if (!k || k->ambiguous)
-		k = key_find(ks, name);
-	if (k && k->ambiguous)
-		k = NULL;
+	if (names_add(seen, row, lineno, &first) < 0)
+		return pg_err(err, errlen, "out of memory");
+	if (first)
+		return pg_err(err, errlen, "line %d: '%s' names line %d's row too: are rows named by %d columns "
+			      "(--keys %d)?", lineno, row, first, o->keys + 1, o->keys + 1);
+	const struct key *k = map_row(ks, row, name, lineno, o);
 	st->matched += k != NULL;
 	st->unmatched += k == NULL;
 	if (k)
@@ -425,6 +604,11 @@ static char *as_results(const char *path, const char *stem, const struct pg_tabl
 	time_t when = o->date ? o->date : stat(path, &sb) == 0 ? sb.st_mtime : 0;
 	struct tm tm;
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&when, &tm));
+	/* the machine table's one line for the board: the table it came from */
+	char file[200];
+	pg_text_copy(file, sizeof(file), strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	if (pg_text_has_control(file))
+		pg_text_copy(file, sizeof(file), stem);
 	for (int c = 0; m && c < ncols; c++) {
 		char id[PG_RUN_ID_MAX + 1], rel[100] = "";
 		if (o->labels)
@@ -433,10 +617,10 @@ static char *as_results(const char *path, const char *stem, const struct pg_tabl
 		if ((size_t)snprintf(id, sizeof(id), "table-%s-%s%s%s", stem, cols[c].name, rel[0] ? "-" : "", rel) >=
 		    sizeof(id))
 			pg_utf8_trim(id);
-		json_t *run = json_pack("{s:s,s:s,s:s,s:s,s:s,s:{s:s,s:s},s:{s:s},s:{}}", "type", "run", "schema",
+		json_t *run = json_pack("{s:s,s:s,s:s,s:s,s:s,s:{s:s,s:s,s:s},s:{s:s},s:{}}", "type", "run", "schema",
 					"perfguide/1", "id", id, "board", cols[c].name, "started", started, "machine",
-					"board", cols[c].name, "board_source", "published table", "build", "version",
-					"published table", "config");
+					"board", cols[c].name, "board_source", "published table", "table", file, "build",
+					"version", "published table", "config");
 		if (o->labels)
 			json_object_set_new(run, "labels", json_loads(o->labels, 0, NULL));
 		char *line = json_dumps(run, JSON_COMPACT);
@@ -476,14 +660,19 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 		return -1;
 	}
 	stem_of(path, stem, sizeof(stem));
+	struct keys *ks = map->priv;
+	struct names seen = { 0 };
+	for (int i = 0; i < ks->n; i++)
+		ks->k[i].used_line = 0;
 	while (rc == 0 && pg_read_line(f, &line, &cap, PG_LINE_MAX) > 0) {
 		if (++lineno == 1)
 			rc = read_header(line, o->keys, cols, &ncols, why, sizeof(why));
 		else if (line[strspn(line, " \r\n")])
-			rc = read_row(line, lineno, o, map->priv, cols, ncols, stem, st, why, sizeof(why));
+			rc = read_row(line, lineno, o, ks, &seen, cols, ncols, stem, st, why, sizeof(why));
 	}
 	fclose(f);
 	free(line);
+	names_free(&seen);
 	if (rc == 0 && lineno < 2)
 		snprintf(why, sizeof(why), "no rows"), rc = -1;
 	if (rc == 0 && !o->section)

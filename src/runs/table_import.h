@@ -30,6 +30,9 @@ struct pg_table_import {
 	const char *labels;	/* JSON object text the runs carry ({"release":"09.02"}); NULL: none */
 	const char *section;	/* the section of rows nothing maps; NULL: the file's name */
 	time_t date;		/* when the runs say they started; 0: the file's time */
+	/* Told of each row that maps onto no benchmark, with why; NULL: not told. */
+	void (*unmapped)(void *arg, int line, const char *row, const char *why);
+	void *arg;
 };
 
 #define PG_TABLE_SECTIONS 16
