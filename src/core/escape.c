@@ -51,6 +51,8 @@ static int needs_backslash(const char *s, const char *start, int rst)
 		return !rst;
 	case ':':	/* rst makes scheme:rest a link (javascript: too) */
 		return rst && s[1] && !isspace((unsigned char)s[1]);
+	case '-':	/* Sphinx makes "--" a dash: an option as typed keeps its hyphens */
+		return rst && (s[1] == '-' || (s > start && s[-1] == '-'));
 	default:
 		return 0;
 	}
@@ -169,4 +171,28 @@ void pg_lava_word(char *s, const char *alphabet, char other)
 	for (; *s; s++)
 		if (!strchr(alphabet, *s))
 			*s = other;
+}
+
+void pg_code_spans(const char *s, void (*emit)(void *ctx, const char *piece, int code), void *ctx)
+{
+	int code = 0;
+	while (s && *s) {
+		size_t n = strcspn(s, "`");
+		char *piece = strndup(s, n);
+		if (piece && (n || code))
+			emit(ctx, piece, code);
+		free(piece);
+		s += n;
+		if (*s == '`') {
+			s++;
+			code = !code;
+		}
+	}
+}
+
+void pg_no_code(char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '`')
+			*s = '\'';
 }

@@ -23,6 +23,13 @@ void pg_csv_quote(FILE *out, const char *s);
 /* The same for text a spreadsheet must not take for a formula (=, +, -, @
  * first get a quote mark before them). */
 void pg_csv_text(FILE *out, const char *s);
+/* Text of perfguide's own whose commands and options are between
+ * backticks ("run again (`perfguide run SELECTOR --runs 10`)"): each piece
+ * in turn to emit, with code set for a command, which every format prints
+ * as typed (md and rst literal, html <code>). Text from results put into
+ * such text has its backticks made quotes first (pg_no_code). */
+void pg_code_spans(const char *s, void (*emit)(void *ctx, const char *piece, int code), void *ctx);
+void pg_no_code(char *s);
 /* Text in HTML or SVG, in an element or an attribute's quotes. */
 void pg_html_esc(FILE *out, const char *s);
 

@@ -28,18 +28,23 @@ const struct pg_helper *pg_helper_find(const char *name)
 	return NULL;
 }
 
-int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max)
+int pg_registry_selects(const char *glob, const struct pg_bench *b)
 {
-	int matched = 0;
 	/* An exact id is that benchmark alone, even when it is also the prefix
 	 * of others ("os.mmap" is not "os.mmap.rd.*"). */
 	int exact = pg_registry_find(glob) != NULL;
+	/* "mem" alone selects every "mem.*" id, as the glob does. */
+	size_t gl = strlen(glob);
+	int prefix = !exact && strncmp(b->id, glob, gl) == 0 && b->id[gl] == '.';
+	return fnmatch(glob, b->id, 0) == 0 || prefix;
+}
+
+int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max)
+{
+	int matched = 0;
 	for (const struct pg_group *g = pg_groups; g->name; g++)
 		for (const struct pg_bench *const *b = g->benches; *b; b++) {
-			/* "mem" alone selects every "mem.*" id, as the glob does. */
-			size_t gl = strlen(glob);
-			int prefix = !exact && strncmp((*b)->id, glob, gl) == 0 && (*b)->id[gl] == '.';
-			if (fnmatch(glob, (*b)->id, 0) != 0 && !prefix)
+			if (!pg_registry_selects(glob, *b))
 				continue;
 			matched++;
 			int dup = 0;

@@ -35,6 +35,8 @@ const struct pg_helper *pg_helper_find(const char *name);
 /* Appends every benchmark matching the glob (an id or fnmatch pattern) to
  * out[] unless already there; returns how many matched, or -1 if out is full. */
 int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max);
+/* Whether the glob (as run's SELECTOR) selects benchmark b. */
+int pg_registry_selects(const char *glob, const struct pg_bench *b);
 
 /* The sections of benchmarks b[0..n-1], one per title (declarations with the
  * same title are one table; the first one met stands for them), in order of

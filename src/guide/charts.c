@@ -217,10 +217,10 @@ static void file_close(struct sink *k, FILE *f)
 
 void pg_charts_to_files(struct pg_walk *w, int s, void (*ref)(struct pg_walk *w, const char *file, const char *title))
 {
-	char slug[120];
 	if (!w->g->opts.charts)
 		return;
-	pg_anchor(s < 0 ? "summary" : w->g->sections[s].title, slug, sizeof(slug));
+	/* the sections' slugs are unique, and none is "summary" (walk.c) */
+	const char *slug = s < 0 ? "summary" : w->slugs[s];
 	struct sink k = { .open = file_open, .close = file_close, .w = w, .slug = slug, .ref = ref };
 	charts(&k, s);
 }

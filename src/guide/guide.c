@@ -47,18 +47,41 @@ static void copy_section(struct pg_section *to, const struct pg_section *from)
 		}
 }
 
+struct known {
+	const char *title;
+	const struct pg_section *found;
+};
+
+static void find_known(const struct pg_bench *b, void *arg)
+{
+	struct known *k = arg;
+	if (!k->found && b->section && strcasecmp(b->section->title, k->title) == 0)
+		k->found = b->section;
+}
+
+/* A section of this perfguide's benchmarks, its title's case aside: a
+ * table imported as "linpack" is the Linpack section. */
+static const struct pg_section *known_section(const char *title)
+{
+	struct known k = { title, pg_registry_section(title) };
+	if (!k.found)
+		pg_registry_each(find_known, &k);
+	return k.found;
+}
+
 /* How a title is described: by the run that carries it, else by a benchmark
- * of this perfguide that declares it, else by its title alone. */
+ * of this perfguide that declares it, else by its title alone; a title is
+ * one section whatever its case. */
 static void section_describe(struct pg_section *s, const char *title, json_t *run_sections)
 {
 	size_t i;
 	json_t *o;
 	json_array_foreach(run_sections, i, o) {
 		const char *t = json_string_value(json_object_get(o, "title"));
-		if (t && strcmp(t, title) == 0 && pg_section_from_json(o, s) == 0)
+		if (t && strcasecmp(t, title) == 0 && pg_section_from_json(o, s) == 0)
 			return;
 	}
-	const struct pg_section *known = pg_registry_section(title);
+	const struct pg_section *known = known_section(title);
 	struct pg_section bare = { .title = title };
 	bare.order = strcmp(title, PG_OTHER_SECTION) == 0 ? INT_MAX : ORDER_UNDESCRIBED;
 	copy_section(s, known ? known : &bare);
@@ -67,7 +90,7 @@ static void section_describe(struct pg_section *s, const char *title, json_t *ru
 static int section_index(struct pg_guide *g, const char *title, json_t *run_sections)
 {
 	for (int i = 0; i < g->nsections; i++)
-		if (strcmp(g->sections[i].title, title) == 0)
+		if (strcasecmp(g->sections[i].title, title) == 0)
 			return i;
 	struct pg_section *n = realloc(g->sections, sizeof(*n) * (size_t)(g->nsections + 1));
 	if (!n)

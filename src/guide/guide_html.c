@@ -102,16 +102,14 @@ static int html_begin(struct pg_walk *w)
 
 static void html_machines(struct pg_walk *w, const struct pg_table *t)
 {
-	fputs("<h2 id=\"machines\">Machines</h2>\n", w->out);
+	fprintf(w->out, "<h2 id=\"%s\">Machines</h2>\n", pg_walk_anchor(w, "Machines"));
 	html_table(w->out, t);
 }
 
 /* A heading and its intro: h2 opens a section (anchored for the table of
  * contents), h3 is a table of the section's own. */
-static void heading(FILE *out, int level, const char *title, const char *intro)
+static void heading(FILE *out, int level, const char *title, const char *intro, const char *id)
 {
-	char id[200];
-	pg_anchor(title, id, sizeof(id));
 	if (level == 2)
 		fprintf(out, "<section>\n<h2 id=\"%s\">", id);
 	else
@@ -135,7 +133,7 @@ static void close_section(struct pg_walk *w)
 
 static void html_summary(struct pg_walk *w, const struct pg_table *t)
 {
-	heading(w->out, 2, t->title, t->intro);
+	heading(w->out, 2, t->title, t->intro, pg_walk_anchor(w, t->title));
 	pg_charts_inline(w, -1);
 	html_table(w->out, t);
 	fputs("</section>\n", w->out);
@@ -148,21 +146,36 @@ static void html_section(struct pg_walk *w, int s, const struct pg_table *t)
 		w->priv = (void *)1;
 	}
 	if (t->heading)
-		heading(w->out, t->heading + 1, t->title, t->intro);
+		heading(w->out, t->heading + 1, t->title, t->intro, w->slugs[s]);
 	html_table(w->out, t);
 	/* the charts after the figures: after the section's last table */
 	if (t->last && t->part == 0)
 		pg_charts_inline(w, s);
 }
 
+/* A piece of a notice: a command as typed, in <code>. */
+static void html_piece(void *ctx, const char *piece, int code)
+{
+	if (code)
+		fputs("<code>", ctx);
+	pg_html_esc(ctx, piece);
+	if (code)
+		fputs("</code>", ctx);
+}
+
 static void html_notice(struct pg_walk *w, const struct pg_notice *n)
 {
 	close_section(w);
-	heading(w->out, 2, n->title, n->intro);
+	heading(w->out, 2, n->title, NULL, pg_walk_anchor(w, n->title));
+	if (n->intro) {
+		fputs("<p>", w->out);
+		pg_code_spans(n->intro, html_piece, w->out);
+		fputs("</p>\n", w->out);
+	}
 	fputs("<ul class=\"notice\">\n", w->out);
 	for (int i = 0; i < n->nitems; i++) {
 		fputs("<li>", w->out);
-		pg_html_esc(w->out, n->items[i]);
+		pg_code_spans(n->items[i], html_piece, w->out);
 		fputs("</li>\n", w->out);
 	}
 	fputs("</ul>\n</section>\n", w->out);

@@ -100,12 +100,25 @@ static void md_summary(struct pg_walk *w, const struct pg_table *t)
 	md_notes(w->out, t);
 }
 
+/* A piece of a notice: a command as typed, in a code span. */
+static void md_piece(void *ctx, const char *piece, int code)
+{
+	if (code)
+		fprintf(ctx, "`%s`", piece);
+	else
+		pg_md_text(ctx, piece, 0);
+}
+
 static void md_notice(struct pg_walk *w, const struct pg_notice *n)
 {
-	md_heading(w->out, "##", n->title, n->intro);
+	md_heading(w->out, "##", n->title, NULL);
+	if (n->intro) {
+		pg_code_spans(n->intro, md_piece, w->out);
+		fputs("\n\n", w->out);
+	}
 	for (int i = 0; i < n->nitems; i++) {
 		fputs("- ", w->out);
-		pg_md_text(w->out, n->items[i], 0);
+		pg_code_spans(n->items[i], md_piece, w->out);
 		fputc('\n', w->out);
 	}
 	fputc('\n', w->out);

@@ -124,13 +124,26 @@ static void rst_summary(struct pg_walk *w, const struct pg_table *t)
 	rst_table(w->out, t);
 }
 
+/* A piece of a notice: a command as typed, an inline literal (Sphinx
+ * leaves its "--" and quotes as they are). */
+static void rst_piece(void *ctx, const char *piece, int code)
+{
+	if (code)
+		fprintf(ctx, "``%s``", piece);
+	else
+		pg_rst_text(ctx, piece, 0);
+}
+
 static void rst_notice(struct pg_walk *w, const struct pg_notice *n)
 {
 	rst_title(w->out, n->title, '=');
-	rst_text(w->out, n->intro);
+	if (n->intro) {
+		pg_code_spans(n->intro, rst_piece, w->out);
+		fputs("\n\n", w->out);
+	}
 	for (int i = 0; i < n->nitems; i++) {
 		fputs("- ", w->out);
-		pg_rst_text(w->out, n->items[i], 0);
+		pg_code_spans(n->items[i], rst_piece, w->out);
 		fputc('\n', w->out);
 	}
 	fputc('\n', w->out);

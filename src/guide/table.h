@@ -79,6 +79,12 @@ char *pg_section_intro(const struct pg_guide *g, int s);
 void pg_table_free(struct pg_table *t);
 /* A table too wide for width characters as several, each with the naming
  * columns, board keep's (the baseline; -1: none) and as many other boards
+/* The "Not measured" notice's lines (unfilled.c): each section of the seed
+ * guide and of perfguide's benchmarks with no figure in g, why, and the
+ * command that fills it; gone[s]: every result of section s was skipped.
+ * *items malloc'd (pg_unfilled_free); -1 when out of memory. */
+int pg_unfilled(const struct pg_guide *g, const int *gone, char ***items, int *n);
+void pg_unfilled_free(char **items, int n);
  * as fit, its notes numbered anew (split.c); *n is 1 (and *parts t itself,
  * moved) when it fits. t is left empty either way. */
 int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **parts, int *n);

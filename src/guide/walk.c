@@ -21,6 +21,8 @@
 #define NOT_MEASURED "Not measured"
 #define DOUBTS "Figures to doubt"
 
+/* The slug of the summary's charts' files. */
+#define CHARTS_SUMMARY "summary"
 void pg_anchor(const char *title, char *buf, size_t len)
 {
 	size_t at = 0;
@@ -53,11 +55,52 @@ static int collapsed(const struct pg_guide *g, int s)
 	return 1;
 }
 
-static void toc_add(struct pg_walk *w, const char *title)
+/* Whether an anchor is taken: by a heading, or by the summary's charts'
+ * files ("summary"), whose names are made of the same slugs. */
+static int anchor_taken(const struct pg_walk *w, const char *a)
 {
-	struct pg_toc_entry *e = &w->toc[w->ntoc++];
+	if (strcmp(a, CHARTS_SUMMARY) == 0)
+		return 1;
+	for (int i = 0; i < w->ntoc; i++)
+		if (strcmp(w->toc[i].anchor, a) == 0)
+			return 1;
+	for (int s = 0; w->slugs && s < w->g->nsections; s++)
+		if (strcmp(w->slugs[s], a) == 0)
+			return 1;
+	return 0;
+}
+
+/* title's anchor, unique in the guide by construction: the second heading
+ * whose words make the same anchor gets "-1" after it (as GitHub numbers
+ * them), the third "-2". */
+static void unique_anchor(const struct pg_walk *w, const char *title, char *buf, size_t len)
+{
+	char base[180], a[200];
+	pg_anchor(title, base, sizeof(base));
+	pg_text_copy(a, sizeof(a), base);
+	buf[0] = '\0';		/* buf may be a slug anchor_taken reads */
+	for (int n = 1; anchor_taken(w, a); n++)
+		snprintf(a, sizeof(a), "%s-%d", base, n);
+	pg_text_copy(buf, len, a);
+}
+
+static void toc_add(struct pg_walk *w, const char *title, int s)
+{
+	struct pg_toc_entry *e = &w->toc[w->ntoc];
 	pg_text_copy(e->title, sizeof(e->title), title);
-	pg_anchor(title, e->anchor, sizeof(e->anchor));
+	if (s >= 0)
+		pg_text_copy(e->anchor, sizeof(e->anchor), w->slugs[s]);
+	else
+		unique_anchor(w, title, e->anchor, sizeof(e->anchor));
+	w->ntoc++;
+}
+
+const char *pg_walk_anchor(const struct pg_walk *w, const char *title)
+{
+	for (int i = 0; i < w->ntoc; i++)
+		if (strcmp(w->toc[i].title, title) == 0)
+			return w->toc[i].anchor;
+	return "";
 }
 
 /* The releases the columns are of ("09.01, 09.02"), from their labels. */
@@ -77,7 +120,7 @@ static void releases(const struct pg_guide *g, char *buf, size_t len)
 		}
 }
 
-static void head(struct pg_walk *w, const struct pg_doubts *d, int ncollapsed)
+static void head(struct pg_walk *w, const struct pg_doubts *d, int nunfilled)
 {
 	const struct pg_guide *g = w->g;
 	char date[32] = "", rel[300];
@@ -92,35 +135,45 @@ static void head(struct pg_walk *w, const struct pg_doubts *d, int ncollapsed)
 		 date[0] ? " on " : "", date, PG_VERSION, g->ncols, g->ncols == 1 ? "" : "s",
 		 rel[0] ? "; release" : "", rel[0] && strchr(rel, ',') ? "s " : rel[0] ? " " : "", rel);
 	pg_utf8_trim(w->about);
-	toc_add(w, "Machines");
+	toc_add(w, "Machines", -1);
 	if (d->doubtful)
-		toc_add(w, DOUBTS);
+		toc_add(w, DOUBTS, -1);
 	if (g->baseline >= 0) {
 		char t[300];
 		snprintf(t, sizeof(t), "Against %s", g->cols[g->baseline].name);
-		toc_add(w, t);
+		toc_add(w, t, -1);
 	}
 	for (int s = 0; s < g->nsections; s++)
 		if (!collapsed(g, s))
-			toc_add(w, g->sections[s].title);
-	if (ncollapsed)
-		toc_add(w, NOT_MEASURED);
+			toc_add(w, g->sections[s].title, s);
+	if (nunfilled)
+		toc_add(w, NOT_MEASURED, -1);
 }
 
-/* What each kind of doubt is, and what to do about it. */
+/* What each kind of doubt is, and what to do about it: the commands are
+ * between backticks, printed as typed in every format; each is one that
+ * perfguide takes (SELECTOR: the benchmark's id; e2e.report_commands runs
+ * every command the guide prints through the binary). */
 static const char *const advice[PG_DOUBT_KINDS] = {
 	"noisy: the samples' CV is above 5%; run again on a quiet machine (nothing else running, the "
-	"CPU frequency fixed) with more samples (run --min-time 1 --runs 10)",
+	"CPU frequency fixed) with more samples (`perfguide run SELECTOR --min-time 1 --runs 10`)",
 	"disturbed: the machine did something else while it was measured (its note says what); run "
-	"again when it is idle",
+	"again when it is idle (`perfguide run SELECTOR --wait-quiet 60` waits up to a minute for it)",
+	/* each section's anchor, also the name of its charts' files */
+	for (int s = 0; s < g->nsections; s++)
+		unique_anchor(w, g->sections[s].title, w->slugs[s], sizeof(w->slugs[s]));
 	"capped: sampling stopped at its time limit before the median was known to its target; give "
-	"it more time (run --max-time, --budget, or --runs)",
-	"few samples: fewer than 3; run with more (run --runs 5 or more)",
+	"it more time: the full suite's 30 s per result (`perfguide run SELECTOR --suite full`), no "
+	"limit on the run's time (`perfguide run SELECTOR --budget none`), or a fixed number of samples "
+	"(`perfguide run SELECTOR --runs 10`)",
+	"few samples: fewer than 3; run with more (`perfguide run SELECTOR --runs 5` or more)",
 	"bimodal: the samples fall in two groups (two CPU clusters, a frequency step), or the processes "
 	"it was measured in disagree beyond their noise (its note gives their medians): the figure depends "
-	"on which process measured it; pin it to one CPU (run --cpu), measure it in more processes (run "
-	"--processes 10) and look at the samples",
-	"emulated: measured under an emulator (qemu): the timings are not the hardware's; run on the board",
+	"on which process measured it; pin it to one CPU (`perfguide run SELECTOR --cpu 0`), measure it in "
+	"more processes (`perfguide run SELECTOR --processes 10`) and look at the samples",
+	"emulated: measured under an emulator (qemu), or on a virtual machine that may be one (its CPU "
+	"cannot tell): the timings are perhaps not the hardware's; run on the board (`perfguide info` says "
+	"whether a CPU is emulated: its virt and emulated fields)",
 };
 
 static void doubts(struct pg_walk *w, const struct pg_writer *wr, const struct pg_doubts *d)
@@ -141,50 +194,17 @@ static void doubts(struct pg_walk *w, const struct pg_writer *wr, const struct p
 		wr->notice(w, &no);
 }
 
-/* "Messaging: no /dev/rpmsg* device: load the remote firmware" for a
- * section whose every result was skipped: its reasons, each once. */
-static char *why_not(const struct pg_guide *g, int s)
+static void not_measured(struct pg_walk *w, const struct pg_writer *wr, char **items, int n)
 {
-	char buf[1500];
-	size_t at = (size_t)snprintf(buf, sizeof(buf), "%s:", g->sections[s].title);
-	int n = 0, more = 0;
-	for (int r = 0; r < g->nrows; r++)
-		for (int c = 0; g->rows[r].section == s && c < g->ncols; c++) {
-			const char *why = g->rows[r].cells[c].reason;
-			if (!why || strstr(buf, why))
-				continue;
-			if (n == 3) {
-				more++;
-				continue;
-			}
-			int k = snprintf(buf + at, sizeof(buf) - at, "%s %s", n++ ? ";" : "", why);
-			at = k < 0 || (size_t)k >= sizeof(buf) - at ? sizeof(buf) - 1 : at + (size_t)k;
-		}
-	if (more && at + 1 < sizeof(buf))
-		snprintf(buf + at, sizeof(buf) - at, "; and %d more reason%s", more, more > 1 ? "s" : "");
-	if (!n && at + 1 < sizeof(buf))
-		snprintf(buf + at, sizeof(buf) - at, " no result");
-	pg_utf8_trim(buf);
-	return strdup(buf);
-}
-
-static int not_measured(struct pg_walk *w, const struct pg_writer *wr, const int *gone)
-{
-	const struct pg_guide *g = w->g;
-	char **items = calloc((size_t)g->nsections + 1, sizeof(char *));
-	int n = 0, rc = items ? 0 : -1;
-	for (int s = 0; rc == 0 && s < g->nsections; s++)
-		if (gone[s] && !(items[n++] = why_not(g, s)))
-			rc = -1;
-	struct pg_notice no = { .title = NOT_MEASURED,
-				.intro = "Sections in which every result was skipped, and why.",
-				.items = items, .nitems = n };
-	if (rc == 0 && n && wr->notice)
+	struct pg_notice no = {
+		.title = NOT_MEASURED,
+		.intro = "The sections of the seed guide (TI's Processor SDK Linux 09.02 performance guide) and of "
+			 "perfguide's benchmarks that these runs did not fill: why, and the command that fills each, "
+			 "or that perfguide has no such benchmark.",
+		.items = items, .nitems = n,
+	};
+	if (n && wr->notice)
 		wr->notice(w, &no);
-	for (int i = 0; i < n; i++)
-		free(items[i]);
-	free(items);
-	return rc;
 }
 
 /* One table of section s (its main one, or with PG_TABLE_OTHER its other
@@ -233,24 +253,31 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	struct pg_walk w = { .g = g, .out = out };
 	struct pg_doubts d;
 	struct pg_table t = { 0 };
-	int *gone = calloc((size_t)g->nsections + 1, sizeof(int)), ngone = 0;
+	int *gone = calloc((size_t)g->nsections + 1, sizeof(int));
 	w.toc = calloc((size_t)g->nsections + 4, sizeof(*w.toc));
-	if (!gone || !w.toc) {
+	char (*slugs)[200] = calloc((size_t)g->nsections + 1, sizeof(*slugs));
+	if (!gone || !w.toc || !slugs) {
 		free(gone);
 		free(w.toc);
 		return -1;
 	}
-	/* csv and json keep every row: nothing collapses there */
+	/* csv and json keep every row: nothing collapses there, and they have
+	 * no notice of what was not measured */
 	for (int s = 0; !(wr->table_opts & PG_TABLE_FLAT) && s < g->nsections; s++)
-		ngone += gone[s] = collapsed(g, s);
+		gone[s] = collapsed(g, s);
 	pg_guide_doubts(g, &d);
-	head(&w, &d, ngone);
-	int rc = wr->begin && wr->begin(&w) < 0 ? -1 : pg_table_machines(g, &t);
+	char **unfilled = NULL;
+	int nunfilled = 0;
+	int rc = !(wr->table_opts & PG_TABLE_FLAT) ? pg_unfilled(g, gone, &unfilled, &nunfilled) : 0;
+	w.slugs = slugs;
+	head(&w, &d, nunfilled);
+	rc = rc || (wr->begin && wr->begin(&w) < 0) ? -1 : pg_table_machines(g, &t);
 	if (rc == 0 && wr->machines)
 		wr->machines(&w, &t);
 	pg_table_free(&t);
 	if (rc == 0 && d.doubtful)
 		doubts(&w, wr, &d);
+		free(slugs);
 	if (rc == 0 && g->baseline >= 0) {
 		rc = pg_table_summary(g, &t);
 		if (rc == 0 && wr->summary)
@@ -258,9 +285,12 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 		pg_table_free(&t);
 	}
 	rc = rc ? rc : sections(&w, wr, gone);
-	rc = rc ? rc : not_measured(&w, wr, gone);
+	if (rc == 0)
+		not_measured(&w, wr, unfilled, nunfilled);
 	int end = wr->end ? wr->end(&w) : 0;
 	free(gone);
 	free(w.toc);
 	return rc < 0 || end < 0 || w.failed || ferror(out) ? -1 : 0;
 }
+	pg_unfilled_free(unfilled, nunfilled);
+	free(slugs);

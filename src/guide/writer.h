@@ -28,6 +28,10 @@ struct pg_walk {
 	char about[800];
 	struct pg_toc_entry *toc;
 	int ntoc;
+	/* Per section, its anchor: unique in the guide, also the slug of its
+	 * charts' files, so that no two headings share an html id and no two
+	 * sections a chart's file. */
+	char (*slugs)[200];
 	int failed;			/* something beside the guide (a chart's file) could not be written */
 };
 
@@ -66,6 +70,9 @@ const char *pg_writer_names(void);
 /* The anchor a heading is linked by: lower case, words joined by '-' (as
  * GitHub, mkdocs and docutils make them). */
 void pg_anchor(const char *title, char *buf, size_t len);
+/* The anchor the guide's table of contents gives the heading of this
+ * title (unique in the guide); "" when it has none. */
+const char *pg_walk_anchor(const struct pg_walk *w, const char *title);
 
 /* md and rst: section s's charts (s < 0: the summary's) as SVG files
  * beside the guide, each referred to by ref(w, file, title) (charts.c). */
