@@ -90,6 +90,8 @@ static json_t *machine_json(const struct pg_machine *m)
 		set_str(j, "core", c->core);
 		if (c->cluster >= 0)
 			json_object_set_new(j, "cluster", json_integer(c->cluster));
+		if (c->mhz > 0 && c->mhz < 1e6)
+			json_object_set_new(j, "mhz", json_real(c->mhz));
 		json_array_append_new(cpus, j);
 	}
 	json_object_set_new(o, "cpus", cpus);

@@ -126,6 +126,10 @@ static void read_cpuinfo(struct pg_machine *m)
 			value_of(line, cur->variant, sizeof(cur->variant));
 		} else if (strncmp(line, "CPU revision", 12) == 0) {
 			value_of(line, cur->revision, sizeof(cur->revision));
+		} else if (strncmp(line, "cpu MHz", 7) == 0) {
+			char v[32];
+			value_of(line, v, sizeof(v));
+			cur->mhz = strtod(v, NULL);
 		}
 	}
 	fclose(f);

@@ -13,6 +13,7 @@ struct pg_cpu_info {
 	char implementer[16], part[16], variant[16], revision[16];	/* ARM */
 	char core[32];		/* ARM: "Cortex-A53" from implementer and part; "" unknown */
 	int cluster;		/* cpu_clusters.c; -1 unknown */
+	double mhz;		/* /proc/cpuinfo's "cpu MHz" (x86: the clock now); 0 not given */
 };
 
 struct pg_freq_policy {

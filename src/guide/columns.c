@@ -60,18 +60,27 @@ void pg_column_sort(struct pg_gcol *c)
 }
 
 /* What emulated the CPU of each run, from its machine (machine.emulated,
- * machine.virt): every figure of such a run is doubtful. */
+ * machine.virt), as its figures' note says it: every figure of such a run
+ * is doubtful, and so is one of qemu's virt board seen from an ARM guest,
+ * which cannot tell KVM from emulation. */
 int pg_column_emulators(struct pg_gcol *c)
 {
 	for (int k = 0; k < c->nruns; k++) {
 		json_t *m = c->runs[k]->machine ? json_loads(c->runs[k]->machine, 0, NULL) : NULL;
+		const char *v = json_string_value(json_object_get(m, "virt"));
 		int emulated = json_is_true(json_object_get(m, "emulated"));
-		if (emulated) {
-			const char *v = json_string_value(json_object_get(m, "virt"));
-			c->emulator[k] = strdup(v && v[0] ? v : "an emulator");
-		}
+		int perhaps = !emulated && v && strcmp(v, "qemu") == 0;
+		char note[160];
+		if (emulated)
+			snprintf(note, sizeof(note), "emulated CPU (%.40s): not the hardware's speed",
+				 v && v[0] ? v : "an emulator");
+		else if (perhaps)
+			snprintf(note, sizeof(note), "perhaps an emulated CPU (qemu, with KVM or without: the guest "
+				 "cannot tell): perhaps not the hardware's speed");
+		if (emulated || perhaps)
+			c->emulator[k] = strdup(note);
 		json_decref(m);
-		if (emulated && !c->emulator[k])
+		if ((emulated || perhaps) && !c->emulator[k])
 			return -1;
 	}
 	return 0;

@@ -110,7 +110,7 @@ int pg_doubt_text(const struct pg_gcell *c, char *buf, size_t len)
 	if (c->doubt & PG_DOUBT_DISTURBED)
 		add(buf, len, &at, "disturbed: %s", c->why ? c->why : "the machine was busy with something else");
 	if (c->doubt & PG_DOUBT_EMULATED)
-		add(buf, len, &at, "emulated CPU (%s): not the hardware's speed", c->virt);
+		add(buf, len, &at, "%s", c->virt);
 	pg_utf8_trim(buf);
 	return 1;
 }

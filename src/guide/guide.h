@@ -52,7 +52,7 @@ struct pg_gcell {
 	int fewest;
 	const char *why;		/* disturbed_why */
 	const char *bimodal_why;	/* the processes disagree: their medians */
-	const char *virt;		/* the run's machine.virt when emulated */
+	const char *virt;		/* the emulated (or perhaps emulated) CPU's note */
 	const struct pg_rrun *run;	/* the run the figure is from (the latest of a merge) */
 	const struct pg_record *rec;	/* and its result */
 };
@@ -74,7 +74,10 @@ struct pg_gcol {
 	const char *labels;		/* the labels of its runs (JSON text; NULL: none) */
 	const struct pg_rrun **runs;	/* in this column, oldest first */
 	int *used;			/* per run: the cells whose figure is from it */
-	char **emulator;		/* per run: what emulated its CPU ("qemu-user"); NULL: not emulated */
+	/* per run: the note of its figures when its CPU was emulated, or
+	 * perhaps ("emulated CPU (qemu-user): not the hardware's speed");
+	 * NULL: not emulated */
+	char **emulator;
 	int nruns;
 };
 

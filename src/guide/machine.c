@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "core/params.h"
 #include "core/text.h"
 
 struct mcol {
@@ -81,8 +82,32 @@ static void arch(const struct mcol *x, char *buf, size_t len)
 		snprintf(buf, len, "%s", a ? a : "");
 }
 
+/* A run imported from a published table (import --table): its column
+ * shows what the table says, and where it came from. */
+static int from_table(const struct pg_rrun *r)
+{
+	return r->version && strcmp(r->version, "published table") == 0;
+}
+
+/* /proc/cpuinfo's MHz per CPU ("cpu MHz", x86: the clock when it was
+ * read): the range over the CPUs; 0 when none says. */
+static void cpuinfo_mhz(const struct mcol *x, double *lo, double *hi)
+{
+	json_t *cpus = json_object_get(x->m, "cpus"), *c;
+	size_t i;
+	*lo = *hi = 0;
+	json_array_foreach(cpus, i, c) {
+		double mhz = json_number_value(json_object_get(c, "mhz"));
+		if (mhz > 0 && (!*lo || mhz < *lo))
+			*lo = mhz;
+		if (mhz > *hi)
+			*hi = mhz;
+	}
+}
+
 /* The policies' highest frequency: the hardware's (cpuinfo_max_khz) where
- * recorded, else what the policy allows. */
+ * recorded, else what the policy allows; without cpufreq, /proc/cpuinfo's
+ * MHz, the source said. */
 static void frequency(const struct mcol *x, char *buf, size_t len)
 {
 	json_t *pol = json_object_get(x->m, "cpufreq"), *p;
@@ -97,10 +122,18 @@ static void frequency(const struct mcol *x, char *buf, size_t len)
 		if (k > hi)
 			hi = k;
 	}
+	double mlo, mhi;
+	cpuinfo_mhz(x, &mlo, &mhi);
 	if (hi && lo != hi)
 		snprintf(buf, len, "%lld-%lld MHz", (long long)lo / 1000, (long long)hi / 1000);
 	else if (hi)
 		snprintf(buf, len, "%lld MHz", (long long)hi / 1000);
+	else if (mhi > 0 && (int)mlo != (int)mhi)
+		snprintf(buf, len, "%.0f-%.0f MHz (/proc/cpuinfo when the run started: no cpufreq)", mlo, mhi);
+	else if (mhi > 0)
+		snprintf(buf, len, "%.0f MHz (/proc/cpuinfo when the run started: no cpufreq)", mhi);
+	else if (pol)
+		snprintf(buf, len, "not known (no cpufreq, and /proc/cpuinfo gives no MHz)");
 }
 
 static void governor(const struct mcol *x, char *buf, size_t len)
@@ -117,6 +150,46 @@ static void governor(const struct mcol *x, char *buf, size_t len)
 			break;
 		at += (size_t)w;
 	}
+	if (!buf[0] && json_is_array(pol) && json_array_size(pol) == 0)
+		snprintf(buf, len, "none (no cpufreq)");
+}
+
+/* "L1d 32k x2, L1i 32k x2, L2 1m x2, L3 32m": each level and type, its
+ * size and how many there are. */
+static void caches(const struct mcol *x, char *buf, size_t len)
+{
+	json_t *all = json_object_get(x->m, "caches"), *c;
+	size_t i, at = 0;
+	buf[0] = '\0';
+	json_array_foreach(all, i, c) {
+		const char *type = json_string_value(json_object_get(c, "type"));
+		json_int_t size = json_integer_value(json_object_get(c, "size"));
+		json_int_t count = json_integer_value(json_object_get(c, "count"));
+		char sz[32], n[32] = "";
+		if (!size)
+			continue;
+		pg_format_size(size, sz, sizeof(sz));
+		if (count > 1)
+			snprintf(n, sizeof(n), " x%lld", (long long)count);
+		int w = snprintf(buf + at, len - at, "%sL%lld%s %s%s", at ? ", " : "",
+				 (long long)json_integer_value(json_object_get(c, "level")),
+				 type && strcmp(type, "Data") == 0 ? "d" : type && strcmp(type, "Instruction") == 0 ? "i" : "",
+				 sz, n);
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
+}
+
+/* The container the run was in (it shares the kernel: no effect on the
+ * CPU's speed, but on what else shares the machine). */
+static void container(const struct mcol *x, char *buf, size_t len)
+{
+	const char *c = json_string_value(json_object_get(x->m, "container"));
+	if (c && c[0])
+		snprintf(buf, len, "%s", c);
+	else if (json_object_get(x->m, "virt"))
+		snprintf(buf, len, "none");
 }
 
 /* Whether the CPU was emulated (qemu: the figures are not the
@@ -128,7 +201,8 @@ static void emulation(const struct mcol *x, char *buf, size_t len)
 	if (json_is_true(e))
 		snprintf(buf, len, "yes (%s): not the hardware's speed", virt && virt[0] ? virt : "an emulator");
 	else if (virt && strcmp(virt, "qemu") == 0)	/* an ARM guest cannot tell KVM from TCG */
-		snprintf(buf, len, "perhaps (qemu, with KVM or emulated: the guest cannot tell)");
+		snprintf(buf, len, "perhaps (qemu, with KVM or emulated: the guest cannot tell): perhaps not the "
+			 "hardware's speed");
 	else if (virt && virt[0] && strcmp(virt, "none") != 0)
 		snprintf(buf, len, "no (%s)", virt);
 	else if (json_is_false(e) || virt)
@@ -156,7 +230,7 @@ static void compiler(const struct mcol *x, char *buf, size_t len)
 
 static void version(const struct mcol *x, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", x->run->version ? x->run->version : "");
+	snprintf(buf, len, "%s", x->run->version && !from_table(x->run) ? x->run->version : "");
 }
 
 static void labels(const struct mcol *x, char *buf, size_t len)
@@ -171,32 +245,82 @@ static void date(const struct mcol *x, char *buf, size_t len)
 	snprintf(buf, len, "%.10s", t ? t : "");
 }
 
-/* The runs the column's figures are from: merged, or the latest result of
- * each benchmark and the runs they came from, newest first. */
-static void runs(const struct mcol *x, char *buf, size_t len)
+/* "published tables: lmbench.csv, linpack.csv" for the column's runs
+ * imported from tables (machine.table: the file; older imports say none). */
+static size_t tables(const struct pg_gcol *c, char *buf, size_t len)
+{
+	size_t at = 0;
+	int n = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < c->nruns; k++) {
+		json_t *m = from_table(c->runs[k]) && c->runs[k]->machine ? json_loads(c->runs[k]->machine, 0, NULL) : NULL;
+		const char *file = json_string_value(json_object_get(m, "table"));
+		n += from_table(c->runs[k]);
+		if (file && !strstr(buf, file) && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", file);
+		json_decref(m);
+	}
+	if (!n)
+		return 0;
+	char files[400];
+	pg_text_copy(files, sizeof(files), buf);
+	int w = snprintf(buf, len, "published table%s%s%s", n > 1 ? "s" : "", files[0] ? ": " : "", files);
+	if (w < 0 || (size_t)w >= len)
+		pg_utf8_trim(buf);
+	return strlen(buf);
+}
+
+/* The measured runs of the column (used: how many gave figures). */
+static void runs_measured(const struct mcol *x, int used, char *buf, size_t len)
 {
 	const struct pg_gcol *c = x->col;
-	int used = 0;
+	int measured = 0;
 	for (int k = 0; k < c->nruns; k++)
-		used += c->used[k] > 0;
-	if (c->nruns > 1 && x->g->opts.merge == PG_MERGE_ALL) {
-		snprintf(buf, len, "%d runs merged, latest %s", c->nruns, x->run->id);
+		measured += !from_table(c->runs[k]);
+	if (measured > 1 && x->g->opts.merge == PG_MERGE_ALL) {
+		snprintf(buf, len, "%d runs merged, latest %s", measured, x->run->id);
 		return;
 	}
 	if (used <= 1) {
-		snprintf(buf, len, "%s", x->run->id);
+		buf[0] = '\0';
 		for (int k = 0; k < c->nruns; k++)
-			if (c->used[k])
+			if (!from_table(c->runs[k]) && (c->used[k] || !buf[0]))
 				snprintf(buf, len, "%s", c->runs[k]->id);
 		return;
 	}
 	size_t at = (size_t)snprintf(buf, len, "latest of each benchmark, from ");
 	for (int k = c->nruns - 1; k >= 0 && at < len; k--)
-		if (c->used[k])
+		if (c->used[k] && !from_table(c->runs[k]))
 			at += (size_t)snprintf(buf + at, len - at, "%s (%d results)%s", c->runs[k]->id, c->used[k],
 					       --used ? ", " : "");
 	if (at >= len)
 		pg_utf8_trim(buf);
+}
+
+/* The runs the column's figures are from: merged, or the latest result of
+ * each benchmark and the runs they came from, newest first; a published
+ * table's one line, not its runs' ids. */
+static void runs(const struct mcol *x, char *buf, size_t len)
+{
+	const struct pg_gcol *c = x->col;
+	int used = 0, measured = 0;
+	for (int k = 0; k < c->nruns; k++) {
+		used += c->used[k] > 0 && !from_table(c->runs[k]);
+		measured += !from_table(c->runs[k]);
+	}
+	size_t at = tables(c, buf, len);
+	if (!measured)
+		return;
+	if (at) {
+		char t[512];
+		pg_text_copy(t, sizeof(t), buf);
+		runs_measured(x, used, buf, len);
+		at = strlen(buf);
+		snprintf(buf + at, len - at, "; %s", t);
+		pg_utf8_trim(buf);
+		return;
+	}
+	runs_measured(x, used, buf, len);
 }
 
 /* How each result was sampled: the run's settings. */
@@ -236,8 +360,9 @@ static const struct {
 	void (*value)(const struct mcol *x, char *buf, size_t len);
 } fields[] = {
 	{ "Board", board }, { "Architecture", arch }, { "CPU", cpu_models }, { "Cores", cores },
-	{ "Frequency", frequency }, { "Governor", governor }, { "Memory", memory }, { "Kernel", kernel },
-	{ "Emulated CPU", emulation }, { "Compiler", compiler }, { "perfguide", version },
+	{ "Frequency", frequency }, { "Governor", governor }, { "Caches", caches }, { "Memory", memory },
+	{ "Kernel", kernel }, { "Container", container }, { "Emulated CPU", emulation }, { "Compiler", compiler },
+	{ "perfguide", version },
 	{ "Labels", labels }, { "Date", date }, { "Runs", runs }, { "Sampling", sampling },
 	{ "Pinned to", pinning },
 };
@@ -247,7 +372,12 @@ static const struct {
 static int machine_values(const struct pg_guide *g, char (*v)[512])
 {
 	for (int c = 0; c < g->ncols; c++) {
+		/* the latest measured run: a published table records no machine */
 		struct mcol x = { .g = g, .col = &g->cols[c], .run = g->cols[c].runs[g->cols[c].nruns - 1] };
+		for (int k = g->cols[c].nruns - 1; k >= 0 && from_table(x.run); k--)
+			x.run = g->cols[c].runs[k];
+		if (from_table(x.run))
+			x.run = g->cols[c].runs[g->cols[c].nruns - 1];
 		x.m = json_loads(x.run->machine ? x.run->machine : "{}", 0, NULL);
 		x.b = json_loads(x.run->build ? x.run->build : "{}", 0, NULL);
 		x.cfg = json_loads(x.run->config ? x.run->config : "{}", 0, NULL);

@@ -106,6 +106,21 @@ grep -q 'emulated CPU (qemu-user): not the hardware' "$T/emu.md" || fail "no not
 
 # A published table imported onto perfguide's rows: the seed's bw_mem rows
 # and a run of mem.bw.rd share a row; the map names a row no label gives.
+# The machine table from what was recorded: without cpufreq the MHz of
+# /proc/cpuinfo, the source said, and no governor; the caches, the
+# container; qemu's virt board seen from an ARM guest, perhaps emulated, is
+# a figure to doubt too.
+sed -e 's/"cpus":\[{"id":0,"model":"Cortex-A53"}\],"cpufreq":\[[^]]*\]/"cpus":[{"id":0,"model":"Cortex-A72","mhz":4190.5}],"cpufreq":[],"caches":[{"level":1,"type":"Data","size":32768,"count":2},{"level":2,"type":"Unified","size":1048576,"count":1}],"container":"docker"/' \
+	-e 's/"virt":"none","emulated":false/"virt":"qemu","emulated":false/' "$T/a.jsonl" >"$T/guest.jsonl"
+"$PG" report "$T/guest.jsonl" >"$T/guest.md" 2>/dev/null
+for row in '| Frequency | 4190 MHz (/proc/cpuinfo when the run started: no cpufreq) |' '| Governor | none (no cpufreq) |' \
+	'| Caches | L1d 32k x2, L2 1m |' '| Container | docker |' '| Emulated CPU | perhaps (qemu, with KVM or emulated'; do
+	grep -qF "$row" "$T/guest.md" || fail "machine table: no '$row': $(sed -n '/^## Machines/,/^## /p' "$T/guest.md")"
+done
+grep -q '| bw_mem-cp-1mb (MB/s) | 300.00 .* \[[0-9]*\] |' "$T/guest.md" || fail "a perhaps emulated figure is not marked"
+grep -q 'perhaps an emulated CPU (qemu, with KVM or without: the guest cannot tell)' "$T/guest.md" ||
+	fail "no note for the perhaps emulated figures"
+
 printf 'lat_mem_rd-stride128-sz50,mem.lat.rd,size=512 stride=128,latency\n' >"$T/map.csv"
 "$PG" import --db "$T/t.db" --table "$F/seed-lmbench.csv" --map "$T/map.csv" --release 09.02 --date 2024-06-01 \
 	>"$T/imp.out" 2>"$T/imp.err" || fail "import --table: $(cat "$T/imp.err")"

@@ -141,9 +141,29 @@ static void proc_stat_busy_share(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+/* x86's /proc/cpuinfo says each CPU's clock ("cpu MHz"): the machine table
+ * shows it where there is no cpufreq; ARM's says none. */
+static void reads_cpu_mhz(void **state)
+{
+	(void)state;
+	struct pg_machine m;
+	pg_machine_read(&m);
+	assert_true(m.cpu[0].mhz == 0);
+	pg_machine_free(&m);
+	PUT("/proc/cpuinfo", "processor\t: 0\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2596.142\n\n"
+			     "processor\t: 1\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 1400.000\n\n");
+	pg_machine_read(&m);
+	assert_int_equal(m.ncpu, 2);
+	assert_float_equal(m.cpu[0].mhz, 2596.142, 1e-9);
+	assert_float_equal(m.cpu[1].mhz, 1400, 1e-9);
+	pg_machine_free(&m);
+	PUT("/proc/cpuinfo", cpuinfo);
+}
+
 		cmocka_unit_test(reads_an_arm_board),
 		cmocka_unit_test(an_empty_machine_is_not_an_error),
 		cmocka_unit_test(proc_stat_busy_share),
 	};
 	return cmocka_run_group_tests(tests, make_board, remove_board);
 }
+		cmocka_unit_test(reads_cpu_mhz),
