@@ -49,6 +49,10 @@ static const struct pg_opt report_opts[] = {
 	{ "trend", 0, 't', NULL,
 	  "beside each section's table, each board's runs in the store run by run (its latest 200, whatever "
 	  "their labels), the change points 'perfguide history' finds marked: a chart per board" },
+	{ "cpu-load", 0, 'U', "system|process",
+	  "the CPU load columns: the system's busy share of all the CPUs, other processes' included, a cell "
+	  "measured beside them marked (system, the default, as the seed's guide); or perfguide's own share "
+	  "(process: its user and system time over the CPUs' time)" },
 	{ "strict", 0, 'S', NULL,
 	  "exit 3 when a figure is to doubt (noisy, disturbed, capped, few samples, bimodal, emulated)" },
 	{ "format", 0, 'f', "md|rst|csv|json|html",
@@ -173,6 +177,12 @@ static int guide_option(int c, const char *arg, struct report_opts *o)
 		else
 			return pg_usage_error("report: --columns-by '%s': use board, label or run", arg);
 		return -1;
+	case 'U':
+		if (strcmp(arg, "system") == 0 || strcmp(arg, "process") == 0)
+			o->guide.cpu_load = arg[0] == 's' ? PG_CPU_LOAD_SYSTEM : PG_CPU_LOAD_PROCESS;
+		else
+			return pg_usage_error("report: --cpu-load '%s': use system or process", arg);
+		return -1;
 	case 'W':
 		o->guide.width = (int)strtol(arg, &end, 10);
 		if (end == arg || *end || o->guide.width < 0 || o->guide.width > 100000)
@@ -217,7 +227,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		case 'o': o->outpath = optarg; break;
 		case 'd': o->db = optarg; break;
 		case 'h': pg_help_print(stdout, &pg_doc_report); return PG_EXIT_OK;
-		case 'L': case 'R': case 'T': case 'S': case 'M': case 'm': case 'C': case 'W': {
+		case 'L': case 'R': case 'T': case 'S': case 'M': case 'm': case 'C': case 'W': case 'U': {
 			int rc = guide_option(c, optarg, o);
 			if (rc >= 0)
 				return rc;

@@ -54,10 +54,15 @@ void pg_cpu_load(const struct pg_cpu_mark *a, const struct pg_cpu_mark *b,
 		 struct pg_cpu_load *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (a->total && b->total > a->total) {
-		out->have_busy = 1;
-		out->busy_pct = 100.0 * (double)(b->busy - a->busy) / (double)(b->total - a->total);
-	}
 	out->self_user_s = b->user_s - a->user_s;
 	out->self_sys_s = b->sys_s - a->sys_s;
+	if (a->total && b->total > a->total) {
+		long hz = sysconf(_SC_CLK_TCK);
+		double cpu_s = (double)(b->total - a->total) / (double)(hz > 0 ? hz : 100);
+		out->have_busy = 1;
+		out->busy_pct = 100.0 * (double)(b->busy - a->busy) / (double)(b->total - a->total);
+		out->self_pct = 100.0 * (out->self_user_s + out->self_sys_s) / cpu_s;
+		if (out->self_pct > 100)	/* the two clocks' ticks apart */
+			out->self_pct = 100;
+	}
 }

@@ -14,6 +14,10 @@ struct pg_cpu_load {
 	int have_busy;
 	double busy_pct;	/* 0..100 */
 	double self_user_s, self_sys_s;
+	/* This process's share of all the CPUs over the same window (its user
+	 * and system time over the CPUs' time), 0..100, with have_busy: what
+	 * busy_pct would be were nothing else running. */
+	double self_pct;
 	/* The network peer's busy share over the same samples (time-weighted
 	 * mean of what each step reported). */
 	int have_remote;

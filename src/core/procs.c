@@ -109,6 +109,8 @@ static void send_result(FILE *f, const struct pg_result *r)
 		r->cap);
 	fprintf(f, "times %a %a\n", r->started, r->finished);
 	fprintf(f, "cpu %d %a %a %a\n", r->cpu.have_busy, r->cpu.busy_pct, r->cpu.self_user_s, r->cpu.self_sys_s);
+	if (r->cpu.have_busy)
+		fprintf(f, "self %a\n", r->cpu.self_pct);
 	if (r->cpu.have_remote)
 		fprintf(f, "remote %a\n", r->cpu.remote_busy_pct);
 	if (r->have_env) {
@@ -320,6 +322,7 @@ static int parse_line(char *line, struct pg_result *c, int *cap, int *ended)
 	} else if (strcmp(line, "cpu") == 0 && sscanf(rest, "%d %la %la %la", &have, &c->cpu.busy_pct,
 						     &c->cpu.self_user_s, &c->cpu.self_sys_s) == 4) {
 		c->cpu.have_busy = have != 0;
+	} else if (strcmp(line, "self") == 0 && sscanf(rest, "%la", &c->cpu.self_pct) == 1) {
 	} else if (strcmp(line, "remote") == 0 && sscanf(rest, "%la", &c->cpu.remote_busy_pct) == 1) {
 		c->cpu.have_remote = 1;
 	} else if (strcmp(line, "env") == 0 && parse_env(rest, &c->env) == 0) {
@@ -382,8 +385,10 @@ static int merge(struct pg_result *r, const struct pg_result *c, int k)
 	for (int s = 0; s < c->nsamples; s++)
 		adds += c->elapsed[s];
 	/* the system's load over all the processes' samples, by their time */
-	if (c->cpu.have_busy && (k == 0 || r->cpu.have_busy) && was + adds > 0)
+	if (c->cpu.have_busy && (k == 0 || r->cpu.have_busy) && was + adds > 0) {
 		r->cpu.busy_pct = (r->cpu.busy_pct * was + c->cpu.busy_pct * adds) / (was + adds);
+		r->cpu.self_pct = (r->cpu.self_pct * was + c->cpu.self_pct * adds) / (was + adds);
+	}
 	r->cpu.have_busy = c->cpu.have_busy && (k == 0 || r->cpu.have_busy);
 	if (c->cpu.have_remote && (k == 0 || r->cpu.have_remote) && was + adds > 0)
 		r->cpu.remote_busy_pct = (r->cpu.remote_busy_pct * was + c->cpu.remote_busy_pct * adds) /

@@ -368,6 +368,8 @@ static void to_record(const struct pg_result *r, int m, struct pg_record *x)
 		json_object_set_new(cpu, "busy_pct", json_real(r->cpu.busy_pct));
 	json_object_set_new(cpu, "self_user_s", json_real(r->cpu.self_user_s));
 	json_object_set_new(cpu, "self_sys_s", json_real(r->cpu.self_sys_s));
+	if (r->cpu.have_busy)
+		json_object_set_new(cpu, "self_pct", json_real(r->cpu.self_pct));
 	if (r->cpu.have_remote)
 		json_object_set_new(cpu, "remote_busy_pct", json_real(r->cpu.remote_busy_pct));
 	x->cpu = dump_ordered(cpu);

@@ -255,9 +255,35 @@ static int sort_sections(struct pg_guide *g)
 struct acc {
 	double *medians;
 	int n, cap;
-	double busy;
-	int nbusy;
+	double busy, self;
+	int nbusy, nself;
 };
+
+/* A number in a result's JSON object text (cpu, env); 0 when absent. */
+static int json_field(const char *text, const char *name, double *v)
+{
+	if (!text || !strstr(text, name))
+		return 0;
+	json_t *o = json_loads(text, 0, NULL), *x = json_object_get(o, name);
+	int have = json_is_number(x);
+	*v = json_number_value(x);
+	json_decref(o);
+	return have;
+}
+
+/* What else used the CPUs while x was measured, and its own share. */
+static void merge_shares(struct pg_gcell *c, struct acc *a, const struct pg_record *x)
+{
+	double v;
+	if (x->have_busy && json_field(x->cpu, "self_pct", &v)) {
+		a->self += v;
+		a->nself++;
+	}
+	if (json_field(x->env, "others_pct", &v) && (!c->have_others || v > c->others)) {
+		c->have_others = 1;
+		c->others = v;
+	}
+}
 
 static int merge_cell(struct pg_gcell *c, struct acc *a, const struct pg_record *x, const struct pg_gcol *col,
 		      int k)
@@ -296,6 +322,7 @@ static int merge_cell(struct pg_gcell *c, struct acc *a, const struct pg_record 
 		a->busy += x->busy_pct;
 		a->nbusy++;
 	}
+	merge_shares(c, a, x);
 	return 0;
 }
 
@@ -327,6 +354,10 @@ static int fill_column(struct pg_guide *g, int c)
 		if (acc[r].nbusy) {
 			cell->have_busy = 1;
 			cell->busy = acc[r].busy / acc[r].nbusy;
+		}
+		if (acc[r].nself) {
+			cell->have_self = 1;
+			cell->self = acc[r].self / acc[r].nself;
 		}
 		free(acc[r].medians);
 	}

@@ -35,6 +35,11 @@ struct pg_gcell {
 	double median, min, max;	/* merged over the column's runs */
 	int have_busy;
 	double busy;
+	/* perfguide's own share of the CPUs over the same window (cpu.self_pct),
+	 * and the largest share other processes took meanwhile (env.others_pct):
+	 * the system's load counts theirs. */
+	int have_self, have_others;
+	double self, others;
 	const char *reason;		/* skipped or error */
 	const double *samples;		/* one run only: its samples */
 	int nsamples;
@@ -96,6 +101,9 @@ struct pg_guide_opts {
 	enum pg_columns_by columns_by;
 	enum pg_merge merge;
 	const char *title;		/* NULL: "Performance guide" */
+	/* The CPU load columns: the system's busy share (PG_CPU_LOAD_SYSTEM,
+	 * as the seed's) or perfguide's own share of the CPUs. */
+	enum { PG_CPU_LOAD_SYSTEM, PG_CPU_LOAD_PROCESS } cpu_load;
 	int all_metrics;		/* every metric in the tables, not only those sections show */
 	/* Characters a table may take before its boards are split over
 	 * several tables; 0: never split. */

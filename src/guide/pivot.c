@@ -463,7 +463,7 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 			const char *of = pv->by_bench ? dist : name;
 			if (pc.cpu && pv->cpu[k])
 				rc |= pg_table_set(&t->head[h++], PG_T_CPU, c, "%s: %s%s%s", board, of, of[0] ? " " : "",
-						   PG_CPU_SYSTEM);
+						   pg_cpu_heading(g));
 			if (pc.ratio)
 				rc |= pg_table_set(&t->head[h++], PG_T_RATIO, c, "%s: %s / %s", board, name,
 						   g->cols[g->baseline].name);
@@ -518,7 +518,7 @@ static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const str
 				struct pg_tcell *tc = pg_table_cell(t, v, h++);
 				rc = row ? pg_table_value(t, tc, row, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
 				if (rc == 0 && pc.cpu && pv->cpu[k])
-					rc = pg_table_cpu(pg_table_cell(t, v, h++), row, c);
+					rc = pg_table_cpu(g, t, pg_table_cell(t, v, h++), row, c);
 				if (rc == 0 && pc.ratio)
 					rc = pg_table_ratio(t, pg_table_cell(t, v, h++), row, c);
 			}

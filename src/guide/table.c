@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/env.h"
 #include "core/params.h"
 #include "core/record_json.h"
 #include "core/text.h"
@@ -96,14 +97,48 @@ int pg_table_value(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow
 	return pg_table_set(tc, PG_T_VALUE, c, "%s", text);
 }
 
-int pg_table_cpu(struct pg_tcell *tc, const struct pg_grow *row, int c)
+const char *pg_cpu_heading(const struct pg_guide *g)
+{
+	return g->opts.cpu_load == PG_CPU_LOAD_PROCESS ? PG_CPU_PROCESS : PG_CPU_SYSTEM;
+}
+
+/* Why a CPU load is to be doubted: other processes used the CPUs while it
+ * was measured (as much as makes a figure disturbed), which the system's
+ * load counts; or perfguide's own share was asked for and not recorded. */
+static int cpu_doubt(const struct pg_guide *g, const struct pg_gcell *cell, char *note, size_t len)
+{
+	int busy = cell->have_others && cell->others >= 100 * PG_ENV_SHARE;
+	if (g->opts.cpu_load == PG_CPU_LOAD_PROCESS && !cell->have_self)
+		snprintf(note, len, "the system's load: the result records no share of perfguide's own");
+	else if (busy && g->opts.cpu_load == PG_CPU_LOAD_PROCESS)
+		snprintf(note, len, "perfguide's own share; other processes used %.0f%% of the CPUs meanwhile",
+			 cell->others);
+	else if (busy && cell->have_self)
+		snprintf(note, len, "CPU load counts other processes: they used %.0f%% of the CPUs meanwhile, "
+			 "perfguide %.0f%%", cell->others, cell->self);
+	else if (busy)
+		snprintf(note, len, "CPU load counts other processes: they used %.0f%% of the CPUs meanwhile",
+			 cell->others);
+	else
+		return 0;
+	return 1;
+}
+
+int pg_table_cpu(const struct pg_guide *g, struct pg_table *t, struct pg_tcell *tc, const struct pg_grow *row, int c)
 {
 	const struct pg_gcell *cell = row ? &row->cells[c] : NULL;
+	char note[300];
 	tc->cell = cell;
 	tc->row = row;
-	if (cell && cell->have_busy)
-		return pg_table_set(tc, PG_T_CPU, c, "%.1f", cell->busy);
-	return pg_table_set(tc, PG_T_CPU, c, "%s", "");
+	if (!cell || !cell->have_busy)
+		return pg_table_set(tc, PG_T_CPU, c, "%s", "");
+	int self = g->opts.cpu_load == PG_CPU_LOAD_PROCESS && cell->have_self;
+	if (!pg_cell_ok(cell) || !cpu_doubt(g, cell, note, sizeof(note)))
+		return pg_table_set(tc, PG_T_CPU, c, "%.1f", self ? cell->self : cell->busy);
+	tc->note = pg_table_note(t, note);
+	tc->doubt = 1;
+	t->doubts = 1;
+	return pg_table_set(tc, PG_T_CPU, c, "%.1f %s", self ? cell->self : cell->busy, PG_DOUBT_MARK);
 }
 
 int pg_table_ratio(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow *row, int c)
@@ -165,7 +200,7 @@ int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_tabl
 			continue;
 		rc |= pg_table_set(&t->head[k++], PG_T_VALUE, c, "%s", g->cols[c].name);
 		if (pc.cpu)
-			rc |= pg_table_set(&t->head[k++], PG_T_CPU, c, "%s %s", g->cols[c].name, PG_CPU_SYSTEM);
+			rc |= pg_table_set(&t->head[k++], PG_T_CPU, c, "%s %s", g->cols[c].name, pg_cpu_heading(g));
 		if (pc.ratio)
 			rc |= pg_table_set(&t->head[k++], PG_T_RATIO, c, "%s / %s", g->cols[c].name,
 					   g->cols[g->baseline].name);
@@ -184,7 +219,7 @@ int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_tabl
 				continue;
 			rc = pg_table_value(t, ++tc, row, c);
 			if (rc == 0 && pc.cpu)
-				rc = pg_table_cpu(++tc, row, c);
+				rc = pg_table_cpu(g, t, ++tc, row, c);
 			if (rc == 0 && pc.ratio)
 				rc = pg_table_ratio(t, ++tc, row, c);
 		}

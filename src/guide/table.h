@@ -51,6 +51,8 @@ struct pg_table {
 /* The heading of the system-wide CPU load beside a figure, as against a
  * metric that is the process's own CPU share. */
 #define PG_CPU_SYSTEM "CPU load (system) %"
+/* The same column when it shows perfguide's own share of the CPUs. */
+#define PG_CPU_PROCESS "CPU load (perfguide) %"
 
 /* Table options a writer asks for. */
 #define PG_TABLE_FLAT 0x1	/* a row per result key even where the section pivots */
@@ -77,14 +79,14 @@ int pg_section_has_other(const struct pg_guide *g, int s);
  * placeholders filled, with how the runs were made; malloc'd, NULL: none. */
 char *pg_section_intro(const struct pg_guide *g, int s);
 void pg_table_free(struct pg_table *t);
-/* A table too wide for width characters as several, each with the naming
- * columns, board keep's (the baseline; -1: none) and as many other boards
 /* The "Not measured" notice's lines (unfilled.c): each section of the seed
  * guide and of perfguide's benchmarks with no figure in g, why, and the
  * command that fills it; gone[s]: every result of section s was skipped.
  * *items malloc'd (pg_unfilled_free); -1 when out of memory. */
 int pg_unfilled(const struct pg_guide *g, const int *gone, char ***items, int *n);
 void pg_unfilled_free(char **items, int n);
+/* A table too wide for width characters as several, each with the naming
+ * columns, board keep's (the baseline; -1: none) and as many other boards
  * as fit, its notes numbered anew (split.c); *n is 1 (and *parts t itself,
  * moved) when it fits. t is left empty either way. */
 int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **parts, int *n);
@@ -94,7 +96,10 @@ int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **pa
 int pg_table_note(struct pg_table *t, const char *text);
 /* A board's value, its CPU load, its ratio to the baseline, into tc. */
 int pg_table_value(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow *row, int c);
-int pg_table_cpu(struct pg_tcell *tc, const struct pg_grow *row, int c);
+int pg_table_cpu(const struct pg_guide *g, struct pg_table *t, struct pg_tcell *tc, const struct pg_grow *row, int c);
+/* The CPU load columns' heading: PG_CPU_SYSTEM, or with report --cpu-load
+ * process PG_CPU_PROCESS. */
+const char *pg_cpu_heading(const struct pg_guide *g);
 int pg_table_ratio(struct pg_table *t, struct pg_tcell *tc, const struct pg_grow *row, int c);
 /* The columns a board has in section s: its value, maybe its CPU load,
  * maybe its ratio to the baseline; returns how many. */

@@ -14,15 +14,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/env.h"
 #include "core/text.h"
 #include "pg_build.h"
 
 #define TITLE "Performance guide"
 #define NOT_MEASURED "Not measured"
 #define DOUBTS "Figures to doubt"
-
 /* The slug of the summary's charts' files. */
 #define CHARTS_SUMMARY "summary"
+
 void pg_anchor(const char *title, char *buf, size_t len)
 {
 	size_t at = 0;
@@ -134,6 +135,18 @@ static void head(struct pg_walk *w, const struct pg_doubts *d, int nunfilled)
 	snprintf(w->about, sizeof(w->about), "Made%s%s by perfguide %s from %d board column%s%s%s%s.",
 		 date[0] ? " on " : "", date, PG_VERSION, g->ncols, g->ncols == 1 ? "" : "s",
 		 rel[0] ? "; release" : "", rel[0] && strchr(rel, ',') ? "s " : rel[0] ? " " : "", rel);
+	int cpu = 0;
+	for (int s = 0; s < g->nsections; s++)
+		cpu |= pg_section_has_cpu(g, s);
+	size_t at = strlen(w->about);
+	/* which load the CPU columns are */
+	if (cpu && g->opts.cpu_load == PG_CPU_LOAD_PROCESS)
+		snprintf(w->about + at, sizeof(w->about) - at, " CPU load columns are perfguide's own share of all "
+			 "the CPUs (its user and system time), not the system's.");
+	else if (cpu)
+		snprintf(w->about + at, sizeof(w->about) - at, " CPU load columns are the system's busy share of all "
+			 "the CPUs, other processes' included: marked " PG_DOUBT_MARK " where they used %.0f%% or more.",
+			 100 * PG_ENV_SHARE);
 	pg_utf8_trim(w->about);
 	toc_add(w, "Machines", -1);
 	if (d->doubtful)
@@ -143,6 +156,9 @@ static void head(struct pg_walk *w, const struct pg_doubts *d, int nunfilled)
 		snprintf(t, sizeof(t), "Against %s", g->cols[g->baseline].name);
 		toc_add(w, t, -1);
 	}
+	/* each section's anchor, also the name of its charts' files */
+	for (int s = 0; s < g->nsections; s++)
+		unique_anchor(w, g->sections[s].title, w->slugs[s], sizeof(w->slugs[s]));
 	for (int s = 0; s < g->nsections; s++)
 		if (!collapsed(g, s))
 			toc_add(w, g->sections[s].title, s);
@@ -159,9 +175,6 @@ static const char *const advice[PG_DOUBT_KINDS] = {
 	"CPU frequency fixed) with more samples (`perfguide run SELECTOR --min-time 1 --runs 10`)",
 	"disturbed: the machine did something else while it was measured (its note says what); run "
 	"again when it is idle (`perfguide run SELECTOR --wait-quiet 60` waits up to a minute for it)",
-	/* each section's anchor, also the name of its charts' files */
-	for (int s = 0; s < g->nsections; s++)
-		unique_anchor(w, g->sections[s].title, w->slugs[s], sizeof(w->slugs[s]));
 	"capped: sampling stopped at its time limit before the median was known to its target; give "
 	"it more time: the full suite's 30 s per result (`perfguide run SELECTOR --suite full`), no "
 	"limit on the run's time (`perfguide run SELECTOR --budget none`), or a fixed number of samples "
@@ -259,6 +272,7 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	if (!gone || !w.toc || !slugs) {
 		free(gone);
 		free(w.toc);
+		free(slugs);
 		return -1;
 	}
 	/* csv and json keep every row: nothing collapses there, and they have
@@ -277,7 +291,6 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	pg_table_free(&t);
 	if (rc == 0 && d.doubtful)
 		doubts(&w, wr, &d);
-		free(slugs);
 	if (rc == 0 && g->baseline >= 0) {
 		rc = pg_table_summary(g, &t);
 		if (rc == 0 && wr->summary)
@@ -288,9 +301,9 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	if (rc == 0)
 		not_measured(&w, wr, unfilled, nunfilled);
 	int end = wr->end ? wr->end(&w) : 0;
+	pg_unfilled_free(unfilled, nunfilled);
 	free(gone);
 	free(w.toc);
+	free(slugs);
 	return rc < 0 || end < 0 || w.failed || ferror(out) ? -1 : 0;
 }
-	pg_unfilled_free(unfilled, nunfilled);
-	free(slugs);

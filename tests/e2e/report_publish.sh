@@ -9,6 +9,7 @@
 [ "${PG_HAVE_STORE:-ON}" = ON ] || skip "built without SQLite"
 need_python
 F="$PG_SOURCE_DIR/tests/fixtures"
+DAG=$(printf '\342\200\240')
 
 # A board's run: a noisy figure, one measured while the machine was busy
 # (disturbed), a clean one, and storage rows that share their label.
@@ -38,7 +39,9 @@ md = open(t + "/a.md").read()
 head = open(t + "/head.md").read()
 # title, when, release, contents
 assert md.startswith("# Board A, release 09.02\n"), md[:80]
-assert head.split("\n")[2] == "Made on 2026-01-01 by perfguide %s from 1 board column; release 09.02." % head.split("perfguide ")[1].split(" ")[0], head.split("\n")[2]
+assert head.split("\n")[2] == ("Made on 2026-01-01 by perfguide %s from 1 board column; release 09.02. CPU load columns "
+    "are the system's busy share of all the CPUs, other processes' included: marked " + DAGGER +
+    " where they used 10%% or more.") % head.split("perfguide ")[1].split(" ")[0], head.split("\n")[2]
 for entry in ("- [Machines](#machines)", "- [Figures to doubt](#figures-to-doubt)", "- [LMBench](#lmbench)", "- [Storage](#storage)"):
     assert entry in md, entry
 # the machine table: what the run recorded
@@ -76,6 +79,23 @@ assert "LOOP EXT4 Write bs=4k (MB/s)" in got and "LOOP EXT4 Write bs=64k (MB/s)"
 assert "storage.write bs=4k lat_p99 (us)" in got, list(got)
 PY
 
+# CPU load: the system's counts other processes; a cell measured beside
+# them is marked, its note giving their share and perfguide's own, which
+# --cpu-load process shows instead (and says so at the head).
+sed 's/"cpu":{"busy_pct":20}/"cpu":{"busy_pct":96,"self_pct":8},"env":{"others_pct":88}/' "$T/a.jsonl" >"$T/busy.jsonl"
+"$PG" report "$T/busy.jsonl" >"$T/busy.md" 2>/dev/null || fail "report of a busy run"
+grep -q '^| 4k | 10.00 | 96.0 '"$DAG"' \[[0-9]\] |' "$T/busy.md" || fail "busy CPU load: $(grep '^| 4k' "$T/busy.md")"
+grep -q 'CPU load counts other processes: they used 88% of the CPUs meanwhile, perfguide 8%' "$T/busy.md" ||
+	fail "busy CPU load's note: $(grep -i 'cpu load' "$T/busy.md")"
+grep -q '^| 64k | 90.00 | 30.0 |' "$T/busy.md" || fail "a quiet CPU load is marked: $(grep '^| 64k' "$T/busy.md")"
+"$PG" report "$T/busy.jsonl" --cpu-load process >"$T/self.md" 2>/dev/null || fail "report --cpu-load process"
+grep -q 'CPU load (perfguide) %' "$T/self.md" || fail "--cpu-load process: the heading"
+grep -q "CPU load columns are perfguide's own share" "$T/self.md" || fail "--cpu-load process: the head says nothing"
+grep -q '^| 4k | 10.00 | 8.0 '"$DAG"' \[[0-9]\] |' "$T/self.md" || fail "--cpu-load process: $(grep '^| 4k' "$T/self.md")"
+grep -q "^- \[[0-9]\] the system's load: the result records no share of perfguide's own" "$T/self.md" ||
+	fail "--cpu-load process without self_pct: $(grep '^| 64k' "$T/self.md")"
+expect_usage_error "bad --cpu-load" report "$T/a.jsonl" --cpu-load all
+
 # --strict: a guide with figures to doubt is written, and exits 3
 set +e
 "$PG" report "$T/a.jsonl" --strict -o "$T/strict.md" 2>"$T/strict.err"
@@ -104,8 +124,6 @@ grep -q '| Emulated CPU | yes (qemu-user): not the hardware' "$T/emu.md" || fail
 grep -q '| bw_mem-cp-1mb (MB/s) | 300.00 .* \[[0-9]*\] |' "$T/emu.md" || fail "an emulated figure is not marked"
 grep -q 'emulated CPU (qemu-user): not the hardware' "$T/emu.md" || fail "no note for the emulated figures"
 
-# A published table imported onto perfguide's rows: the seed's bw_mem rows
-# and a run of mem.bw.rd share a row; the map names a row no label gives.
 # The machine table from what was recorded: without cpufreq the MHz of
 # /proc/cpuinfo, the source said, and no governor; the caches, the
 # container; qemu's virt board seen from an ARM guest, perhaps emulated, is
@@ -121,6 +139,8 @@ grep -q '| bw_mem-cp-1mb (MB/s) | 300.00 .* \[[0-9]*\] |' "$T/guest.md" || fail 
 grep -q 'perhaps an emulated CPU (qemu, with KVM or without: the guest cannot tell)' "$T/guest.md" ||
 	fail "no note for the perhaps emulated figures"
 
+# A published table imported onto perfguide's rows: the seed's bw_mem rows
+# and a run of mem.bw.rd share a row; the map names a row no label gives.
 printf 'lat_mem_rd-stride128-sz50,mem.lat.rd,size=512 stride=128,latency\n' >"$T/map.csv"
 "$PG" import --db "$T/t.db" --table "$F/seed-lmbench.csv" --map "$T/map.csv" --release 09.02 --date 2024-06-01 \
 	>"$T/imp.out" 2>"$T/imp.err" || fail "import --table: $(cat "$T/imp.err")"

@@ -133,14 +133,14 @@ static void proc_stat_busy_share(void **state)
 	assert_true(l.have_busy);
 	assert_float_equal(l.busy_pct, 75, 1e-9);
 	assert_float_equal(l.self_user_s, 0.25, 1e-9);
+	/* this process's share: 0.25 s of the 100 ticks' CPU time (all CPUs) */
+	long hz = sysconf(_SC_CLK_TCK);
+	assert_float_equal(l.self_pct, 100 * 0.25 / (100.0 / (double)(hz > 0 ? hz : 100)), 1e-9);
 	struct pg_cpu_mark none = { 0 };
 	pg_cpu_load(&none, &none, &l);
 	assert_false(l.have_busy);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
 /* x86's /proc/cpuinfo says each CPU's clock ("cpu MHz"): the machine table
  * shows it where there is no cpufreq; ARM's says none. */
 static void reads_cpu_mhz(void **state)
@@ -160,10 +160,13 @@ static void reads_cpu_mhz(void **state)
 	PUT("/proc/cpuinfo", cpuinfo);
 }
 
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_an_arm_board),
 		cmocka_unit_test(an_empty_machine_is_not_an_error),
 		cmocka_unit_test(proc_stat_busy_share),
+		cmocka_unit_test(reads_cpu_mhz),
 	};
 	return cmocka_run_group_tests(tests, make_board, remove_board);
 }
-		cmocka_unit_test(reads_cpu_mhz),
