@@ -35,7 +35,9 @@ static const char *cell_class(const struct pg_tcell *tc)
 		return tc->doubt ? " class=\"v doubt\"" : " class=\"v\"";
 	if (tc->kind == PG_T_NAME)	/* a short name on one line: "aes-128-cbc" */
 		return tc->text && strlen(tc->text) <= 40 ? " class=\"n\"" : "";
-	return tc->kind == PG_T_CPU ? " class=\"v cpu\"" : tc->kind == PG_T_TEXT ? " class=\"t\"" : "";
+	if (tc->kind == PG_T_CPU)	/* a load beside other processes: marked as its figure is */
+		return tc->doubt ? " class=\"v cpu doubt\"" : " class=\"v cpu\"";
+	return tc->kind == PG_T_TEXT ? " class=\"t\"" : "";
 }
 
 static void html_table(FILE *out, const struct pg_table *t)

@@ -88,6 +88,9 @@ grep -q '^| 4k | 10.00 | 96.0 '"$DAG"' \[[0-9]\] |' "$T/busy.md" || fail "busy C
 grep -q 'CPU load counts other processes: they used 88% of the CPUs meanwhile, perfguide 8%' "$T/busy.md" ||
 	fail "busy CPU load's note: $(grep -i 'cpu load' "$T/busy.md")"
 grep -q '^| 64k | 90.00 | 30.0 |' "$T/busy.md" || fail "a quiet CPU load is marked: $(grep '^| 64k' "$T/busy.md")"
+"$PG" report "$T/busy.jsonl" --format html >"$T/busy.html" 2>/dev/null || fail "report of a busy run, html"
+grep -q '<td class="v cpu doubt" title="CPU load counts other processes: they used 88% of the CPUs meanwhile, perfguide 8%">96.0 '"$DAG"' <sup>' \
+	"$T/busy.html" || fail "busy CPU load, html: $(grep -o '<td class="v cpu[^>]*>[^<]*' "$T/busy.html")"
 "$PG" report "$T/busy.jsonl" --cpu-load process >"$T/self.md" 2>/dev/null || fail "report --cpu-load process"
 grep -q 'CPU load (perfguide) %' "$T/self.md" || fail "--cpu-load process: the heading"
 grep -q "CPU load columns are perfguide's own share" "$T/self.md" || fail "--cpu-load process: the head says nothing"
