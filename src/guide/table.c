@@ -246,6 +246,16 @@ int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_t
 		return pg_table_flat(g, s, opts, t);
 	}
 	t->intro = t->intro_text = pg_section_intro(g, s);
+	/* the section's own words say the system's load: the column is not */
+	if (g->opts.cpu_load == PG_CPU_LOAD_PROCESS && pg_section_has_cpu(g, s)) {
+		char *with = NULL;
+		if (asprintf(&with, "%s%sHere the CPU load columns are perfguide's own share of all the CPUs "
+			     "(report --cpu-load process), not the system's.", t->intro ? t->intro : "",
+			     t->intro ? " " : "") < 0)
+			return -1;
+		free(t->intro_text);
+		t->intro = t->intro_text = with;
+	}
 	if (sec->rows_by && !(opts & PG_TABLE_FLAT))
 		return pg_table_pivot(g, s, opts, t);
 	return pg_table_flat(g, s, opts, t);

@@ -94,6 +94,8 @@ grep -q '<td class="v cpu doubt" title="CPU load counts other processes: they us
 "$PG" report "$T/busy.jsonl" --cpu-load process >"$T/self.md" 2>/dev/null || fail "report --cpu-load process"
 grep -q 'CPU load (perfguide) %' "$T/self.md" || fail "--cpu-load process: the heading"
 grep -q "CPU load columns are perfguide's own share" "$T/self.md" || fail "--cpu-load process: the head says nothing"
+grep -q "Here the CPU load columns are perfguide's own share of all the CPUs" "$T/self.md" ||
+	fail "--cpu-load process: the section's intro says nothing"
 grep -q '^| 4k | 10.00 | 8.0 '"$DAG"' \[[0-9]\] |' "$T/self.md" || fail "--cpu-load process: $(grep '^| 4k' "$T/self.md")"
 grep -q "^- \[[0-9]\] the system's load: the result records no share of perfguide's own" "$T/self.md" ||
 	fail "--cpu-load process without self_pct: $(grep '^| 64k' "$T/self.md")"
