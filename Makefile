@@ -27,14 +27,14 @@ run: build
 # end-to-end commands under valgrind (scripts/memcheck.sh), for what the
 # sanitizers cannot see (reads of uninitialised memory).
 check:
-	@sh scripts/deps.sh check
+	@sh scripts/deps.sh check $(CHECK_BUILD)/deps-missing
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPG_SANITIZE=ON -DBUILD_TESTING=ON
 	cmake --build $(CHECK_BUILD) -j $(JOBS)
 	@(ctest --test-dir $(CHECK_BUILD) --output-on-failure -j $(JOBS); echo $$? >$(CHECK_BUILD)/ctest.rc) | tee $(CHECK_BUILD)/ctest.log
 	@sh scripts/ctest-skipped.sh $(CHECK_BUILD)
 	cmake -S . -B $(CHECK_BUILD)/memcheck -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-g -DPG_SANITIZE=OFF -DBUILD_TESTING=ON
 	cmake --build $(CHECK_BUILD)/memcheck -j $(JOBS)
-	@sh scripts/memcheck.sh $(CHECK_BUILD)/memcheck $(JOBS); echo $$? >$(CHECK_BUILD)/memcheck.rc
+	@PG_DEPS_MISSING=$(CHECK_BUILD)/deps-missing sh scripts/memcheck.sh $(CHECK_BUILD)/memcheck $(JOBS); echo $$? >$(CHECK_BUILD)/memcheck.rc
 	@rc=$$(cat $(CHECK_BUILD)/ctest.rc); [ "$$rc" -ne 0 ] || rc=$$(cat $(CHECK_BUILD)/memcheck.rc); exit $$rc
 
 # The tests that need kernel drivers this machine's kernel lacks (AF_ALG for

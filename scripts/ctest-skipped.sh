@@ -15,3 +15,9 @@ END {
 	printf "make check: %d test%s skipped%s\n", n, n == 1 ? "" : "s", n ? ", for want of what this machine lacks:" : ""
 	for (i = 0; i < n; i++) printf "  %s: %s\n", order[i], (order[i] in why) ? why[order[i]] : "no reason printed"
 }' "$b/ctest.log" "$b/Testing/Temporary/LastTest.log"
+# What scripts/deps.sh could not install (a broken index, a package the
+# archive lacks): the tests above that need it skipped for that reason.
+if [ -s "$b/deps-missing" ]; then
+	echo "scripts/deps.sh could not install:"
+	sed 's/^/  /; s/\t/: /' "$b/deps-missing"
+fi

@@ -2,7 +2,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${PG_SOURCE_DIR:?}"
 CMAKE=${CMAKE_COMMAND:-cmake}
-command -v clang >/dev/null 2>&1 || skip "clang is not installed"
+need_cmd clang clang
 CC=clang "$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON \
 	>"$T/cfg.log" 2>&1 || fail "configure with clang failed: $(tail -n 5 "$T/cfg.log")"
 "$CMAKE" --build "$T/b" -j 2 >"$T/build.log" 2>&1 || fail "clang build failed: $(grep -m 10 -E 'error|warning' "$T/build.log")"

@@ -7,7 +7,7 @@
 need_json
 need_python
 [ "$(id -u)" -eq 0 ] || skip "creating a vcan interface needs root"
-command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is not installed"
+need_cmd ip iproute2
 V=pgcan$$
 cleanup() { ip link del "$V" 2>/dev/null || true; rm -rf "$T"; }
 trap cleanup EXIT

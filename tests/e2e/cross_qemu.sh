@@ -4,14 +4,22 @@
 . "$(dirname "$0")/lib.sh"
 : "${PG_SOURCE_DIR:?}"
 CMAKE=${CMAKE_COMMAND:-cmake}
-ran=0
-for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
+ran=0 why=""
+for t in aarch64-linux-gnu:aarch64:arm64 arm-linux-gnueabihf:arm:armhf; do
 	triple=${t%%:*}
-	q=qemu-${t##*:}
+	a=${t##*:}
+	qa=$(echo "$t" | cut -d: -f2)
+	q=qemu-$qa
 	if ! command -v "$triple-gcc" >/dev/null 2>&1 || ! command -v "$q" >/dev/null 2>&1; then
-		echo "no $triple-gcc or $q: not tested" >&2
+		w=$(deps_why "gcc-$triple" qemu-user || echo "no $triple-gcc or $q")
+		echo "$triple: not tested: $w" >&2
+		why="$why${why:+; }$triple: $w"
 		continue
 	fi
+	# The target's libraries scripts/deps.sh could not install: built without.
+	for l in libjansson-dev libsqlite3-dev libssl-dev liburing-dev libaio-dev; do
+		if w=$(deps_why "$l:$a"); then echo "$triple: built without $l: $w" >&2; fi
+	done
 	b="$T/build-$triple"
 	"$CMAKE" -S "$PG_SOURCE_DIR" -B "$b" -DCMAKE_TOOLCHAIN_FILE="$PG_SOURCE_DIR/cmake/$triple.cmake" \
 		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DBUILD_TESTING=OFF >"$T/cfg.log" 2>&1 \
@@ -35,7 +43,7 @@ for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
 	grep -q '^mem.bw.rd .*MB/s' "$T/run" || fail "$triple: no result line: $(cat "$T/run")"
 	if [ -n "$out" ]; then
 		grep -q '"bench":"mem.bw.rd".*"status":"ok"' "$T/$triple.jsonl" || fail "$triple: no result record"
-		grep -q "\"arch\":\"${t##*:}" "$T/$triple.jsonl" || fail "$triple: machine is not ${t##*:}"
+		grep -q "\"arch\":\"$qa" "$T/$triple.jsonl" || fail "$triple: machine is not $qa"
 		grep -q '"virt":"qemu-user","emulated":true' "$T/$triple.jsonl" ||
 			fail "$triple: the run under $q is not marked emulated: $(head -c 3000 "$T/$triple.jsonl")"
 	fi
@@ -46,5 +54,5 @@ for t in aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm; do
 	echo "$triple: ok"
 	ran=1
 done
-[ $ran -eq 1 ] || skip "no cross toolchain with qemu-user (make cross-aarch64 installs them)"
+[ $ran -eq 1 ] || skip "no cross toolchain with qemu-user (make cross-aarch64 installs them): $why"
 echo "ok"

@@ -14,8 +14,8 @@ expect_usage_error "a size that is not WIDTHxHEIGHT" run ext.glmark2 -p size=big
 	|| fail "a missing glmark2 is not a failure: $(cat "$T/err")"
 grep -q '"status":"skipped","reason":"no-such-glmark2 not found on PATH (Debian' none.jsonl \
 	|| fail "no skip saying how to get glmark2: $(cat none.jsonl)"
-command -v glmark2-es2 >/dev/null 2>&1 || skip "glmark2-es2 is not installed (Debian's glmark2-es2-x11; scripts/deps.sh check)"
-command -v xvfb-run >/dev/null 2>&1 || skip "xvfb-run is not installed (Debian's xvfb; scripts/deps.sh check)"
+need_cmd glmark2-es2 glmark2-es2-x11
+need_cmd xvfb-run xvfb
 
 env -u DISPLAY "$PG" run ext.glmark2 -p bin=glmark2-es2 --no-db --out nodisplay.jsonl >/dev/null 2>"$T/err" \
 	|| fail "no display is not a failure: $(cat "$T/err")"

@@ -19,6 +19,22 @@ FAST="--runs 2 --min-time 0.01"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
+# deps_why PKG...: when scripts/deps.sh could not install one of PKG (it
+# names them in PG_DEPS_MISSING, make check's record: a broken index, a
+# package the archive lacks), prints that with apt's reason, for a skip.
+deps_why() {
+	[ -r "${PG_DEPS_MISSING:-}" ] || return 1
+	for p in "$@"; do
+		w=$(awk -F '\t' -v p="$p" '$1 == p { print $2; exit }' "$PG_DEPS_MISSING")
+		[ -z "$w" ] || { echo "scripts/deps.sh could not install $p ($w)"; return 0; }
+	done
+	return 1
+}
+# need_cmd CMD PKG: skip unless CMD is installed, saying why it is not.
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 ||
+		skip "$(deps_why "$2" || echo "$1 is not installed (Debian's $2; scripts/deps.sh check installs it)")"
+}
 need_json() { [ "${PG_HAVE_JANSSON:-ON}" = ON ] || skip "built without jansson"; }
 need_python() { command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read results"; }
 

@@ -11,8 +11,8 @@
 need_json
 need_python
 [ "$(id -u)" -eq 0 ] || skip "creating network namespaces needs root"
-command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is not installed"
-command -v tc >/dev/null 2>&1 || skip "tc (iproute2) is not installed"
+need_cmd ip iproute2
+need_cmd tc iproute2
 
 cp "$PG" "$T/pg-netns-e2e"
 PGC="$T/pg-netns-e2e"

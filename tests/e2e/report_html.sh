@@ -23,7 +23,7 @@ B=""
 for c in chromium chromium-browser google-chrome; do
 	command -v $c >/dev/null 2>&1 && B=$c && break
 done
-[ -n "$B" ] || skip "no headless Chromium (apt-get install chromium) to render the page"
+[ -n "$B" ] || skip "$(deps_why chromium || echo "no headless Chromium (apt-get install chromium) to render the page")"
 chrome() {
 	timeout 120 "$B" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --no-first-run --user-data-dir="$T/chrome" \
