@@ -135,12 +135,13 @@ umount_root() {
 }
 
 # bb DIR COMMANDS: BitBake commands in the build directory DIR, as a plain
-# user (nobody when we are root), with the locale BitBake insists on.
+# user (nobody when we are root), in the C.UTF-8 locale (BitBake insists
+# on a UTF-8 one; the host's locale configuration is never changed).
 bb() {
 	d=$1
 	shift
 	cat >"$work/bb.sh" <<EOF
-export HOME=$work/yocto LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 PATH=/usr/bin:/bin:/usr/sbin:/sbin
+export HOME=$work/yocto LANG=C.UTF-8 LC_ALL=C.UTF-8 PATH=/usr/bin:/bin:/usr/sbin:/sbin
 cd "$poky" && . ./oe-init-build-env "$d" >/dev/null || exit 1
 grep -q '^BB_NO_NETWORK' conf/local.conf || echo 'BB_NO_NETWORK = "1"' >>conf/local.conf
 $*
@@ -154,14 +155,11 @@ EOF
 
 yocto() {
 	[ -f "$poky/oe-init-build-env" ] || { result yocto fail "$poky is not poky (no oe-init-build-env)"; return; }
-	if ! locale -a 2>/dev/null | grep -qix 'en_US.utf8'; then
-		if [ "$(id -u)" -eq 0 ] && [ -f /etc/locale.gen ]; then
-			echo "$me: generating the en_US.UTF-8 locale BitBake's server needs" >&2
-			sed -i 's/^# *en_US.UTF-8 UTF-8/en_US.UTF-8 UTF-8/' /etc/locale.gen && locale-gen >/dev/null
-		else
-			result yocto skip "BitBake needs the en_US.UTF-8 locale: enable it in /etc/locale.gen and run locale-gen"
-			return
-		fi
+	# BitBake's server wants a UTF-8 locale: C.UTF-8 is in every glibc
+	# since 2.35 (Debian 12), so the host's locales are left as they are.
+	if ! locale -a 2>/dev/null | grep -qix 'C.utf8'; then
+		result yocto skip "BitBake needs a UTF-8 locale and this libc has no C.UTF-8"
+		return
 	fi
 	rm -rf "$work/yocto" && mkdir -p "$work/yocto"
 	cp -r "$top/meta-perfguide" "$work/yocto/meta-perfguide"

@@ -9,6 +9,7 @@
 #include "core/params.h"
 #include "core/text.h"
 #include "core/sysinfo.h"
+#include "core/libs.h"
 #include "pg_build.h"
 #ifdef PG_HAVE_JANSSON
 #include "core/results.h"
@@ -30,8 +31,11 @@ const struct pg_cmd_doc pg_doc_info = {
 		 "its implementer and part), clusters (identical cores on one clock), cpufreq policies "
 		 "(governor, limits, and the hardware's), whether it is virtual or emulated (KVM or another "
 		 "hypervisor, qemu-system, qemu-user), thermal zones, caches, memory, kernel, command line, "
-		 "libc, the compiler and flags this binary was built with, and the optional libraries it has "
-		 "(backends) and why it lacks the others. What the machine does not expose is left out.",
+		 "libc, the compiler and flags this binary was built with, the optional libraries it has "
+		 "(backends) and why it lacks the others, and each library's version: the one it runs with, the "
+		 "one it was built with where they differ, and the Debian package it was built from (with the "
+		 "distribution's patch level, for checking a board's binary against a security advisory). "
+		 "What the machine does not expose is left out.",
 	.opts = info_opts,
 	.exit_status = "0 shown, 2 bad usage.",
 };
@@ -107,6 +111,19 @@ static void print_identity(const struct pg_machine *m)
 	}
 }
 
+/* "lib openssl      3.0.17, from libssl-dev:arm64 3.0.17-1~deb12u2" */
+static void print_libs(void)
+{
+	struct pg_lib libs[PG_LIBS_MAX];
+	int n = pg_libs_read(libs);
+	for (int i = 0; i < n; i++) {
+		char k[32], b[200];
+		snprintf(k, sizeof(k), "lib %s", libs[i].key);
+		pg_lib_describe(&libs[i], b, sizeof(b));
+		row(k, b);
+	}
+}
+
 static void print_text(const struct pg_machine *m)
 {
 	char b[256];
@@ -160,8 +177,10 @@ static void print_text(const struct pg_machine *m)
 	row("compiler", m->compiler);
 	row("cflags", m->cflags);
 	row("perfguide", m->version);
+	row("commit", PG_COMMIT);
 	row("backends", PG_BACKENDS);
 	row("without", PG_BACKENDS_MISSING);
+	print_libs();
 }
 
 #ifdef PG_HAVE_JANSSON

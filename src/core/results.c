@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pg_build.h"
+#include "core/libs.h"
 
 #define SCHEMA "perfguide/1"
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(12))
@@ -136,19 +137,36 @@ static json_t *machine_json(const struct pg_machine *m)
 	return o;
 }
 
+/* libs: each library's version as built (its headers'), libs_running: as
+ * it says at run time, libs_packages: the Debian package it came from. */
+static void libs_json(json_t *build)
+{
+	struct pg_lib l[PG_LIBS_MAX];
+	int n = pg_libs_read(l);
+	json_t *built = json_object(), *running = json_object(), *pkgs = json_object();
+	for (int i = 0; i < n; i++) {
+		set_str(built, l[i].key, l[i].built);
+		set_str(running, l[i].key, l[i].running);
+		set_str(pkgs, l[i].key, l[i].package);
+	}
+	json_object_set_new(build, "libs", built);
+	json_object_set_new(build, "libs_running", running);
+	json_object_set_new(build, "libs_packages", pkgs);
+}
+
 static json_t *build_json(void)
 {
 	json_t *o = json_object();
 	set_str(o, "version", PG_VERSION);
+	if (PG_COMMIT[0])
+		set_str(o, "commit", PG_COMMIT);
 	set_str(o, "compiler", PG_COMPILER);
 	set_str(o, "cflags", PG_CFLAGS);
 	set_str(o, "build_type", PG_BUILD_TYPE);
 	set_str(o, "target", PG_TARGET);
 	set_str(o, "backends", PG_BACKENDS);
 	set_str(o, "backends_missing", PG_BACKENDS_MISSING);
-	json_t *libs = json_object();
-	set_str(libs, "jansson", JANSSON_VERSION);
-	json_object_set_new(o, "libs", libs);
+	libs_json(o);
 	return o;
 }
 

@@ -59,7 +59,7 @@ DESTDIR="$T/root" "$CMAKE" --install "$build" --prefix /usr >"$T/install.log" 2>
 r=$T/root/usr
 for f in bin/perfguide share/man/man1/perfguide.1 share/man/man1/perfguide-run.1 \
 	share/bash-completion/completions/perfguide share/perfguide/lava/perfguide.yaml \
-	share/perfguide/lava/perfguide-run.sh share/perfguide/maps/openssl-cpu.csv share/doc/perfguide/README.md share/doc/perfguide/methodology.md; do
+	share/perfguide/lava/perfguide-run.sh share/perfguide/maps/openssl-cpu.csv share/doc/perfguide/README.md share/doc/perfguide/docs/methodology.md; do
 	[ -f "$r/$f" ] || fail "cmake --install did not install $f"
 done
 for c in $("$PG" help --commands); do
