@@ -6,7 +6,7 @@ CHECK_BUILD ?= build-check
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 RUN_ARGS    ?= --suite quick
 
-.PHONY: all run check check-vm check-fresh build cross-aarch64 cross-armhf fuzz clean
+.PHONY: all run check check-vm check-fresh build cross-aarch64 cross-armhf fuzz release clean
 
 all: build
 
@@ -94,6 +94,15 @@ fuzz:
 		build-fuzz/corpus/store fuzz/corpus/store ;; esac
 	case " $(FUZZ_TARGETS) " in *" lava_log "*) \
 	./build-fuzz/fuzz/fuzz_lava_log -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/lava_log fuzz/corpus/lava_log ;; esac
+
+# A release: VERSION and debian/changelog (when VERSION= names a new one),
+# then the Yocto recipe and the Buildroot package pinned to that commit with
+# their hashes (Buildroot's own git download makes the tarball: BUILDROOT
+# is a Buildroot checkout), in commits of their own (scripts/release.sh).
+# Also after merging a hardening round (docs/security.md).
+release:
+	@[ -n "$(BUILDROOT)" ] || { echo "make release: BUILDROOT=<a Buildroot checkout> [VERSION=X.Y.Z]" >&2; exit 2; }
+	sh scripts/release.sh $(BUILDROOT) $(VERSION)
 
 clean:
 	rm -rf $(BUILD) $(CHECK_BUILD) build-aarch64 build-armhf build-fuzz

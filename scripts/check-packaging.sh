@@ -11,14 +11,18 @@
 #   With --fresh (root), both run in a fresh Debian 12 root instead
 #   (debootstrap, cached in the scratch directory; each step in a copy of it,
 #   with apt-get build-dep [-a arm64] of debian/control and nothing else).
-#   yocto      BitBake parses meta-perfguide with POKY (an LTS branch of
-#              poky's public repository: scarthgap or later), and prints the
-#              recipe's PACKAGECONFIG and DEPENDS; with META_OE (a
-#              meta-openembedded checkout of the same branch) also a dry run
-#              of the recipe's tasks, which resolves every dependency
-#   buildroot  utils/check-package of BUILDROOT on package/perfguide/*, and
+#   yocto      meta-perfguide, inside a clone of this repository, with POKY
+#              (an LTS branch of poky's public repository: scarthgap or
+#              later): without META_OE the layer must be refused (jansson is
+#              meta-oe's); with META_OE (a meta-openembedded checkout of the
+#              same branch) BitBake parses it, prints the recipe's values,
+#              dry-runs its tasks (every dependency resolved) and fetches and
+#              unpacks its default source, the pinned commit of the
+#              repository the layer is in (VERSION and LICENSE checked)
+#   buildroot  utils/check-package of BUILDROOT on buildroot/package/perfguide/*
+#              and the BR2_EXTERNAL tree's own files (-b), and
 #              perfguide.hash against the tarball Buildroot's own git
-#              download makes of PERFGUIDE_VERSION from this repository
+#              download makes of PERFGUIDE_RELEASE_VERSION from this repository
 #
 # POKY, BUILDROOT and META_OE are checkouts you fetched (git clone); nothing
 # is fetched here, and nothing needs the network but apt for missing
@@ -33,7 +37,7 @@ me=check-packaging
 top=$(cd "$(dirname "$0")/.." && pwd)
 fresh=0
 [ "${1:-}" = --fresh ] && { fresh=1; shift; }
-[ $# -ge 2 ] || { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 poky=$(cd "$1" 2>/dev/null && pwd) || { echo "$me: no poky checkout at $1" >&2; exit 2; }
 br=$(cd "$2" 2>/dev/null && pwd) || { echo "$me: no Buildroot checkout at $2" >&2; exit 2; }
 metaoe=""
@@ -135,13 +139,14 @@ umount_root() {
 }
 
 # bb DIR COMMANDS: BitBake commands in the build directory DIR, as a plain
-# user (nobody when we are root), in the C.UTF-8 locale (BitBake insists
-# on a UTF-8 one; the host's locale configuration is never changed).
+# user (nobody when we are root), in the en_US.UTF-8 locale BitBake
+# insists on (LOCPATH names a private copy where the host has none).
 bb() {
 	d=$1
 	shift
 	cat >"$work/bb.sh" <<EOF
-export HOME=$work/yocto LANG=C.UTF-8 LC_ALL=C.UTF-8 PATH=/usr/bin:/bin:/usr/sbin:/sbin
+${locpath:+export LOCPATH=$locpath BB_ENV_PASSTHROUGH_ADDITIONS=LOCPATH}
+export HOME=$work/yocto LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 PATH=/usr/bin:/bin:/usr/sbin:/sbin
 cd "$poky" && . ./oe-init-build-env "$d" >/dev/null || exit 1
 grep -q '^BB_NO_NETWORK' conf/local.conf || echo 'BB_NO_NETWORK = "1"' >>conf/local.conf
 $*
@@ -155,32 +160,60 @@ EOF
 
 yocto() {
 	[ -f "$poky/oe-init-build-env" ] || { result yocto fail "$poky is not poky (no oe-init-build-env)"; return; }
-	# BitBake's server wants a UTF-8 locale: C.UTF-8 is in every glibc
-	# since 2.35 (Debian 12), so the host's locales are left as they are.
-	if ! locale -a 2>/dev/null | grep -qix 'C.utf8'; then
-		result yocto skip "BitBake needs a UTF-8 locale and this libc has no C.UTF-8"
-		return
+	# BitBake insists on the en_US.UTF-8 locale. Where the host has not
+	# generated it, it is compiled into the scratch directory and found
+	# through LOCPATH: the host's locale configuration is never changed.
+	locpath=""
+	if ! locale -a 2>/dev/null | grep -qix 'en_US.utf8'; then
+		locpath=$work/locale
+		mkdir -p "$locpath"
+		if ! localedef -i en_US -f UTF-8 "$locpath/en_US.UTF-8" >"$work/localedef.log" 2>&1; then
+			result yocto skip "BitBake needs the en_US.UTF-8 locale, and localedef could not make it (Debian's locales package has its sources): $(tail -n 1 "$work/localedef.log")"
+			return
+		fi
+		chmod -R a+rX "$locpath"
 	fi
 	rm -rf "$work/yocto" && mkdir -p "$work/yocto"
-	cp -r "$top/meta-perfguide" "$work/yocto/meta-perfguide"
+	# The layer inside a clone of this repository's committed HEAD: the
+	# recipe's default source is the repository its layer is in.
+	git clone -q "$top" "$work/yocto/perfguide" 2>/dev/null ||
+		{ mkdir -p "$work/yocto/perfguide" && cp -r "$top/meta-perfguide" "$work/yocto/perfguide/"; }
 	chmod -R a+rX "$work/yocto"
 	[ "$(id -u)" -eq 0 ] && chown -R 65534:65534 "$work/yocto"
-	layers="$work/yocto/meta-perfguide"
-	[ -n "$metaoe" ] && layers="$metaoe/meta-oe $layers"
+	layer="$work/yocto/perfguide/meta-perfguide"
 	log=$work/yocto.log
-	dry=""
-	[ -n "$metaoe" ] && dry="bitbake -n perfguide 2>&1 | grep -E '^(ERROR:|NOTE: Tasks Summary)'"
-	bb "$work/yocto/build" "bitbake-layers add-layer $layers || exit 1
-bitbake -p 2>&1 | tail -n 1
-bitbake -e perfguide 2>&1 | grep -E '^(PACKAGECONFIG|DEPENDS|EXTRA_OECMAKE)=|^ERROR:'
-$dry" >"$log" 2>&1
 	echo "== yocto (poky $(git -C "$poky" rev-parse --abbrev-ref HEAD 2>/dev/null)${metaoe:+ + meta-oe}):"
+	if [ -z "$metaoe" ]; then
+		# Without meta-oe (jansson) the layer is refused, not built without results files.
+		bb "$work/yocto/build" "bitbake-layers add-layer $layer" >"$log" 2>&1
+		cat "$log"
+		if grep -q "openembedded-layer" "$log" && ! bb "$work/yocto/build" "bitbake-layers show-layers" 2>/dev/null |
+			grep -q '^perfguide '; then
+			result yocto pass
+		else
+			result yocto fail "meta-perfguide was added without meta-oe ($log)"
+		fi
+		return
+	fi
+	# With meta-oe: the parse, the recipe's values, a dry run of its tasks
+	# (every dependency resolved), and its source fetched and unpacked from
+	# the repository the layer is in, at the pinned commit, with no network.
+	bb "$work/yocto/build" "bitbake-layers add-layer $metaoe/meta-oe $layer || exit 1
+bitbake -p 2>&1 | tail -n 1
+bitbake -e perfguide 2>&1 | grep -E '^(PACKAGECONFIG|DEPENDS|EXTRA_OECMAKE|SRC_URI|SRCREV|PV|LICENSE|S)=|^ERROR:'
+bitbake -n perfguide 2>&1 | grep -E '^(ERROR:|NOTE: Tasks Summary)'
+bitbake -c unpack perfguide 2>&1 | grep -E '^(ERROR:|NOTE: Tasks Summary)'" >"$log" 2>&1
 	cat "$log"
+	src=$(sed -n 's/^S="\(.*\)"$/\1/p' "$log")
+	pv=$(sed -n 's/^PV="\(.*\)+git"$/\1/p' "$log")
 	if grep -q '^ERROR:' "$log" || ! grep -q ' 0 errors\.' "$log" || ! grep -q '^PACKAGECONFIG=' "$log"; then
 		result yocto fail "BitBake did not parse meta-perfguide cleanly ($log)"
-	elif [ -n "$metaoe" ] && ! grep -q 'Tasks Summary: .*all succeeded' "$log"; then
-		result yocto fail "the dry run of perfguide's tasks failed ($log)"
+	elif [ "$(grep -c 'Tasks Summary: .*all succeeded' "$log")" -ne 2 ]; then
+		result yocto fail "the dry run or the unpack of perfguide failed ($log)"
+	elif [ "$(cat "$src/VERSION" 2>/dev/null)" != "$pv" ] || ! cmp -s "$src/LICENSE" "$top/LICENSE"; then
+		result yocto fail "the unpacked source at $src is not the pinned $pv (VERSION, LICENSE)"
 	else
+		echo "-- unpacked: $src: VERSION $(cat "$src/VERSION"), the tree's LICENSE"
 		result yocto pass
 	fi
 }
@@ -190,19 +223,25 @@ buildroot() {
 	# check-package reads files of its own tree (relative to its utils/):
 	# a scratch tree of its utils and our package, the checkout untouched.
 	rm -rf "$work/br" && mkdir -p "$work/br/package"
-	cp -r "$br/utils" "$work/br/utils" && cp -r "$top/package/perfguide" "$work/br/package/perfguide"
+	cp -r "$br/utils" "$work/br/utils" && cp -r "$top/buildroot/package/perfguide" "$work/br/package/perfguide"
 	echo "== buildroot ($(git -C "$br" log -1 --format=%h 2>/dev/null)) utils/check-package:"
 	out=$(cd "$work/br" && /usr/bin/python3 utils/check-package package/perfguide/* 2>&1)
 	rc=$?
 	echo "$out"
-	if [ $rc -ne 0 ] || ! echo "$out" | grep -q '^0 warnings generated'; then
+	# and the BR2_EXTERNAL tree's own files (buildroot/), in its mode
+	cp "$top/buildroot/external.desc" "$top/buildroot/external.mk" "$top/buildroot/Config.in" "$work/br/"
+	out2=$(cd "$work/br" && /usr/bin/python3 utils/check-package -b external.desc external.mk Config.in 2>&1)
+	rc2=$?
+	echo "$out2"
+	if [ $rc -ne 0 ] || [ $rc2 -ne 0 ] || ! echo "$out" | grep -q '^0 warnings generated' ||
+		! echo "$out2" | grep -q '^0 warnings generated'; then
 		result buildroot fail "check-package has warnings"
 		return
 	fi
 	# The hash: Buildroot's own git download of the pinned commit, here.
-	v=$(sed -n 's/^PERFGUIDE_VERSION = //p' "$top/package/perfguide/perfguide.mk")
+	v=$(sed -n 's/^PERFGUIDE_RELEASE_VERSION = //p' "$top/buildroot/package/perfguide/perfguide.mk")
 	rm -rf "$work/br-dl" && mkdir -p "$work/br-dl"
-	tgz=$work/br-dl/perfguide-$v-git4.tar.gz
+	tgz=$work/br-dl/perfguide-$v$(sed -n 's/^BR_FMT_VERSION_git = //p' "$br/package/pkg-download.mk").tar.gz
 	# (its temporary files go to the directory it runs in)
 	if ! (cd "$work/br-dl" && BR_BACKEND_DL_GETOPTS=":hc:d:o:n:N:H:lru:qf:e" GIT=git TAR=tar \
 		bash "$br/support/download/git" -q -o "$tgz" -u "file://$top" -c "$v" -d "$work/br-dl/git" \
@@ -210,7 +249,7 @@ buildroot() {
 		result buildroot fail "Buildroot's git download of $v from this repository failed ($work/br-dl.log)"
 		return
 	fi
-	want=$(awk -v f="$(basename "$tgz")" '$1 == "sha256" && $3 == f { print $2 }' "$top/package/perfguide/perfguide.hash")
+	want=$(awk -v f="$(basename "$tgz")" '$1 == "sha256" && $3 == f { print $2 }' "$top/buildroot/package/perfguide/perfguide.hash")
 	have=$(sha256sum "$tgz" | cut -d' ' -f1)
 	echo "-- perfguide.hash: $want; Buildroot's tarball of $v: $have"
 	if [ "$want" = "$have" ]; then result buildroot pass; else result buildroot fail "perfguide.hash does not match"; fi

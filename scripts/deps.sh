@@ -71,10 +71,11 @@ check-vm) pkgs="$build $(group_deps build) binutils python3 qemu-system-x86 busy
 	# the arm64 test's board binary, as make cross-aarch64 builds it
 	arches="arm64" ;;
 # scripts/check-packaging.sh: Debian's packaging tools and the package's
-# build dependencies (also for arm64), BitBake's host tools, Buildroot's
-# check-package (python3-magic, flake8, shellcheck).
+# build dependencies (also for arm64), BitBake's host tools (locales: the
+# sources of the en_US.UTF-8 locale it wants, compiled into a scratch
+# directory), Buildroot's check-package (python3-magic, flake8, shellcheck).
 packaging) pkgs="$build $(group_deps build) git dpkg-dev debhelper lintian crossbuild-essential-arm64 qemu-user
-	      libasound2-dev:arm64 gawk diffstat chrpath python3 python3-magic flake8 shellcheck debootstrap"
+	      libasound2-dev:arm64 gawk diffstat chrpath locales python3 python3-magic flake8 shellcheck debootstrap"
 	essential="$essential dpkg-dev debhelper"
 	arches="arm64" ;;
 cross-aarch64) pkgs="cmake make $cross_arm64"; essential="cmake make gcc-aarch64-linux-gnu"; arches="arm64" ;;

@@ -4,13 +4,23 @@
 #
 ################################################################################
 
-# A commit of perfguide's history; a release moves it (and perfguide.hash).
-# To build a local checkout instead: PERFGUIDE_OVERRIDE_SRCDIR in local.mk.
-PERFGUIDE_VERSION = 12e8f44a5bd8311ba2cef579b62bce9ecb6b4f23
-PERFGUIDE_SITE = https://example.org/perfguide.git
+# The commit the release pinned: `make release` sets it (with its tarball's
+# hash in perfguide.hash, and the Yocto recipe's PERFGUIDE_RELEASE_REV), and
+# make check's style.release fails when it lags behind a hardening fix
+# listed in docs/security.md or disagrees with the tree (docs/install.md).
+PERFGUIDE_RELEASE_VERSION = 0000000000000000000000000000000000000000
 PERFGUIDE_SITE_METHOD = git
-# The repository states no license yet; its owners choose one, and
-# PERFGUIDE_LICENSE and PERFGUIDE_LICENSE_FILES then name it.
+ifneq ($(call qstrip,$(BR2_PACKAGE_PERFGUIDE_CUSTOM_REPO_URL)),)
+PERFGUIDE_SITE = $(call qstrip,$(BR2_PACKAGE_PERFGUIDE_CUSTOM_REPO_URL))
+PERFGUIDE_VERSION = $(call qstrip,$(BR2_PACKAGE_PERFGUIDE_CUSTOM_REPO_VERSION))
+BR_NO_CHECK_HASH_FOR += $(PERFGUIDE_SOURCE)
+else
+# The repository this BR2_EXTERNAL tree (<perfguide>/buildroot) is in.
+PERFGUIDE_SITE = $(BR2_EXTERNAL_PERFGUIDE_PATH)/..
+PERFGUIDE_VERSION = $(PERFGUIDE_RELEASE_VERSION)
+endif
+PERFGUIDE_LICENSE = MIT
+PERFGUIDE_LICENSE_FILES = LICENSE
 PERFGUIDE_DEPENDENCIES = jansson
 # No -Werror against another compiler, no x86 jump padding decided by the
 # build host, no tests; the man pages need the target binary to run
@@ -62,6 +72,14 @@ PERFGUIDE_DEPENDENCIES += postgresql
 PERFGUIDE_CONF_OPTS += -DPG_WITH_LIBPQ=ON
 else
 PERFGUIDE_CONF_OPTS += -DPG_WITH_LIBPQ=OFF
+endif
+
+# A package copied out of perfguide's repository has no repository to
+# default to: it must be told one.
+ifeq ($(BR2_PACKAGE_PERFGUIDE)$(BR_BUILDING),yy)
+ifeq ($(call qstrip,$(BR2_PACKAGE_PERFGUIDE_CUSTOM_REPO_URL))$(BR2_EXTERNAL_PERFGUIDE_PATH),)
+$(error perfguide: set BR2_PACKAGE_PERFGUIDE_CUSTOM_REPO_URL, or use perfguide's buildroot/ directory as a BR2_EXTERNAL tree)
+endif
 endif
 
 $(eval $(cmake-package))
