@@ -151,10 +151,11 @@ cd "$poky" && . ./oe-init-build-env "$d" >/dev/null || exit 1
 grep -q '^BB_NO_NETWORK' conf/local.conf || echo 'BB_NO_NETWORK = "1"' >>conf/local.conf
 $*
 EOF
+	# (LOCPATH in bash's own environment too, for its setlocale)
 	if [ "$(id -u)" -eq 0 ]; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups bash "$work/bb.sh"
+		setpriv --reuid=65534 --regid=65534 --clear-groups env ${locpath:+LOCPATH=$locpath} bash "$work/bb.sh"
 	else
-		bash "$work/bb.sh"
+		env ${locpath:+LOCPATH=$locpath} bash "$work/bb.sh"
 	fi
 }
 
