@@ -233,6 +233,41 @@ static void version(const struct mcol *x, char *buf, size_t len)
 	snprintf(buf, len, "%s", x->run->version && !from_table(x->run) ? x->run->version : "");
 }
 
+/* One library, "OpenSSL 3.0.19", after the others in buf. */
+static void library(char *buf, size_t len, size_t *at, const char *key, json_t *v)
+{
+	const char *ver = json_string_value(v);
+	const char *name = strcmp(key, "openssl") == 0 ? "OpenSSL" : strcmp(key, "sqlite") == 0 ? "SQLite" : key;
+	int w = ver && *at < len ? snprintf(buf + *at, len - *at, "%s%s %s", *at ? ", " : "", name, ver) : 0;
+	if (w > 0 && (size_t)w < len - *at)
+		*at += (size_t)w;
+	else if (*at < len)
+		buf[*at] = '\0';
+}
+
+/* "OpenSSL 3.0.19, SQLite 3.40.1, jansson 2.14": the libraries the run's
+ * binary had, at the versions it ran with (build.libs_running; a results
+ * file older than those has only jansson's, in build.libs), in the order
+ * info lists them whatever order the store kept. */
+static void libraries(const struct mcol *x, char *buf, size_t len)
+{
+	static const char *const order[] = { "openssl", "sqlite", "jansson", "liburing", "libaio", "alsa" };
+	json_t *libs = json_object_get(x->b, "libs_running"), *v;
+	const char *k;
+	size_t at = 0, n = sizeof(order) / sizeof(order[0]), i;
+	if (!json_is_object(libs))
+		libs = json_object_get(x->b, "libs");
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		library(buf, len, &at, order[i], json_object_get(libs, order[i]));
+	json_object_foreach(libs, k, v) {
+		for (i = 0; i < n && strcmp(k, order[i]) != 0; i++)
+			;
+		if (i == n)
+			library(buf, len, &at, k, v);
+	}
+}
+
 static void labels(const struct mcol *x, char *buf, size_t len)
 {
 	pg_labels_text(x->col->labels, buf, len);
@@ -362,7 +397,7 @@ static const struct {
 	{ "Board", board }, { "Architecture", arch }, { "CPU", cpu_models }, { "Cores", cores },
 	{ "Frequency", frequency }, { "Governor", governor }, { "Caches", caches }, { "Memory", memory },
 	{ "Kernel", kernel }, { "Container", container }, { "Emulated CPU", emulation }, { "Compiler", compiler },
-	{ "perfguide", version },
+	{ "perfguide", version }, { "Libraries", libraries },
 	{ "Labels", labels }, { "Date", date }, { "Runs", runs }, { "Sampling", sampling },
 	{ "Pinned to", pinning },
 };

@@ -32,6 +32,8 @@ for t in aarch64-linux-gnu:aarch64:arm64 arm-linux-gnueabihf:arm:armhf; do
 	"$q" "$b/perfguide" info >"$T/info" || fail "$triple: info failed under $q"
 	have=$(sed -n 's/^backends  *//p' "$T/info")
 	[ -n "$want" ] && [ "$have" = "$want" ] || fail "$triple: info says backends '$have', the build found '$want'"
+	# A static binary runs the libraries it was built with.
+	grep '^lib ' "$T/info" | grep -q 'built with' && fail "$triple: a static binary runs other library versions: $(grep '^lib ' "$T/info")"
 	grep -q '^without .*alsa (a static build: Debian ships no static alsa-lib' "$T/info" \
 		|| fail "$triple: info does not say why alsa is missing: $(grep '^without' "$T/info")"
 	grep -q '^mem.bw.rd ' "$T/list" || fail "$triple: list lacks mem.bw.rd"

@@ -14,7 +14,7 @@ DAG=$(printf '\342\200\240')
 # A board's run: a noisy figure, one measured while the machine was busy
 # (disturbed), a clean one, and storage rows that share their label.
 cat >"$T/a.jsonl" <<'EOF'
-{"type":"run","schema":"perfguide/1","id":"a1","board":"boardA","started":"2026-01-01T00:00:00Z","machine":{"arch":"aarch64","cpus":[{"id":0,"model":"Cortex-A53"}],"cpufreq":[{"policy":"policy0","governor":"performance","max_khz":1400000}],"virt":"none","emulated":false},"build":{"version":"9.9"},"config":{"runs":0,"min_runs":6,"max_runs":10,"ci_target":0.02,"cpus":[2]},"labels":{"release":"09.02"},"sections":[{"title":"Storage","order":110,"cpu_load":true,"rows_by":"bs","rows_title":"Buffer size (bytes)","metrics":"bandwidth","intro":"The {engine} engine, queue depth {depth}, {direct?O_DIRECT|buffered}. Seen by {nothing}. The end."}]}
+{"type":"run","schema":"perfguide/1","id":"a1","board":"boardA","started":"2026-01-01T00:00:00Z","machine":{"arch":"aarch64","cpus":[{"id":0,"model":"Cortex-A53"}],"cpufreq":[{"policy":"policy0","governor":"performance","max_khz":1400000}],"virt":"none","emulated":false},"build":{"version":"9.9","libs_running":{"openssl":"3.0.17","jansson":"2.14"}},"config":{"runs":0,"min_runs":6,"max_runs":10,"ci_target":0.02,"cpus":[2]},"labels":{"release":"09.02"},"sections":[{"title":"Storage","order":110,"cpu_load":true,"rows_by":"bs","rows_title":"Buffer size (bytes)","metrics":"bandwidth","intro":"The {engine} engine, queue depth {depth}, {direct?O_DIRECT|buffered}. Seen by {nothing}. The end."}]}
 {"type":"result","bench":"mem.bw.rd","params":{"size":1048576,"threads":1},"metric":"bandwidth","unit":"MB/s","better":"higher","samples":[50,100,150,100,100,60],"median":100,"min":50,"max":150,"cv":0.3,"noisy":true,"stop":"max_runs","label":"bw_mem-rd-1mb","status":"ok"}
 {"type":"result","bench":"mem.bw.wr","params":{"size":1048576,"threads":1},"metric":"bandwidth","unit":"MB/s","better":"higher","samples":[200,200,200,200,200,200],"median":200,"min":200,"max":200,"cv":0,"noisy":false,"stop":"interval","disturbed":true,"disturbed_why":"other processes took 45% of the CPUs","label":"bw_mem-wr-1mb","status":"ok"}
 {"type":"result","bench":"mem.bw.cp","params":{"size":1048576,"threads":1},"metric":"bandwidth","unit":"MB/s","better":"higher","samples":[300,300,300,300,300,300],"median":300,"min":300,"max":300,"cv":0,"noisy":false,"stop":"interval","label":"bw_mem-cp-1mb","status":"ok"}
@@ -47,6 +47,7 @@ for entry in ("- [Machines](#machines)", "- [Figures to doubt](#figures-to-doubt
 # the machine table: what the run recorded
 for row in ("| Architecture | aarch64 |", "| Frequency | 1400 MHz |", "| Governor | performance |",
             "| Emulated CPU | no |", "| Labels | release=09.02 |", "| Pinned to | CPU 2 |",
+            "| Libraries | OpenSSL 3.0.17, jansson 2.14 |",
             "| Sampling | 6 to 10 samples per result, until the median is known to +/-2% |"):
     assert row in md, row
 # figures to doubt: marked, a note says why, counted at the head
