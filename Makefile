@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The two commands the README leads with, and the cross builds. CMake does
 # the building; this file only chains the steps.
 

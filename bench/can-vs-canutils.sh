@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # can-vs-canutils.sh: perfguide's CAN group beside can-utils (Debian's
 # cangen, candump, canbusload) in one qemu VM, on the same interfaces, in
 # rounds that alternate the tools (so a change in the host's load hits all):
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "can-vs-canutils: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done

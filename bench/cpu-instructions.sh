@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cpu-instructions.sh: count, with valgrind's callgrind, the instructions
 # that perfguide's CPU benchmarks and the reference programs execute for one
 # unit of the work they report (one Dhrystone, one Whetstone instruction,

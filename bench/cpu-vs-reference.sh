@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cpu-vs-reference.sh: run perfguide's CPU benchmarks beside the reference
 # programs, binaries you built yourself from their public sources (this
 # script never builds them: see --help for the settings each must be built

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # crypto-vs-openssl.sh: perfguide's crypto group (openssl backend) beside
 # `openssl speed -elapsed -evp ALG` on this machine, in one go, algorithm by
 # algorithm (the two take turns, so a change in the machine's load hits both),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fidelity-rounds.sh: perfguide beside the reference programs it reproduces,
 # row by row, in alternating rounds: every round runs each row's reference
 # and perfguide once, each in its own process, the order swapped every other

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The release gate measured on this machine (issue 25's "done when"):
 #
 #   bench/gate-check.sh [PERFGUIDE] MODE...
@@ -31,7 +32,7 @@ set -u
 pg=build/perfguide
 case "${1:-}" in */*) pg=$1; shift ;; esac
 [ -x "$pg" ] || { echo "gate-check: no perfguide binary at $pg" >&2; exit 2; }
-[ $# -gt 0 ] || { sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -gt 0 ] || { sed -n '3,/^$/p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 command -v python3 >/dev/null || { echo "gate-check: python3 is needed" >&2; exit 2; }
 w=$(mktemp -d /tmp/gate-check.XXXXXX)
 echo "gate-check: files in $w"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # mem-vs-peers.sh: run perfguide's memory benchmarks beside reference tools on
 # this machine, in one go, and print a side-by-side table with pass/fail
 # against the targets below. It is a benchmark script, not a test: it exits 0

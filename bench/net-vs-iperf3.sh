@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # net-vs-iperf3.sh: perfguide's network benchmarks beside iperf3 (the Debian
 # package) over loopback, in one run on this machine, with the targets of
 # issue 5. A benchmark script, not a test: it exits 0 after printing what the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # os-vs-peers.sh: run perfguide's operating-system benchmarks beside the
 # closest tools Debian ships, on this machine, and print side by side:
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # storage-vs-fio.sh: each storage benchmark beside fio (the Debian package)
 # running the same job on the same file, in alternating rounds, with the
 # targets of issue 15. A benchmark script, not a test: it exits 0 after

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # store-fleet.sh: a board farm's store at scale. Generates the results files
 # of BOARDS boards x RESULTS results (25 benchmarks x 20 sizes by default,
 # SAMPLES samples each), then, in alternating rounds, times on this machine:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for arm64 with Debian's gcc-aarch64-linux-gnu:
 #   cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DPG_STATIC=ON
 # (or simply: make cross-aarch64)

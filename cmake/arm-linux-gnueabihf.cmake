@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for armhf with Debian's gcc-arm-linux-gnueabihf:
 #   cmake -S . -B build-armhf -DCMAKE_TOOLCHAIN_FILE=cmake/arm-linux-gnueabihf.cmake -DPG_STATIC=ON
 # (or simply: make cross-armhf)

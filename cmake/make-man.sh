@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Writes the man pages from the binary's own option tables: perfguide(1) and
 # perfguide-COMMAND(1) for every command it has (`perfguide help --man`).
 # The binary runs here: a cross build passes its emulator (qemu-user).

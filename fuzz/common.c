@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the fuzz targets over results (results.c) and stores (store.c)
  * share: the guide in every format, compare, and the checks every output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the fuzz targets (common.c). */
 #ifndef PG_FUZZ_COMMON_H
 #define PG_FUZZ_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for import --from-lava-log: the bytes are a LAVA job log
  * (a console, or LAVA's YAML log) that may hold results files run --lava

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Makes the seeds of fuzz/corpus/store (fuzz/store.c): stores perfguide made
 # from the results corpus, in 512-byte pages (small inputs fuzz faster), and
 # the hostile stores of issue 26 (a view in place of runs, a trigger, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for the control-message parser: every frame the bytes hold is
  * decoded, its typed values read, and it is re-encoded and decoded again,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replays a corpus through the fuzz target without libFuzzer (make check). */
 #include <dirent.h>
 #include <stdint.h>

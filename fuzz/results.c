@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for everything perfguide does with a results file it did not
  * write: the bytes are a results file. It is read (runs/rundata.c), every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for a results store perfguide did not write: the bytes are an
  * SQLite database file. It is opened as `runs`, `report` and `compare` open

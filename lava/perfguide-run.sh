@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The run step of lava/perfguide.yaml: the test definition's parameters
 # arrive as exported shell variables. perfguide reports each result itself
 # (run --lava runs lava-test-case and lava-test-set) and puts the results

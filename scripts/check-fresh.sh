@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make check-fresh`: the README's two commands as a newcomer meets them, on a
 # freshly installed Debian 12. Builds a minimal Debian 12 root with
 # debootstrap (once; cached), copies it, clones this repository's committed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The layering rule (docs/architecture.md, "Layers"): each part of src/ may
 # include only the parts its line there names. The rules are read from that
 # page, between the markers <!-- layers --> and <!-- /layers -->, so they are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The naming rule (docs/architecture.md, "Names"): every name an object file
 # of perfguide exports begins with pg_, or with the prefix its part of the
 # tree documents: a benchmark group's name (audio_, can_, ...; storage's is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The distribution packages, checked with the distributions' own tools, each
 # in a scratch directory (never in the tree, which stays as it is):
 #
@@ -37,7 +38,7 @@ me=check-packaging
 top=$(cd "$(dirname "$0")/.." && pwd)
 fresh=0
 [ "${1:-}" = --fresh ] && { fresh=1; shift; }
-[ $# -ge 2 ] || { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 2 ] || { awk 'NR > 2 && /^#/ { print; next } NR > 2 { exit }' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 poky=$(cd "$1" 2>/dev/null && pwd) || { echo "$me: no poky checkout at $1" >&2; exit 2; }
 br=$(cd "$2" 2>/dev/null && pwd) || { echo "$me: no Buildroot checkout at $2" >&2; exit 2; }
 metaoe=""

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The size rule of the developer page, kept: no function over 80 lines and no
 # C file over 800 in src/, outside the ported reference programs
 # (src/bench/*/ref/, which stay as their authors wrote them). Prints one line

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The last lines of `make cross-aarch64` / `make cross-armhf`: what the board
 # binary is (size, static, stripped) and which optional libraries it has,
 # as the binary itself says (`perfguide info`, run under qemu-user).

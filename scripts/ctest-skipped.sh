@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # After `make check`: how many tests were skipped, and each one's reason (the
 # "SKIP: ..." line it printed), which ctest does not show for a skipped test.
 # Reads ctest's console output (BUILD_DIR/ctest.log, for which tests were

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make run`: the quick suite (or RUN_ARGS) on this machine, then the guide
 # (guide.html and guide.md) beside the results file, whenever at least one
 # result was measured: one benchmark's failure must not cost the whole guide.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The memcheck pass of `make check`: the unit tests and a set of end-to-end
 # commands under valgrind's memcheck, with a build without sanitizers
 # (valgrind and AddressSanitizer do not mix). It is there for what the

@@ -24,7 +24,7 @@
 set -eu
 me=release
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] || { awk 'NR > 2 && /^#/ { print; next } NR > 2 { exit }' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 br=$(cd "$1" 2>/dev/null && pwd) || { echo "$me: no Buildroot checkout at $1" >&2; exit 2; }
 [ -f "$br/support/download/git" ] || { echo "$me: $br is not Buildroot (no support/download/git)" >&2; exit 2; }
 cd "$top"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide: measure a machine the way board vendors' performance guides do. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The seed guide's LMBench table, which three groups fill (mem: bw_mem and
  * lat_mem_rd; os: the system rows; cpuops: lat_ops and lat_proc). Each

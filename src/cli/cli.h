@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One function per subcommand; each parses its own options. */
 #ifndef PG_CLI_H
 #define PG_CLI_H

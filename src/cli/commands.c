@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The commands this binary has, one line each, and `perfguide help`: a
  * command's page, its man page, and the names the shell completion asks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide compare BASE NEW: what changed between two builds, with a
  * verdict per measurement, and an exit status a CI or a board farm can gate

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide compare: runs (compare.c), a board's history and labelled runs
  * in a store (compare_store.c), or a fleet's releases (gate/fleet.c). */
 #ifndef PG_CLI_COMPARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The runs a store gives compare: all runs with a label (release=09.02),
  * a board's earlier runs for --history, and a fleet's two releases (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A command's option table made into what getopt_long takes, its --help
  * page and its man page (help.h). The two pages say the same things from

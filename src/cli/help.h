@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every command's options in one table: getopt_long is given what the table
  * says, and `--help`, `perfguide help COMMAND`, the man pages (`perfguide

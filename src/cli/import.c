@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide import: adds results files brought back from boards to the
  * store, taken out of a LAVA job's log (--from-lava-log), or (--table) a

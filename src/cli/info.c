@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide info: the machine's identity, as recorded with every run. */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * import --from-lava-log: the results files a LAVA job's log holds. `run
  * --lava` writes each into the console as base64 between marker lines

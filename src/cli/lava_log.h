@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The results files `run --lava` put into a LAVA job's log (lava_log.c). */
 #ifndef PG_CLI_LAVA_LOG_H
 #define PG_CLI_LAVA_LOG_H

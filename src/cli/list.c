@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide list: every benchmark id (or those the selectors name), its
  * metrics, parameters and defaults. */
 #include <getopt.h>

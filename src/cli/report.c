@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide report: the performance guide from the store (or from results
  * files): one column per board, one table per section, the machine table at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide run: check every input before any work starts (run_options.c,
  * run_plan.c), then hand each combination to the runner and give what it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide run, in parts: the options (run_options.c), the plan of what
  * runs with which parameters (run_plan.c), and the sinks every result goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide run: its options, each checked before anything runs. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide run: which benchmarks run, with which parameter combinations. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide run --wait-quiet SECONDS: before a benchmark, while other
  * processes hold the CPUs, wait for them (at most SECONDS), and say so.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The results file: the run record, a record per result as it finishes
  * (flushed, so a crash keeps what finished), the end record; with --json the

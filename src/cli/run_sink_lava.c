@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --lava: every result is also a LAVA test case, the way a LAVA test
  * definition reports one (lava/perfguide.yaml runs perfguide so). Inside a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The results store follows the results file: after every record the file
  * gets, the follower reads the new lines back and adds them, so the store

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Where a run's results go: every sink gets every record, in the order the
  * sinks were added (the results file before the store that follows it). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide runs: what the results store holds. */
 #include <getopt.h>
 #include <jansson.h>

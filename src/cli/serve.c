@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfguide serve: the network peer the net.* benchmarks talk to. */
 #include <getopt.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Base64 (RFC 4648), for carrying a results file through a text channel
  * that must not be able to read it as anything else: a LAVA job's console

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The benchmark interface: everything a benchmark file needs, nothing more.
  *

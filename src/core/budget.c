@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The run's budget (--budget), shared out by the runner: what each result
  * cannot go below (its floor) is known before the run, so the results at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a run shows on the terminal: a progress line (only on a terminal,
  * redrawn in place) and one table line per finished result (plain text, no

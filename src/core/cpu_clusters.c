@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Clusters: the groups of identical cores that share a frequency domain,
  * which is what a guide's "4x Cortex-A53 @ 1.4 GHz + 2x Cortex-A72 @ 1.8 GHz"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ARM core names from the Main ID Register (MIDR_EL1), which the kernel
  * shows per CPU in /proc/cpuinfo as "CPU implementer" (bits 31:24) and

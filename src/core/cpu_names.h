@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the CPUs are and how they are grouped: ARM core names decoded from
  * the MIDR fields /proc/cpuinfo shows (cpu_names.c), and the clusters of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cpuload.h"
 
 #include <stdio.h>

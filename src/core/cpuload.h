@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CPU load over a measured window: system-wide busy share of all CPUs from
  * /proc/stat (what netperf -c reports) and this process's own CPU time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the machine did while a result was measured: the CPU time other
  * processes took, time the hypervisor stole, the CPU frequencies seen,

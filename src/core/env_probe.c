@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The probes of core/env.h: what no file in /proc or /sys shows, timed
  * instead. The speed probe is a fixed chain of integer steps (the CPU's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * How library code says why it failed: into the caller's buffer (err,
  * errlen bytes), never on stderr, and -1 returned. The command line prints

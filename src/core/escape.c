@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Text from results files in each format the guide is written in: a name,
  * a board, a note or a reason is text, never markup, and never breaks the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Text perfguide did not write (results files, stores, a peer's replies,
  * another program's output) on its way into each output: Markdown, rst,

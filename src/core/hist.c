@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "hist.h"
 
 #include <math.h>

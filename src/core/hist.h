@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A latency histogram of fixed size, log-linear as fio's completion-latency
  * histogram and HdrHistogram are: values below 64 ns each have a bucket;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The versions of the libraries built in (libs.h says why). */
 #include <stdio.h>
 #include <string.h>

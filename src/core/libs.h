@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The libraries built into this binary and their versions: what its headers
  * said at build time, what the library says now (the same in a static

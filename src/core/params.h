@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Named, typed benchmark parameters: parsing, sweeps and -p overrides. */
 #ifndef PG_PARAMS_H
 #define PG_PARAMS_H

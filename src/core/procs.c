@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A result measured in several fresh processes (procs.h): each child runs
  * pg_run_bench and writes what it measured to a pipe, one line per item

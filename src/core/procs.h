@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One result measured in several fresh processes (run --processes N).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a result's processes say together (procs.h): whether they disagree
  * beyond their noise (the bimodal rule), whether they spread too wide for

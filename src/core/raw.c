@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw-output files beside the results file: see raw.h. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The raw output a benchmark keeps beside the results file
  * (pg_run_opts.raw_dir): an external program's output, a search's trials.

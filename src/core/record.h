@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The result record: one metric of one benchmark run with one set of
  * parameters, as the results file, the store and the report all hold it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The result record to and from JSON, field by field from pg_record_fields.
  * A record read is checked whole: its key, its status, and for an ok result

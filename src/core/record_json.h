@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The result record in JSON (jansson): what the results file holds. */
 #ifndef PG_RECORD_JSON_H
 #define PG_RECORD_JSON_H

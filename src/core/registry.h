@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every benchmark perfguide has. Each group (src/bench/<group>/) exports a
  * NULL-terminated table named pg_group_<group>; the build lists the groups it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The results file: JSON Lines, one "run" record, a "result" record per
  * metric of every benchmark run, an "end" record. Each benchmark's records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The runner: runs one benchmark with one set of parameters and owns all of
  * its timing: warm-up, calibration of the iteration count, the samples, the

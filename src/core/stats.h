@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Summary statistics of a result's samples. */
 #ifndef PG_STATS_H
 #define PG_STATS_H

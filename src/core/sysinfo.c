@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "sysinfo.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The machine's identity: what makes a number reproducible. Every file read
  * here may be absent (small boards, containers); what is missing stays empty.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Text from elsewhere (results files, stores) on its way to a terminal or
  * into a fixed buffer: control characters made visible, UTF-8 cut only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The clocks: CLOCK_MONOTONIC for every measurement, wall time for records. */
 #ifndef PG_TIMER_H
 #define PG_TIMER_H

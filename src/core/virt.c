@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Whether the machine is virtual or emulated, and its thermal state at the
  * start: figures from a KVM guest, from qemu-system without KVM or from

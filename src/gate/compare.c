@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The rows of a comparison: every measurement of BASE found in NEW's runs,
  * what NEW lost, which rows restate another's figure or only describe, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The gate part (src/gate/): compare's pairing and verdicts (this file),
  * their statistics (gate.h), a fleet's releases (fleet.h). Uses core, runs
  * and store; never the guide: its tables escape through core/escape.h

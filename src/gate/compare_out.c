@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What compare found, as a Markdown table or JSON. */
 #include <jansson.h>
 #include <math.h>

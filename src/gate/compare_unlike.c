@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Unlike with unlike: a run compared with itself, or runs of machines that
  * differ in what decides their figures (architecture, CPU model, kernel,

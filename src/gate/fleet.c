@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide compare --baseline-release A --release B: a release gate for a
  * board farm. Each run records its release (run --label release=09.02); for

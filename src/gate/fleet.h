@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The release gate of a board farm (compare --baseline-release A --release
  * B): every board of a store with runs of both releases, each compared as

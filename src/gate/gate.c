@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gate.h"
 
 #include "core/stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The release gate's statistics (gate.c), apart from the runs and records
  * they are applied to (compare.c), so that a test can drive them with

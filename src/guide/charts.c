@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide's charts, the same in every format that has them: a section's
  * line plots (plots.c) and, where several boards are compared, a bar chart

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide's columns: which runs go in each (a board's, a board's with
  * the same labels, or each run), in what order, what their machines say

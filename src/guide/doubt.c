@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * How far a figure of the guide can be trusted, from what its result
  * records: the samples' spread (noisy), too few of them, sampling cut short

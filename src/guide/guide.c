@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Building the guide from runs: columns, rows, their sections, merged cells
  * and, with a baseline, the ratios and their geometric means.

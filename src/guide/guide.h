@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The guide part (src/guide/): the guide's model (this file), the walk
  * and the writers (writer.h), charts (plots.h, svg.h). Uses core and runs;
  * never the gate or the store: cli/report.c hands it the runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide as one csv table for spreadsheets and scripts: a section column,
  * a row per result key (sections that pivot are flat here, their rows named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide as one self-contained HTML file: the tables of the text formats
  * and the charts (svg.c), no scripts, no network. A section's charts are its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide as JSON: the machine table, and per section its rows with the
  * numbers (median, min, max, CPU load, and with a baseline each board's

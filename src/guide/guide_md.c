@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The guide in Markdown: a pipe table per section, its notes as a list, its
  * charts as SVG files beside the guide. */
 #include "writer.h"

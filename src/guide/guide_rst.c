@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The guide in reStructuredText: the csv-table form the seed guide is
  * written in, its charts as SVG files beside it (.. image::), a table of
  * contents: a document Sphinx builds with -W. */

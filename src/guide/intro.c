@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A section's intro says only what its results record. The section declares
  * it with placeholders ({engine}, {direct?O_DIRECT|buffered}); each is

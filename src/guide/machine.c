@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The machine table at the head of the guide: one row per fact of the
  * recorded identity, one column per board (its latest run). A fact no board

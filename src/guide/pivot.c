@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A section pivoted on one parameter (its rows_by): a row per value of it
  * and, per board, a column per (benchmark, metric, other parameters), as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plots.h"
 
 #include <jansson.h>

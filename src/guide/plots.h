@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Which rows of a section make line plots, and the plots' data. A section
  * that declares plot_x gets a plot per (benchmark, metric, other parameters)

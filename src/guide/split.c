@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tables wider than a page: a guide with a baseline and seven boards has 14
  * columns, the Crypto table 21; they overflow html and Sphinx. Such a table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide's charts as inline SVG: a line plot of values against a
  * parameter, and horizontal bars. They know nothing of results: plots.c

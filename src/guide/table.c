@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The walker's tables: a section's rows (one per result key, or pivoted on
  * the section's rows_by parameter), its footnotes, and the summary against a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide's tables as text, the same for every writer: what the columns
  * are, what each cell says, which cells have a footnote and what the notes

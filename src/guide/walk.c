@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The walk through the guide that every writer shares: its head (title,
  * when and by what it was made, the table of contents), the machine table,

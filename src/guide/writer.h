@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The guide's writers, one file per format, and the walk that drives them:
  * the walker (walk.c) goes through the guide once, builds each table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The formats the guide is written in: one writer each, like main.c's commands. */
 #include <stdio.h>
 #include <string.h>

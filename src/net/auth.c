@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "net/auth.h"
 
 #include <errno.h>

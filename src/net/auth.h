@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The pre-shared key: the peer's WELCOME carries a random nonce and the
  * client answers with HMAC-SHA256(key, nonce bytes) in hex. Needs libcrypto;

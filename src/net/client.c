@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The client side of the control connection: what the net.* benchmarks call. */
 #include "net/peer.h"
 

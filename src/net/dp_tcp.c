@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The data plane of the TCP kinds (kinds.c says which kind runs which): the
  * test's thread accepts data connections from the client's address only,

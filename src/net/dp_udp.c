@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The data plane of the UDP kinds (kinds.c says which kind runs which), on
  * the test's one UDP socket; datagrams from any address but the client's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The test kinds (kinds.h): a line each, { id, wire name, ... }, in the
  * order of WELCOME's tests=. */
 #include "net/kinds.h"

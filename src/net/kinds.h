@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The test kinds the peer runs, in one table read by both ends: the net
  * benchmarks take a kind's name for START and its transport from here, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fine pacing of datagrams. netperf paces UDP_STREAM in bursts every 10 ms
  * (-b/-w), so a rate is a staircase of bursts. Here packet i is due at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Pacing of datagrams, shared by the net benchmarks (this side sends) and
  * `perfguide serve` (the peer sends, udp_source): packet i of a trial is due

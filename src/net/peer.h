@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The network peer: what `perfguide serve` runs and what the net.*
  * benchmarks talk to, the way netperf talks to netserver.

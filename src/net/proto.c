@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "net/proto.h"
 
 #include <errno.h>

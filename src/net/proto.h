@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The control protocol's frames (the wire format is described in peer.h):
  * encoding, decoding with every limit checked before a byte of the body is

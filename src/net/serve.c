@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `perfguide serve`: the server (serve_int.h lists the other parts). Every
  * limit is checked before anything is allocated for a client; a session

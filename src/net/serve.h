@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `perfguide serve`: the network peer (see peer.h for the protocol). */
 #ifndef PG_NET_SERVE_H
 #define PG_NET_SERVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the parts of `perfguide serve` share; nothing outside src/net/
  * includes this. The peer is built as fio's engines and iperf3's protocols

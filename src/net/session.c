@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One control connection of `perfguide serve` (the session of peer.h), in
  * its own thread: a frame in, the handler of its type, until BYE, an error

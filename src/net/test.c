@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One test's lifecycle on the peer (serve_int.h): START read, every value
  * in its range and within the peer's limits before a socket is opened for

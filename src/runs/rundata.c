@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading results files. Every line is checked before anything of the file
  * is used, so that a corrupt or truncated file is refused whole, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runs part (src/runs/): runs read back from results files and from
  * published tables, checked on the way in. Uses core only; the store, the
  * gate and the guide are built on it (docs/architecture.md, "Layers"). */

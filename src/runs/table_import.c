@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A published guide's table as runs, so that its figures and perfguide's
  * share rows: the seed's CSV tables (a header row naming the boards, a row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A published guide's table (the seed's CSV: a header naming the boards, a
  * row per figure) as runs whose figures share rows with perfguide's: each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `perfguide run` writing into the store: the results file stays the record
  * and is always written first; the follower reads each line back as it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libpq, looked up when a PostgreSQL store is first opened instead of
  * linked. Linked, libpq brings some twenty libraries (TLS, Kerberos, LDAP,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Finding runs for report and compare: by results file, run id or board. */
 #ifndef PG_SELECT_H
 #define PG_SELECT_H

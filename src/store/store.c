@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The store API over its backends: the --db string (or $PERFGUIDE_DB)
  * chooses one, the first whose claims() says it is its kind; SQLite takes

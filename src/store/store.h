@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The store part (src/store/): the stores, their guards, libpq loaded at
  * run time, the runs a command names (select.h) and a results file
  * followed into a store (follow.h). Uses core and runs; never the gate or

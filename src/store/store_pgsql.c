@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The PostgreSQL store (libpq): the tables and schema versions of the SQLite
  * store, on a server that a board farm's many writers share. What sharing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The PostgreSQL store's parts (store_pgsql.c: the schema, connecting,
  * adding; store_pgsql_read.c: listing and reading runs) and what they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The PostgreSQL store's read side: what reading asks of the store (its
  * queries, checked against a newer perfguide's store), the runs listed, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The SQLite store: one file, tables for machines, runs, results and
  * samples. The schema has a version; migrations[i] takes a store from

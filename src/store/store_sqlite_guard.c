@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * An SQLite store as untrusted input. Its schema is SQL that SQLite runs
  * when perfguide touches a table: a view named runs is whatever query its

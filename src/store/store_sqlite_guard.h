@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What an SQLite store file may make perfguide do: nothing but perfguide's
  * own SQL on perfguide's own tables, for a bounded time (store_sqlite_guard.c;

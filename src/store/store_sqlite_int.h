@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The SQLite store's parts (store_sqlite.c: the schema, opening, adding;
  * store_sqlite_read.c: listing and reading runs) and what they share.

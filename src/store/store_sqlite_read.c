@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The SQLite store's read side: the runs it holds listed, a run read back
  * whole (its row, its results by the field table, their samples). What is

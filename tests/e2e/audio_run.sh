@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The audio group where there is no sound card (the VM test, tests/vm/
 # audio.check.sh, has real drivers): every benchmark is a skip whose reason
 # names the device, the run completes, and bad parameters are refused

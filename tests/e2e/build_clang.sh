@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # clang builds the whole tree with -Wall -Wextra -Werror too.
 . "$(dirname "$0")/lib.sh"
 : "${PG_SOURCE_DIR:?}"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The CAN group where this machine has no CAN interface (most build hosts,
 # containers): every benchmark skips (before any trial) and says why, a missing
 # interface is named, one that is not CAN is an error, and parameters a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The CAN group on a vcan this test creates and removes (root, and a kernel
 # with the vcan module; skipped otherwise, and always run in the VM by
 # tests/vm/can.check.sh): every frame can.tx says it wrote is one the

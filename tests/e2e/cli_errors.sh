@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every bad input: one line naming the problem, exit 2, before any work.
 . "$(dirname "$0")/lib.sh"
 cd "$T"

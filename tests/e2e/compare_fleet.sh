@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare across a fleet: runs labelled release=1 and release=2 on six
 # boards, two runs of each release per board (its replicates); b2 lost 10%
 # bandwidth, b3 gained 20% latency (lower is better), b1 is unchanged, b4

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The CPU group end to end: every benchmark runs, carries the seed's row
 # names, and its figures are what it counted (iterations over the time).
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The CPU group's composites: cpu.scaling runs a benchmark with one copy and
 # with N and reports what they say; cpu.nbench.index combines the ten
 # BYTEmark workloads' medians against the K6/233 baseline. Nothing timed is

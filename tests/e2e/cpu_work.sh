@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cpu.work.*: every workload runs, checks its answer and counts one
 # iteration per run; the score is the geometric mean of the workloads'
 # medians (those its note lists). Nothing timed is asserted.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The static cross builds run under qemu-user: list, and one short memory
 # benchmark whose results file is read back. A static build has no
 # alsa-lib (Debian ships no libasound.a): its audio group says so.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Built without libcrypto, the crypto group is still there: the openssl
 # backend says `skipped` and what to install, the kernel backend (AF_ALG,
 # libc alone) runs or skips on its own terms, and the run succeeds.

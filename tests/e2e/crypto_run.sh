@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The crypto group end to end: every algorithm runs through the openssl
 # backend after its known-answer tests, its figures are what it counted
 # (buffers of `size` bytes over the time), the seed's rows carry their

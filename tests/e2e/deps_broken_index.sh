@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # scripts/deps.sh when one index of the archive cannot be read (a mirror
 # caught mid-sync): two local repositories, one of them with a Release file
 # naming a wrong hash for its Packages index. apt works in a scratch root

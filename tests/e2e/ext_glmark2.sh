@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ext.glmark2 for real: Debian's glmark2-es2 (glmark2-es2-x11) under Xvfb
 # with Mesa's software renderer, two short scenes. The score must be the one
 # glmark2 printed, and follow from the scenes' FPS in the raw output kept

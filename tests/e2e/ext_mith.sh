@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ext.coremark-pro, ext.coremark-pro.mark and ext.multibench end to end,
 # on stand-ins for the suites' workload programs: small shell scripts,
 # written here, that print MITH's report (the format of the recorded outputs

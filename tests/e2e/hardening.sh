@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 13 at the command line: results files, the store and the report as
 # untrusted input (the library's side is tests/unit/test_report_hardening.c).
 # Each check failed before its fix; the defect's number is in its message.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 26 at the command line: the third audit's defects (the library's side
 # is tests/unit/test_store_hardening.c, the storage target's tests/unit/
 # test_storage.c). Each check failed before its fix; the defect's number is

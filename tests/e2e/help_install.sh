@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The pages and what `cmake --install` puts in place: `perfguide help
 # COMMAND` is `COMMAND --help`; the man pages are made from the same option
 # tables (every option a command accepts is on its page and in its --help);

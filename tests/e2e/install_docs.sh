@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What `cmake --install` (and so the Debian package) puts in place for a
 # user: the user documents only (README, install, methodology, report,
 # security; not the developers' architecture and testing pages), every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Ctrl-C ends a run with an "interrupted" end record and keeps every finished
 # result; a second Ctrl-C exits at once. SIGTERM behaves like the first.
 . "$(dirname "$0")/lib.sh"

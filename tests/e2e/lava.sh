@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # LAVA: lava/perfguide.yaml validates against LAVA's own test definition
 # schema (lava_common), and what `run --lava` prints is parsed by the
 # dispatcher's own lava-test-shell code (lava_dispatcher) into one case per

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """LAVA's own code on perfguide's output, for tests/e2e/lava.sh.
 
   lava_parse.py testdef FILE.yaml   validate a test definition with LAVA's

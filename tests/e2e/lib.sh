@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the end-to-end tests: run from ctest with PERFGUIDE set.
 set -eu
 : "${PERFGUIDE:?set PERFGUIDE to the perfguide binary}"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The core builds with libc alone: without jansson the binary still lists,
 # runs and shows results, and says why it writes no results file.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # list and info, as text and as JSON.
 . "$(dirname "$0")/lib.sh"
 

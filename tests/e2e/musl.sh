@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The tree with musl (Buildroot and Alpine boards use it): a static,
 # stripped build with musl-gcc and libc alone, its unit tests (cmocka's
 # calls from tests/unit/mini-cmocka: Debian's libcmocka is glibc's) and a

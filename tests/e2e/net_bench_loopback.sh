@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The net group over loopback, against the peer each benchmark starts for
 # itself: known answers (a paced UDP stream sends exactly rate x time and
 # loses nothing at a low rate; bidirectional = each way summed), the seed's

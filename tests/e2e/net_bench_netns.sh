@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The net group between two network namespaces joined by a veth pair that
 # this test creates and removes: `perfguide serve` in one, `perfguide run
 # --peer` in the other, private addresses on the veth only. Then known

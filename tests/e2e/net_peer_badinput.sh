@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # perfguide serve under bad input: every bad client is answered with an ERROR
 # or dropped, and afterwards a normal session still counts bytes exactly.
 # Loopback only, on a port the kernel picks.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A raw client of perfguide serve's control protocol, for the e2e tests.
 
 usage: net_peer_client.py PORT CASE [ARGS...] [KEYFILE]

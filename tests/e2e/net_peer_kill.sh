@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # perfguide serve survives a client killed in the middle of a test: the
 # test's slot is freed (the peer allows one session at a time here) and the
 # next session counts bytes exactly. Loopback only.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The peer's limits against a client that wants to lock it or turn it into
 # a flood (issue 13, defects 5 and 13), and the rule that held before them:
 # the peer sends to no address but its client's. Loopback only (127.0.0.2

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The os and cpuops groups end to end: every result ok (or skipped with a
 # reason), labelled with the seed's row name, counted as the methodology
 # says (bytes actually received, files actually created), and nothing left

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Ctrl-C in the middle of the os benchmarks: the run ends "interrupted",
 # the ring of lat_ctx processes and the IPC peers are reaped, and the files
 # of the file-system benchmarks are removed.

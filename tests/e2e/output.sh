@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What a run prints: a table of results as they finish, clean text when not
 # on a terminal, JSON Lines on stdout with --json (the table moves to stderr),
 # and a skipped benchmark that says why.

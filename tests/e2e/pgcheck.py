@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the end-to-end tests' Python checks share: reading a results file
 and failing with one line that says what was wrong.
 

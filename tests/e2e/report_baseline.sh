@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # report --baseline on the seed fixtures: each board's ratio to the baseline
 # per row (above 1 is better whichever way the metric goes), the geometric
 # mean per section, and the mark where two boards' min..max overlap. The

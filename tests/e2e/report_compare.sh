@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare: three runs a side 10% apart is a regression; one run a side of
 # the same is inconclusive (two processes can differ that much), 5x is
 # judged; wide samples are within noise; a lost benchmark fails; a run

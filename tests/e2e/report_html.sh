@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # report --format html: one self-contained file that headless Chromium
 # renders with its charts drawn (non-empty SVG paths) and no console errors.
 . "$(dirname "$0")/lib.sh"

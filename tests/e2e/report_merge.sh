@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # report: repeated runs of one board merge into one column (median of the
 # medians, min of the mins, max of the maxes); the latest run by default;
 # a skipped result shows why in a footnote; every row has every column.

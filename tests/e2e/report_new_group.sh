@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A new group brings its own section into the guide with nothing edited
 # outside its directory: examples/group_synth/ (the skeleton group of
 # docs/architecture.md) copied to src/bench/ of a copy of the tree is

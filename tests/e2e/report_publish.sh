@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A guide a vendor can publish as it is: figures to doubt marked with a
 # note in every format and counted at the head (report --strict exits 3);
 # intros that say what the results record; a title, a table of contents;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The guide from the seed's own figures: the fixtures (seven boards' LMBench
 # rows and six boards' OpenSSL table, as results files) import and render,
 # and the md, rst and csv tables have the seed's rows, columns and values.

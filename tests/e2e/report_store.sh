@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The results store: import (one transaction per file, refusing corrupt
 # files whole, idempotent), runs, and `run` adding to the store.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The noise-aware runner end to end: without --runs each result samples
 # until the median's 95% interval is narrow or its time is up, and says
 # which; --budget shares a time among the results; --runs stays exact.

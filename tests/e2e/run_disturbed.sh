@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What the machine did while a result was measured: every ok result says
 # (env, disturbed true or false); beside two busy loops of another process
 # the run waits for them (--wait-quiet), then marks its result disturbed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The memory benchmarks end to end: records as DESIGN.md says, with counts
 # that match the work done (bytes per pass times passes over the time).
 . "$(dirname "$0")/lib.sh"

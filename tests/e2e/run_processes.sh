@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run --processes: a CPU result measured in several fresh processes records
 # each one's median and sample count (the samples theirs in order), one
 # process records none, a process killed by a signal is an error naming it

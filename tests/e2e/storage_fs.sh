@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The storage group on real file systems: a loop-mounted ext4 (every
 # benchmark, every engine this build has, O_DIRECT), tmpfs (buffered) and
 # ramfs (refuses O_DIRECT: a skip saying so); then what goes wrong: a full

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Built without liburing and libaio, the storage group is still there: the
 # io_uring and libaio engines say `skipped` and what to install, psync runs,
 # and the default engine (auto) falls back on it.

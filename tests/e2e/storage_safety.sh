@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The storage group's safety rules, each one: bad targets are one-line
 # errors with exit 2 and nothing touched (a device's bytes checked before
 # and after); a device is read when named, written only with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The PostgreSQL store, on a throwaway server (tests/pg/server.sh): the seed
 # fixtures render the same guide from it, byte for byte, as from SQLite;
 # runs, compare and history say the same; 16 concurrent imports of different runs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the tests of the PostgreSQL store: a throwaway server of
 # Debian's postgresql (initdb and pg_ctl from /usr/lib/postgresql/*/bin) in a
 # temporary directory, reached only through a Unix socket there; no system

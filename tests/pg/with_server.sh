@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # with_server.sh PROGRAM ARGS...: runs PROGRAM with a throwaway PostgreSQL
 # server, its socket directory in PERFGUIDE_TEST_PG_HOST (user perfguide,
 # trust); exit 77 (skipped) when there is none to start.

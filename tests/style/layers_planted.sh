@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # scripts/check-layers.sh must fail on an include across a forbidden line:
 # a copy of src/ and the rules, one forbidden include planted in each of
 # the ways the rules forbid (a benchmark including cli/, the gate

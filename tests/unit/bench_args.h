@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* For unit tests that drive one benchmark by hand: the arguments it runs
  * with when the command line says nothing, or only the -p NAME=VALUE
  * overrides given (NULL ends the list). Include after <cmocka.h>. */

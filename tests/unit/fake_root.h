@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A fake machine's /proc and /sys for the tests that read the machine: the
  * files are made under a temporary root that pg_sysinfo_set_root points

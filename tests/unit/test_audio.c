@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The audio group without a sound card: the loop's signal is found again
  * frame for frame and every kind of damage is counted exactly; the rate

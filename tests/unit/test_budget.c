@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The run's budget (core/budget.c) on a virtual clock: the floors of the
  * results still to run are kept back, flexible results share the rest. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CAN group without an interface: a frame's bits on the wire (stuff
  * bits counted from its content, against canbusload -e's figures for the
  * same frames and a frame counted by hand), the payload and its check, ids,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The gate's statistics and compare's rows, verdicts and exit statuses on
  * small hand-made runs. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU group's workloads: what they count, and that a wrong answer is
  * caught. No timing is checked here. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Core names and clusters read from fake /proc and /sys trees of real
  * boards. The trees are written here from the kernel's documented formats

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* BYTEmark's floating-point emulation and neural net: what they count and
  * that their answers are right. No timing is checked here. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpu.work.*: each workload counts one iteration per run and checks its
  * answer; a wrong answer is an error. No timing is checked here. */
 #include <math.h>

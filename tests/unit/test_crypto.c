@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The crypto group: its known-answer vectors are the published ones (checked
  * against libcrypto directly, not through the backend), a wrong answer is an
  * error and never a number, the kernel backend skips where the kernel has no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the machine did during a sample, and whether it is virtual or
  * emulated, read from fake /proc and /sys trees. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The ext group's parsers on outputs recorded from the real suites
  * (tests/fixtures/ext/), whole, cut short at every byte, and changed; the

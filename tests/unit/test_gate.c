@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The release gate's promises, on synthetic runs with a fixed seed
  * (docs/methodology.md quotes the figures this prints):

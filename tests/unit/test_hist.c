@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The latency histogram, and the runner deriving PG_HIST_* metrics from it,
  * on values whose quantiles are known exactly. */
 #include <setjmp.h>

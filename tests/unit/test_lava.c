@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run --lava's case names: the benchmark id, its recorded parameters that
  * are not at their defaults (sizes as -p takes them, named choices by name),
  * the metric unless it is the first, in LAVA's alphabet, at most 100

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which memory results the host's other tenants decide (bench/mem/mem.c,
  * core/sysinfo.c): a working set past the inner caches and within a
  * last-level cache that a virtual or emulated machine shares with work it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The msg group without an rpmsg bus: the payload and its check, finding
  * the echo service in a sysfs tree laid out in a temporary directory as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The client (pg_peer_*) against a real `perfguide serve` loop run in a
  * child process on 127.0.0.1: known workloads give exact counts, limits are

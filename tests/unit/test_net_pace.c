@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The net group's pacing, rate parsing and latency percentiles. */
 #include <setjmp.h>
 #include <stdarg.h>

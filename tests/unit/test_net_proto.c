@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The control protocol's frame codec: limits, round trips, typed values. */
 #include <setjmp.h>
 #include <stdarg.h>

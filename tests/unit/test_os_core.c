@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The two runner features the os group added: an overhead per counted unit
  * that comes off time-per metrics, an untimed prepare before every step,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the processes of an exchange run (bench/os/os.c, cpu=): the values
  * the check accepts, and the CPUs each placement picks from this thread's
  * own affinity, which the test narrows to see spread refused. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A result measured in several fresh processes (core/procs.c): a benchmark
  * whose every sample is known exactly (a virtual clock each process moves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The guide's cells, row names, sections and column merging. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Issue 13: results files, the store and the report as untrusted input. One
  * test per defect of the audit that the library shows (the command-line ones

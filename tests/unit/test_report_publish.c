@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A guide a vendor can publish: figures to doubt marked with their notes,
  * intros from what the results record, the seed's crypto table shape,
  * columns per label, the latest result per benchmark, wide tables split. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The results writer: what it writes parses back to exactly what was given. */
 #include <setjmp.h>
 #include <stdarg.h>

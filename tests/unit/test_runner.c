@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runner against benchmarks whose work and counts are known exactly. */
 #include <sched.h>
 #include <setjmp.h>

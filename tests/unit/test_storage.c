@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The storage group: each engine on a temporary file with exact counts
  * (bytes moved = I/Os x bs, every block written once per pass, in order

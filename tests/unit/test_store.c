@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The store, on each backend: round trip, idempotent adds, incomplete runs
  * replaced, older schemas migrated, foreign databases refused untouched.
  * SQLite by default; PostgreSQL when PERFGUIDE_TEST_PG_HOST names the socket

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Issue 26: the results file reader and the SQLite store as untrusted input,
  * the defects of the third audit that the library shows (the command-line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Machine identity read from a fake board's /proc and /sys, and from none. */
 #include <setjmp.h>
 #include <stdarg.h>

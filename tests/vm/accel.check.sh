@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-vm: run-in-vm.sh falls back to TCG when KVM is there but cannot start
 # the guest (nested virtualisation on which qemu aborts: status 134 before
 # the guest prints anything), and says so in one line. A qemu that fails as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Guest side of `make check-vm`'s arm64 test (run by run-in-vm.sh --arch
 # aarch64, busybox sh on Debian's arm64 kernel under qemu -M virt, TCG):
 # the static board binary reads a real arm64 kernel's /proc and /sys, and

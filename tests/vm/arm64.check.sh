@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-vm: the static aarch64 board binary on a real arm64 kernel (Debian's,
 # under qemu-system-aarch64 -M virt -cpu cortex-a72, TCG): its results come
 # back, are read as an arm64 machine with its core named, on qemu's virt

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Guest side of `make check-vm` for the audio group (run by run-in-vm.sh in
 # the VM, busybox sh): playback and capture on snd-dummy, the checked loop
 # on snd-aloop, xruns provoked, a missing device; aplay and arecord on the

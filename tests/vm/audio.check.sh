@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-vm: the audio group on real kernel drivers: snd-dummy (with
 # fake_buffer=0, every frame copied) for playback and capture, snd-aloop
 # for the checked loop. Debian ships alsa-lib as a shared library only, so

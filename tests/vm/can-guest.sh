@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Guest side of `make check-vm` for the CAN group (run by run-in-vm.sh in
 # the VM, busybox sh), and of bench/can-vs-canutils.sh. Makes vcan, vxcan
 # and, on the two emulated SJA1000 controllers qemu puts on one bus

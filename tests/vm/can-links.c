@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Test helper for tests/vm/can.check.sh: makes the CAN interfaces the VM
  * test needs over rtnetlink (the guest's busybox `ip` cannot make a vxcan

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-vm: the CAN group on real kernel drivers: vcan, vxcan, the can-gw
 # gateway, and two SJA1000 controllers (kvaser_pci) that qemu emulates on
 # one CAN bus. Every count is exact: frames perfguide says it wrote are the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make check-vm`: the tests that need a kernel this machine does not have.
 # Each tests/vm/<name>.check.sh boots its own VM with tests/vm/run-in-vm.sh
 # (a guest script plus a check of what it sent back); a new group adds its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Guest side of `make check-vm` for the crypto group (run by run-in-vm.sh in
 # the VM, busybox sh): the kernel backend's known-answer tests and a short
 # timed run of every algorithm through AF_ALG, results in $PG_OUT.

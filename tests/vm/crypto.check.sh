@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-vm: the crypto group's kernel backend through AF_ALG. Every result
 # ok, or skipped with a reason (an algorithm this kernel lacks); no error.
 set -eu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the tests/vm/*.check.sh scripts that `make check-vm` runs.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PG_VM_BUILD:=$(cd "$here/../.." && pwd)/build-vm}"

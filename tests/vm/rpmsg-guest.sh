@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Guest side of tests/vm/rpmsg.check.sh: loads the kernel's RPMsg modules and
 # the echo remote (tests/vm/rpmsg_echo), runs the msg group through that
 # bus, and writes what the host checks to $PG_OUT. Only the modules failing

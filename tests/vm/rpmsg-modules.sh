@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Builds the RPMsg modules the guest kernel lacks, for tests/vm/rpmsg.check.sh:
 # Debian's amd64 kernel has no RPMsg, so the kernel's own rpmsg_core,
 # rpmsg_ns, rpmsg_char and rpmsg_ctrl are built out of tree from Debian's

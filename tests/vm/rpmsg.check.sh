@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-vm: the msg group over a real kernel RPMsg bus. Debian's amd64
 # kernel has no RPMsg, so tests/vm/rpmsg-modules.sh builds the kernel's own
 # rpmsg_core, rpmsg_ns, rpmsg_char and rpmsg_ctrl for the guest's kernel,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs a test script inside a throw-away Linux virtual machine, for tests
 # that need kernel drivers the host's own kernel lacks (AF_ALG crypto,
 # rpmsg, storage...) or another architecture's kernel (--arch aarch64: a

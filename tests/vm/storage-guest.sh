@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Guest side of `make check-vm` for the storage group (busybox sh, root):
 # O_DIRECT through io_uring and libaio on an ext4 virtio disk and on raw
 # devices (a virtio disk, brd's RAM disk, null_blk), the kernel's own I/O

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-vm: the storage group on devices this machine may lack: virtio
 # disks (ext4, raw, and one that fails: qemu's blkdebug answers EIO for
 # what touches its 2 MB mark), brd, null_blk, io_uring and libaio with

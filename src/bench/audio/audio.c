@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The audio group's table, and what its benchmarks share: the formats, the
  * parameter check, the guide's sections and labels.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The audio group: what its benchmark files share.
  *

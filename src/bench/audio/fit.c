@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The rate a device runs at, from the positions its driver reports.
  *

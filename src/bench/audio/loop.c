@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A known signal through a loopback device (snd-aloop: what is played on
  * hw:Loopback,0,N comes out of hw:Loopback,1,N), checked frame by frame.

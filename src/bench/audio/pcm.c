@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One PCM stream through alsa-lib: the only file of the group that calls it.
  *

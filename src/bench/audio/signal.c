@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The known signal audio.loop plays and checks.
  *

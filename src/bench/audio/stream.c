@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Playback and capture on one ALSA device, as aplay and arecord stream:
  * interleaved frames a period at a time, for `time` seconds per sample.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CAN group's table and what every benchmark's setup shares: finding
  * the interface the `if` parameter names, checking it can carry what was

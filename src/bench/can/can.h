@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CAN group: SocketCAN raw sockets, no library. What its benchmark
  * files share: the interface a run uses (link.c reads it over rtnetlink),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The frames: their payload and its check, their ids, and how many bits
  * each one takes on the bus.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CAN interfaces and the kernel's CAN gateway over rtnetlink, without
  * libnl or libsocketcan: what `ip -d link show` prints about an interface

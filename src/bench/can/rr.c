@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * can.rr: round trips through a peer, one frame in flight, for `time`
  * seconds: a request with `id`, and the peer's answer with id + 1, each

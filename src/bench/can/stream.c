@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * can.tx and can.load: frames written as fast as the interface takes
  * them, as `cangen -g 0` writes them, for `time` seconds, and every one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CPU's clock, for figures per MHz (DMIPS/MHz).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Benchmarks made of other benchmarks (the BYTEmark indices, the scaling
  * of N copies against one, the cpu.work score) run those through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU group's table: one line per benchmark, in the guide's order. */
 #include "cpu.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU group: Dhrystone, Whetstone, Linpack, the BYTEmark workloads. */
 #ifndef PG_BENCH_CPU_H
 #define PG_BENCH_CPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.dhrystone: Dhrystone 2.1 (ref/dhry_1.c, ref/dhry_2.c), as the reference
  * program counts it. One iteration is one pass of the main loop, one

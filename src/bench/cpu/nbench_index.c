@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.index: BYTEmark's MEMORY, INTEGER and FLOATING-POINT indices,
  * as nbench-byte prints them under "LINUX DATA BELOW": each workload's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.scaling: how a CPU benchmark scales over copies. It runs the
  * benchmark named by `bench` once with one copy and once with `copies`

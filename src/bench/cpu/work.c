@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every cpu.work.* benchmark shares: its life cycle and checksum. */
 #include <pthread.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.*: perfguide's own CPU workloads, each a kernel of a kind that
  * embedded CPU suites measure (integer list and matrix work, a state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.dct: the transform at the heart of a JPEG encoder. A 128 x 128
  * 8-bit greyscale image (a smooth gradient with texture) is cut into 256

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.fft: a radix-2 complex FFT of 4096 points in double precision,
  * iterative (bit-reversal permutation, then log2 N passes of butterflies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.linalg: single-precision linear algebra: the LU factorisation
  * with partial pivoting of a 100 x 100 float matrix (row-major, right-

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.listmat: integer work on a linked list and a matrix, with a CRC
  * over the results. One iteration: link 512 nodes in their stored order,

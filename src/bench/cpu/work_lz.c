@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.lz: LZ77-style compression and decompression of 32 KB of
  * generated text (words drawn with a skewed distribution, so it repeats

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.nnet: inference of a small fully connected neural network in
  * 8-bit fixed point, as a microcontroller or DSP runs one: 128 inputs, two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.parse: a tokenizer and recursive-descent parser over generated
  * text. The text is about 22 KB of assignments such as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.score: one figure for the cpu.work.* workloads: the geometric
  * mean of their iterations per second, each run through the runner with

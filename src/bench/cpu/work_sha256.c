@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.sha256: SHA-256 (FIPS 180-4) of a 16 KB buffer. One iteration
  * hashes the whole buffer: 256 compression rounds of 64 steps of 32-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.work.state: a state machine that scans text for numbers. The input
  * is 16 KB of generated tokens separated by commas: decimal integers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cpuops group's table. Its ids start with "cpu.", so "cpu" selects
  * them along with the cpu group's. */
 #include <stddef.h>

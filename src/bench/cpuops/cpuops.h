@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU operation latencies (LMBench lat_ops, lat_proc proccall). */
 #ifndef PG_BENCH_CPUOPS_H
 #define PG_BENCH_CPUOPS_H

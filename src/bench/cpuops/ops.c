@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Latency of one arithmetic operation, LMBench's lat_ops: a chain of
  * operations each needing the result of the one before, so none overlap;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Procedure call, LMBench's lat_proc proccall: a call to a function the
  * compiler may not inline, which returns its argument, each call needing

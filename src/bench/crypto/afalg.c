@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The kernel backend: the Linux kernel crypto API through AF_ALG sockets,
  * the path by which user space reaches crypto accelerators (TI's SA2UL,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The crypto group's table and the benchmark every algorithm shares.
  *

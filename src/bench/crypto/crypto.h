@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The crypto group: `openssl speed -evp ALG` and the ODP crypto speed test
  * in one harness, through two backends: libcrypto's EVP interface and the

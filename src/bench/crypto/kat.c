@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Known-answer tests: every backend and algorithm must give the published
  * answers before anything of it is timed, so a figure always belongs to an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The openssl backend: libcrypto's EVP interface, used the way
  * `openssl speed -evp ALG` (OpenSSL 3) uses it, so the two agree:

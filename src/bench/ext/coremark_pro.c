@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ext.coremark-pro and ext.coremark-pro.mark: EEMBC CoreMark-PRO from the
  * user's own build (its nine workload programs, <workload>.exe), run the

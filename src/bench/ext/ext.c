@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ext group's table: external suites, in the seed guide's order. */
 #include "ext.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The ext group: benchmarks that run an external suite the user has
  * installed (CoreMark-PRO, MultiBench, glmark2) and turn its output into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ext.glmark2: the glmark2 OpenGL (ES) 2.0 benchmark, any flavour the
  * user has (glmark2-es2-drm, glmark2-es2-wayland, glmark2-es2 for X11, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * EEMBC's Multi-Instance Test Harness (MITH), which CoreMark-PRO and
  * MultiBench are both built on: each workload is one program,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ext.multibench: EEMBC MultiBench from the user's own (licensed) build,
  * run like CoreMark-PRO (mith.c; the two share EEMBC's MITH harness and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Running an external suite's program: fork and exec with an argument
  * vector (never a shell), its output captured, a timeout, and the raw

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Memory bandwidth, the nine access patterns of LMBench's bw_mem.
  *

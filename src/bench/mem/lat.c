@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Memory read latency: a chain of dependent loads, each load's address the
  * value of the one before, so no two loads overlap. One operation is one

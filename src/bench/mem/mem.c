@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The memory group's table: one line per benchmark, in the guide's order. */
 #include <pthread.h>
 #include <stdio.h>

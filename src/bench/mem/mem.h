@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The memory group: bandwidth (bw_mem), latency (lat_mem_rd), STREAM. */
 #ifndef PG_BENCH_MEM_H
 #define PG_BENCH_MEM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * STREAM's four kernels on arrays of doubles, counted as STREAM counts them:
  * every byte read and every byte written, once per pass (copy and scale 16

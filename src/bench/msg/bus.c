@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The rpmsg bus as user space sees it, through sysfs and the rpmsg_char
  * uAPI (include/uapi/linux/rpmsg.h):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The messaging group's table: one line per benchmark, in the guide's order. */
 #include "msg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The messaging group: what its files share. */
 #ifndef PG_BENCH_MSG_H
 #define PG_BENCH_MSG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a message carries, and the check of its echo. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * RPMsg to a remote core's echo firmware, through the kernel's rpmsg_char
  * interface (bus.c): each channel is an endpoint of ours, /dev/rpmsgN, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The network group's shared parts: the peer session, data sockets,
  * latency percentiles. */
 #include <errno.h>

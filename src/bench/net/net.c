@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The network group's table: one line per benchmark, in the guide's order. */
 #include "net.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The network group: what its benchmark files share. Every benchmark talks
  * to a peer running `perfguide serve` (src/net/peer.h), started on loopback

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Request/response, netperf's TCP_RR, TCP_CRR and UDP_RR: one transaction
  * is a `size`-byte request and the peer's `size`-byte answer, one at a time,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * TCP bulk throughput, netperf's TCP_STREAM (this side sends), TCP_MAERTS
  * (the peer sends) and both at once (the seed runs the two netperf tests

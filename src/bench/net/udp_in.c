@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * UDP ingress: the peer sends (START test=udp_source, see peer.h), this side
  * receives and counts, as netperf UDP_STREAM run from the tester against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * UDP throughput, netperf's UDP_STREAM: `size`-byte datagrams at an offered
  * `rate` for `time` seconds, or as fast as this side can send (rate=max,

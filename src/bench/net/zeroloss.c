@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The zero-loss rate of RFC 2544 section 26.1 (the seed's "UDP Throughput
  * (0% loss)" table), found as FD.io CSIT's MLRsearch finds it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Boot time, facts of the last boot rather than timed samples (the runner
  * records them once):

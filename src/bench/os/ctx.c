@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Context switch time, LMBench's lat_ctx. procs= processes pass a token
  * around a ring of pipes; each, on getting it, sums its own working set of

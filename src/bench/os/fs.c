@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Files, LMBench's lat_fs, bw_file_rd and bw_mmap_rd. Everything happens in
  * a private directory made under dir= (default $TMPDIR or /tmp) and removed

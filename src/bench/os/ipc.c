@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Local communication between two processes, LMBench's lat_pipe, bw_pipe,
  * lat_unix, bw_unix, lat_tcp, bw_tcp and lat_connect. setup forks a peer

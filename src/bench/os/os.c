@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The operating-system group's table and what its files share. */
 #include <errno.h>
 #include <ftw.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The operating-system group: what its benchmark files share. */
 #ifndef PG_BENCH_OS_H
 #define PG_BENCH_OS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Process creation, LMBench's lat_proc. One operation is one child, from
  * fork() until the parent has reaped it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * select() on many descriptors, LMBench's lat_select (tcp): n= descriptors
  * of one listening TCP socket on 127.0.0.1 (the first, and dup()s of it),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Signals, LMBench's lat_sig. One operation is one:
  *   install  sigaction() of a handler, the action filled in and the old one

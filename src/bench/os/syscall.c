@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * System call latency, LMBench's lat_syscall: one operation is one call.
  * null is getppid() (the kernel does nothing and returns), read and write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Mappings and page faults on a file, LMBench's lat_pagefault and lat_mmap.
  * The file (size=, default 1 MiB... lat_pagefault wants at least 1 MiB) is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The io_uring engine through liburing: a ring of depth entries, plain
  * IORING_OP_READ/WRITE (the vectored ones on kernels before 5.6), nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A job, as fio runs one: depth I/Os of bs bytes kept in flight on one
  * descriptor, sequentially through the first size bytes (wrapping at the

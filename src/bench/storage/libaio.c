@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The libaio engine, fio's default in the seed's jobs: Linux native AIO
  * (io_submit, io_getevents) through libaio. Only O_DIRECT I/O is really

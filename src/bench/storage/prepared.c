@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A job's laid-out file, kept for the run's next results: laying out 1 GiB
  * takes 20-25 s on a 40 MB/s eMMC, and the standard sweep writes and reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The psync engine, fio's: one pread or pwrite at a time, at its offset.
  * Each I/O completes inside submit, so the queue depth is 1 whatever is

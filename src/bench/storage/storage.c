@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The storage group's benchmarks: fio's time-based jobs, one table line
  * each. The seed's tables come from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The storage group: fio's time-based jobs (sequential and random reads
  * and writes at a queue depth, through io_uring, libaio or pread/pwrite) on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Where a storage job runs, whether it may, and on what medium.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runner and checks behind mini-cmocka/cmocka.h (see there why). */
 #include <math.h>
 #include <setjmp.h>

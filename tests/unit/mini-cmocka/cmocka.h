@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The part of cmocka's interface perfguide's unit tests use, for a build
  * where no cmocka library exists for the target C library (a static musl

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Dhrystone 2.1 workload, written from Weicker's published description
  * (CACM 1984, SIGPLAN Notices 1988): the same record types, procedures and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Dhrystone 2.1, first translation unit: the main loop and procedures 1 to 5,
  * as the original's dhry_1.c holds them.

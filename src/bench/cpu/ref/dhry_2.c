@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Dhrystone 2.1, second translation unit: procedures 6 to 8 and functions 1
  * to 3, as the original's dhry_2.c holds them. Being apart from their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.linpack: the LINPACK 100 benchmark as its C translation runs it: LU
  * factorisation with partial pivoting (DGEFA) and solve (DGESL) of a dense

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The BYTEmark (nbench) workloads: shared pieces. Each workload is its own
  * file (nbench_<name>.c); one iteration is the unit the reference counts in

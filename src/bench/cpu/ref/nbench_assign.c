@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.assign: BYTEmark's assignment test: a 101 x 101 cost matrix
  * of random longs (below 5000000) solved as an assignment problem with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.bitfield: BYTEmark's bitfield test: runs of bits in a bitmap of
  * 32768 longs are set, cleared and complemented in turn (operation i % 3),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.fourier: BYTEmark's Fourier test: the first Fourier
  * coefficients of f(x) = (x + 1)^x on [0, 2], each integral by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.fpemu: BYTEmark's floating-point emulation. Arithmetic done
  * the way a machine without an FPU does it, with integer instructions

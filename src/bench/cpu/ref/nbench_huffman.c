@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.huffman: BYTEmark's Huffman test: 5000 bytes of text made of
  * random words in lines of random length are compressed with a Huffman code

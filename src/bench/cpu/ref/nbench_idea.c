@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.idea: BYTEmark's IDEA test: a 4000-byte buffer of random bytes
  * encrypted with the IDEA block cipher (8 rounds, 52 16-bit subkeys, ECB)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.lu: BYTEmark's LU decomposition: a 101 x 101 system of doubles
  * (row-major, as a C 2-D array) factored by Crout's method with implicit

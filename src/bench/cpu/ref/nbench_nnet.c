@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.nnet: BYTEmark's neural net. A three-layer back-propagation
  * network (35 inputs: a 5 x 7 character image; 8 middle neurodes; 8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.numsort: BYTEmark's numeric sort. One iteration is a heapsort
  * of one array of 8111 longs filled from the reference's generator, the

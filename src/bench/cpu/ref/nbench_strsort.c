@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.nbench.strsort: BYTEmark's string sort: about 8111 bytes of strings
  * of random length (1 to 76) and random bytes, stored back to back, each

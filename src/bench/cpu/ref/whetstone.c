@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu.whetstone: the Whetstone benchmark of Curnow and Wichmann (1976), in
  * double precision, as the C translation of the netlib Fortran
