@@ -22,6 +22,7 @@
 #include <alsa/asoundlib.h>
 #endif
 
+#ifdef PG_HAVE_CRYPTO
 /* "OpenSSL 3.0.17 1 Jul 2025" -> "3.0.17": OpenSSL's text, old and new. */
 static void second_word(const char *text, char *out, size_t len)
 {
@@ -29,7 +30,10 @@ static void second_word(const char *text, char *out, size_t len)
 	s = s ? s + 1 : text;
 	snprintf(out, len, "%.*s", (int)strcspn(s, " "), s);
 }
+#endif
 
+#if defined(PG_HAVE_CRYPTO) || defined(PG_HAVE_STORE) || defined(PG_HAVE_JANSSON) || \
+	defined(PG_HAVE_LIBURING) || defined(PG_HAVE_LIBAIO) || defined(PG_HAVE_ALSA)
 static struct pg_lib *add(struct pg_lib *libs, int *n, const char *key, const char *name, const char *package)
 {
 	struct pg_lib *l = &libs[(*n)++];
@@ -39,6 +43,7 @@ static struct pg_lib *add(struct pg_lib *libs, int *n, const char *key, const ch
 	l->package = package;
 	return l;
 }
+#endif
 
 static void read_crypto_store(struct pg_lib *libs, int *n)
 {
