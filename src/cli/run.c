@@ -117,6 +117,19 @@ struct watch {
 	struct run_quiet quiet;
 };
 
+/* A named benchmark that cannot run here at any setting: its result,
+ * skipped, without running it. */
+static void skipped(const struct run_item *item, struct pg_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->bench = item->bench;
+	r->args = &item->args;
+	r->nmetrics = pg_metric_count(item->bench);
+	r->status = PG_SKIP;
+	snprintf(r->reason, sizeof(r->reason), "%s", item->skip);
+	r->started = r->finished = pg_wall_time();
+}
+
 static void run_plan(const struct run_config *c, const struct run_plan *p, struct run_sinks *s)
 {
 	struct pg_run_opts ro;
@@ -134,7 +147,8 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 	if (ro.budget) {
 		pg_budget_init(&shared, c->budget, &ro);
 		for (int i = 0; i < p->n; i++)
-			pg_budget_add(&shared, p->items[i].bench, &p->items[i].args, &ro);
+			if (!p->items[i].skip[0])
+				pg_budget_add(&shared, p->items[i].bench, &p->items[i].args, &ro);
 	}
 	double t0 = pg_now(), floors_left = p->floors;
 	for (int i = 0; i < p->n && !pg_interrupted; i++) {
@@ -147,9 +161,14 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 		if (left < floors_left)
 			left = floors_left;
 		floors_left -= p->items[i].floor;
+		struct pg_result r;
+		if (p->items[i].skip[0]) {
+			skipped(&p->items[i], &r);
+			run_sinks_result(s, &r);
+			continue;
+		}
 		run_quiet_wait(&w.quiet);
 		run_sinks_before(s, &p->items[i], i, p->n, left);
-		struct pg_result r;
 		pg_run_bench_procs(p->items[i].bench, &p->items[i].args, &ro, c->processes, &r);
 		run_quiet_after(&w.quiet, &r);
 		/* A benchmark stopped by Ctrl-C did not fail: it is left out. */
@@ -197,6 +216,7 @@ int pg_cmd_run(int argc, char **argv)
 	snprintf(ri.id, sizeof(ri.id), "%s", run_id);
 	if ((rc = open_sinks(&sinks, &c, run_id, &failed)) == 0) {
 		raw_dir_of(sinks.path, sinks.raw_dir, sizeof(sinks.raw_dir));
+		run_print_takes(stderr, &c, &plan, 0);
 		run_plan_check_budget(&c, &plan);
 		run_sinks_begin(&sinks, &ri);
 		catch_signals();

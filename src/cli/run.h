@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/params.h"
 #include "core/results.h"
@@ -59,11 +60,23 @@ struct run_item {
 	const struct pg_bench *bench;
 	struct pg_args args;
 	double floor;		/* seconds no share of the budget can shorten (pg_result_floor) */
+	/* A benchmark named by its id that cannot run here at any of its
+	 * settings (memory): reported skipped with this reason, not run. */
+	char skip[PG_MSG_LEN];
+};
+
+/* What a selected benchmark did with a -p: took it, or kept its own. */
+struct run_take {
+	const struct pg_bench *bench;
+	int ov;			/* index into run_config.ov */
+	struct pg_take t;
 };
 
 struct run_plan {
 	struct run_item *items;
 	int n;
+	struct run_take *takes;
+	int ntakes;
 	double floors;		/* the items' floors' sum */
 	/* The guide's sections of what runs, one per title. */
 	const struct pg_section *sections[64];
@@ -79,8 +92,16 @@ void run_plan_free(struct run_plan *p);
  * stderr saying by how much and which benchmarks take most of them (the
  * run goes on, each result at its floor). */
 void run_plan_check_budget(const struct run_config *c, const struct run_plan *p);
-/* --dry-run: a line per item with its floor, and their sum against the
- * budget, on stdout. */
+/* After the plan is made (run_params.c): a -p that no selected benchmark
+ * takes is bad input (-1 with err set), as is one that some take while
+ * another's choices refuse it as a typo; a scoped one whose scope selects
+ * none of the selected benchmarks is noted on stderr. */
+int run_check_overrides(const struct run_config *c, const struct run_plan *p, char *err, size_t len);
+/* What became of each -p: which benchmarks kept their own values and why
+ * (all: and which took it), a line each on out. */
+void run_print_takes(FILE *out, const struct run_config *c, const struct run_plan *p, int all);
+/* --dry-run: which benchmark takes which -p, a line per item with its
+ * floor, and their sum against the budget, on stdout. */
 void run_plan_print(const struct run_config *c, const struct run_plan *p);
 /* "14m31s", "42.0s" */
 void run_format_seconds(double s, char *buf, size_t len);

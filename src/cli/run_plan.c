@@ -24,17 +24,86 @@ static int select_benches(const struct run_config *c, const struct pg_bench **se
 	return 0;
 }
 
-static int add_items(struct run_plan *p, const struct pg_bench *b, const struct pg_args *combos, int n)
+/* The benchmark's combinations as items; one that cannot run here at any
+ * setting is one item, skipped with the reason. */
+static int add_items(struct run_plan *p, const struct pg_bench *b, const struct pg_args *combos, int n,
+		     const char *skip)
 {
 	struct run_item *items = realloc(p->items, sizeof(*items) * (size_t)(p->n + n + 1));
 	if (!items)
 		return -1;
 	p->items = items;
 	for (int k = 0; k < n; k++) {
+		memset(&items[p->n], 0, sizeof(items[p->n]));
 		items[p->n].bench = b;
+		snprintf(items[p->n].skip, sizeof(items[p->n].skip), "%s", skip);
 		items[p->n++].args = combos[k];
 	}
 	return 0;
+}
+
+static int add_takes(struct run_plan *p, const struct pg_bench *b, const struct pg_take *take, int nov)
+{
+	for (int i = 0; i < nov; i++) {
+		if (take[i].how == PG_TAKE_NONE)
+			continue;
+		struct run_take *t = realloc(p->takes, sizeof(*t) * (size_t)(p->ntakes + 1));
+		if (!t)
+			return -1;
+		p->takes = t;
+		t[p->ntakes++] = (struct run_take){ .bench = b, .ov = i, .t = take[i] };
+	}
+	return 0;
+}
+
+/* Whether a selector is this benchmark's id: named, not matched by a
+ * group or a glob. */
+static int named(const struct run_config *c, const struct pg_bench *b)
+{
+	for (int i = 0; i < c->nselectors; i++)
+		if (strcmp(c->selectors[i], b->id) == 0)
+			return 1;
+	return 0;
+}
+
+/* One selected benchmark's items, and what it did with each -p. A
+ * benchmark named by its id always gets a result: a suite that leaves it
+ * out still runs it (at that suite's lists), and one that cannot run here
+ * at any setting is reported skipped. */
+static int plan_bench(struct run_config *c, struct run_plan *p, const struct pg_bench *b, int64_t mem_avail,
+		      char *err, size_t len)
+{
+	struct pg_take take[RUN_MAX_OVERRIDES];
+	struct pg_sweep_opts o = { .suite = c->suite, .mem_avail = mem_avail, .named = named(c, b), .take = take };
+	struct pg_args *combos;
+	int n;
+	if (pg_sweep_with(b, &o, c->ov, c->nov, &combos, &n, err, len) < 0)
+		return -1;
+	int rc = add_items(p, b, combos, n, o.skip);
+	free(combos);
+	if (rc < 0 || (n > 0 && add_takes(p, b, take, c->nov) < 0)) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	if (o.named && c->suite != PG_SUITE_NONE && (int)c->suite < b->min_suite)
+		fprintf(stderr, "perfguide: %s is not in the %s suite; named, it runs at that suite's settings\n",
+			b->id, pg_suite_name(c->suite));
+	if (o.at_defaults)
+		fprintf(stderr, "perfguide: %s: every setting of the %s suite left out; named, it runs at its "
+			"defaults\n", b->id, pg_suite_name(c->suite));
+	return 0;
+}
+
+/* The bytes free for memory parameters. PERFGUIDE_TEST_MEM_AVAILABLE=SIZE
+ * (for tests only) says another, as a machine with that little would. */
+static int64_t mem_available(void)
+{
+	const char *t = getenv("PERFGUIDE_TEST_MEM_AVAILABLE");
+	int64_t v;
+	char e[80];
+	if (t && pg_parse_size(t, &v, e, sizeof(e)) == 0)
+		return v;
+	return pg_mem_available();
 }
 
 /* Every parameter combination, checked now so that no bad input is found
@@ -46,23 +115,16 @@ int run_make_plan(struct run_config *c, struct run_plan *p, char *err, size_t le
 	memset(p, 0, sizeof(*p));
 	if (select_benches(c, sel, &nsel, err, len) < 0)
 		return -1;
-	int64_t mem_avail = pg_mem_available();
-	for (int i = 0; i < nsel; i++) {
-		struct pg_args *combos;
-		int n;
-		if (pg_sweep(sel[i], c->suite, c->ov, c->nov, mem_avail, &combos, &n, err, len) < 0)
-			return -1;
-		int rc = add_items(p, sel[i], combos, n);
-		free(combos);
-		if (rc < 0) {
-			return pg_err(err, len, "out of memory");
-		}
-	}
+	/* An unscoped -p among several benchmarks goes to each that can take
+	 * it (run_params.c says what became of it). */
 	for (int i = 0; i < c->nov; i++)
-		if (!c->ov[i].used) {
-			return pg_err(err, len, "no selected benchmark has a parameter '%s' (see 'perfguide list')",
-				      c->ov[i].name);
-		}
+		c->ov[i].soft = !c->ov[i].scope[0];
+	int64_t mem_avail = mem_available();
+	for (int i = 0; i < nsel; i++)
+		if (plan_bench(c, p, sel[i], mem_avail, err, len) < 0)
+			return -1;
+	if (run_check_overrides(c, p, err, len) < 0)
+		return -1;
 	if (p->n == 0) {
 		return pg_err(err, len, "nothing to run: every combination was left out");
 	}
@@ -76,6 +138,8 @@ int run_make_plan(struct run_config *c, struct run_plan *p, char *err, size_t le
 	for (int i = 0; i < p->n; i++) {
 		int flexible;
 		ran[i] = p->items[i].bench;
+		if (p->items[i].skip[0])
+			continue;
 		p->items[i].floor = pg_result_floor(p->items[i].bench, &p->items[i].args, &fo, &flexible);
 		p->floors += p->items[i].floor;
 	}
@@ -89,6 +153,9 @@ void run_plan_free(struct run_plan *p)
 	free(p->items);
 	p->items = NULL;
 	p->n = 0;
+	free(p->takes);
+	p->takes = NULL;
+	p->ntakes = 0;
 }
 
 void run_format_seconds(double s, char *buf, size_t len)
@@ -154,10 +221,14 @@ void run_plan_check_budget(const struct run_config *c, const struct run_plan *p)
 void run_plan_print(const struct run_config *c, const struct run_plan *p)
 {
 	char args[160], secs[32];
+	run_print_takes(stdout, c, p, 1);
 	for (int i = 0; i < p->n; i++) {
 		pg_args_format(&p->items[i].args, args, sizeof(args));
 		run_format_seconds(p->items[i].floor, secs, sizeof(secs));
-		printf("%-28s %-48s floor %s\n", p->items[i].bench->id, args, secs);
+		if (p->items[i].skip[0])
+			printf("%-28s %-48s skipped: %s\n", p->items[i].bench->id, args, p->items[i].skip);
+		else
+			printf("%-28s %-48s floor %s\n", p->items[i].bench->id, args, secs);
 	}
 	run_format_seconds(p->floors, secs, sizeof(secs));
 	printf("%d result%s, floors %s", p->n, p->n == 1 ? "" : "s", secs);

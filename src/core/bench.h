@@ -43,6 +43,11 @@ struct pg_param {
 	/* PG_P_STR: the value is taken whole, commas and all (ALSA's device
 	 * names: hw:0,0), so it is never a sweep. */
 	int whole;
+	/* PG_P_STR: the form a value must have (800x600, a rate in Mbit/s):
+	 * 0, or -1 with err saying what is wanted. A value of another form is
+	 * refused as a whole number parameter refuses "4k": an unscoped -p
+	 * among several benchmarks then goes only where it fits. NULL: any. */
+	int (*form)(const char *value, char *err, size_t errlen);
 };
 
 struct pg_value {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "params.h"
 #include "err.h"
+#include "registry.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -125,6 +126,8 @@ int pg_value_parse(const struct pg_param *p, const char *text,
 	case PG_P_STR:
 		if (p->choices && !in_choices(p->choices, text))
 			return pg_err(err, errlen, "%s: '%s' is not one of %s", p->name, text, p->choices);
+		if (p->form && p->form(text, e, sizeof(e)) < 0)
+			return pg_err(err, errlen, "%s: '%s': %s", p->name, text, e);
 		return 0;
 	}
 	if (v->num < p->min || (p->max && v->num > p->max)) {
@@ -149,7 +152,105 @@ int pg_override_parse(const char *arg, struct pg_override *ov, char *err, size_t
 		return pg_err(err, errlen, "-p '%s' is too long", arg);
 	memcpy(ov->name, arg, nl);
 	snprintf(ov->values, sizeof(ov->values), "%s", eq + 1);
+	/* Parameter names have no dot: what is before the last one selects
+	 * the benchmarks the value is for (storage.path). */
+	const char *dot = strrchr(ov->name, '.');
+	const char *param = dot ? dot + 1 : ov->name;
+	size_t sl = dot ? (size_t)(dot - ov->name) : 0;
+	if ((dot && (sl == 0 || !*param)) || sl >= sizeof(ov->scope) || strlen(param) >= sizeof(ov->param))
+		return pg_err(err, errlen, "-p takes NAME=VALUE or SELECTOR.NAME=VALUE (storage.path=/mnt/emmc), "
+			      "not '%s'", arg);
+	memcpy(ov->scope, ov->name, sl);
+	memcpy(ov->param, param, strlen(param) + 1);
 	return 0;
+}
+
+int pg_override_for(const struct pg_override *o, const struct pg_bench *b)
+{
+	return !o->scope[0] || pg_registry_matches(o->scope, b->id);
+}
+
+/* Edits from a to b, case ignored, a swap of two neighbours one edit
+ * (optimal string alignment); 99 for strings too long to matter. */
+static int edits(const char *a, const char *b)
+{
+	enum { L = 24 };
+	size_t n = strlen(a), m = strlen(b);
+	if (n >= L || m >= L)
+		return 99;
+	int d[L][L];
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			int v = d[i - 1][j - 1] + (ca != cb);
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m];
+}
+
+/* Whether value t, which p's choices refuse, is one of them mistyped
+ * ("splcie", "Out", "ot"): a letter off (two in a choice of six or more),
+ * not a path or a number, which are another benchmark's values. */
+static int near_choice(const struct pg_param *p, const char *t, size_t tl)
+{
+	char v[64];
+	if (!p->choices || tl < 2 || tl >= sizeof(v) || memchr(t, '/', tl) || isdigit((unsigned char)t[0]))
+		return 0;
+	memcpy(v, t, tl);
+	v[tl] = '\0';
+	if (in_choices(p->choices, v))
+		return 0;
+	for (const char *c = p->choices; c && *c;) {
+		const char *e = strchr(c, ',');
+		size_t cl = e ? (size_t)(e - c) : strlen(c);
+		char choice[64];
+		snprintf(choice, sizeof(choice), "%.*s", (int)cl, c);
+		if (edits(v, choice) <= (cl >= 6 ? 2 : 1))
+			return 1;
+		c = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Whether some value of the list is a mistyped choice of p's. */
+static int list_near_choice(const struct pg_param *p, const char *list)
+{
+	if (p->whole)
+		return near_choice(p, list, strlen(list));
+	for (const char *t = list; t;) {
+		const char *e = strchr(t, ',');
+		if (near_choice(p, t, e ? (size_t)(e - t) : strlen(t)))
+			return 1;
+		t = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+/* A soft override that b's parameter p cannot take: noted, the first
+ * refusal (or the first that looks like a typo) kept for the error should
+ * no benchmark take it. */
+static void refuse(const struct pg_bench *b, const struct pg_param *p, struct pg_override *o, struct pg_take *t,
+		   const char *why)
+{
+	int typo = list_near_choice(p, o->values);
+	if (!o->refused[0] || (typo && !o->typo))
+		snprintf(o->refused, sizeof(o->refused), "%s: %s", b->id, why);
+	o->typo |= typo;
+	if (t) {
+		t->how = PG_TAKE_NOT;
+		snprintf(t->why, sizeof(t->why), "%s", why);
+	}
 }
 
 const struct pg_param *pg_param_find(const struct pg_bench *b, const char *name)
@@ -232,21 +333,55 @@ struct sweep {
 	int nvals[PG_MAX_PARAMS], from_user[PG_MAX_PARAMS];
 };
 
-/* A benchmark left out of this suite: its parameters still count as known
- * to -p. */
-static void mark_known(const struct pg_bench *b, struct pg_override *ov, int nov)
+/* The override that sets b's parameter p, its values parsed into vals: a
+ * scoped one before an unscoped one, the last given first among each; a
+ * soft one that p cannot take is passed over, its refusal noted. Returns
+ * the number of values, 0 for none (the suite's list), -1 with err set (a
+ * refusal that is an error). left_out: b does not run in this suite, so
+ * the override would be taken, not used. */
+static int pick(const struct pg_bench *b, const struct pg_param *p, struct pg_override *ov, int nov,
+		int left_out, struct pg_take *take, struct pg_value *vals, char *err, size_t errlen)
 {
-	for (const struct pg_param *p = b->params; p && p->name; p++)
-		for (int i = 0; i < nov; i++)
-			if (strcmp(ov[i].name, p->name) == 0) {
-				ov[i].used = 1;
-				ov[i].not_recorded |= p->not_recorded;
+	char e[200];
+	for (int i = 0; i < nov; i++)
+		if (strcmp(ov[i].param, p->name) == 0 && pg_override_for(&ov[i], b)) {
+			ov[i].known = 1;
+			ov[i].not_recorded |= p->not_recorded;
+		}
+	for (int scoped = 1; scoped >= 0; scoped--)
+		for (int i = nov - 1; i >= 0; i--) {
+			struct pg_override *o = &ov[i];
+			if ((o->scope[0] != '\0') != scoped || strcmp(o->param, p->name) != 0 || !pg_override_for(o, b))
+				continue;
+			int n = parse_list(p, o->values, vals, SWEEP_MAXV, e, sizeof(e));
+			if (n > 0) {
+				*(left_out ? &o->would : &o->used) = 1;
+				if (take)
+					take[i].how = PG_TAKE_YES;
+				return n;
 			}
+			if (!o->soft)
+				return pg_err(err, errlen, "%s: %s", b->id, e);
+			refuse(b, p, o, take ? &take[i] : NULL, e);
+		}
+	return 0;
+}
+
+/* A benchmark left out of this suite: its parameters still count as known
+ * to -p, and a value one of them would take as taken; a scoped value it
+ * cannot take is still an error. */
+static int mark_known(const struct pg_bench *b, struct pg_override *ov, int nov, char *err, size_t errlen)
+{
+	struct pg_value vals[SWEEP_MAXV];
+	for (const struct pg_param *p = b->params; p && p->name; p++)
+		if (pick(b, p, ov, nov, 1, NULL, vals, err, errlen) < 0)
+			return -1;
+	return 0;
 }
 
 /* Each parameter's list: the user's (-p), or the suite's. */
 static int gather(const struct pg_bench *b, enum pg_suite suite, struct pg_override *ov, int nov,
-		  struct sweep *sw, char *err, size_t errlen)
+		  struct pg_take *take, struct sweep *sw, char *err, size_t errlen)
 {
 	char e[200];
 	sw->np = 0;
@@ -254,18 +389,11 @@ static int gather(const struct pg_bench *b, enum pg_suite suite, struct pg_overr
 		int np = sw->np;
 		if (np == PG_MAX_PARAMS)
 			return pg_err(err, errlen, "%s: more than %d parameters", b->id, PG_MAX_PARAMS);
-		const char *list = suite_list(p, suite);
-		sw->from_user[np] = 0;
-		for (int i = 0; i < nov; i++) {
-			if (strcmp(ov[i].name, p->name) == 0) {
-				list = ov[i].values;
-				ov[i].used = 1;
-				ov[i].not_recorded |= p->not_recorded;
-				sw->from_user[np] = 1;
-			}
-		}
-		int n = parse_list(p, list, sw->vals[np], SWEEP_MAXV, e, sizeof(e));
+		int n = pick(b, p, ov, nov, 0, take, sw->vals[np], err, errlen);
 		if (n < 0)
+			return -1;
+		sw->from_user[np] = n > 0;
+		if (n == 0 && (n = parse_list(p, suite_list(p, suite), sw->vals[np], SWEEP_MAXV, e, sizeof(e))) < 0)
 			return pg_err(err, errlen, "%s: %s", b->id, e);
 		sw->nvals[np] = n;
 	}
@@ -288,10 +416,10 @@ static void combination(const struct sweep *sw, int c, struct pg_args *a, int *u
 }
 
 /* Whether combination a runs: 1 yes, 0 left out (more memory than there
- * is; said on stderr), -1 with err set (the benchmark's check refuses it,
- * or the user asked for more memory than there is). */
+ * is; said on stderr and in why), -1 with err set (the benchmark's check
+ * refuses it, or the user asked for more memory than there is). */
 static int admit(const struct pg_bench *b, const struct pg_args *a, int user, int64_t mem_avail,
-		 char *err, size_t errlen)
+		 char *why, size_t whylen, char *err, size_t errlen)
 {
 	char e[200], args[128];
 	if (b->check && b->check(a, e, sizeof(e)) < 0) {
@@ -310,23 +438,20 @@ static int admit(const struct pg_bench *b, const struct pg_args *a, int user, in
 			      b->id, args, nb, ab);
 	fprintf(stderr, "perfguide: %s %s left out: needs %s of memory, %s available\n",
 		b->id, args, nb, ab);
+	if (!why[0])
+		snprintf(why, whylen, "needs %s of memory, %s available", nb, ab);
 	return 0;
 }
 
-int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
-	     struct pg_override *ov, int nov, int64_t mem_avail,
-	     struct pg_args **out, int *nout, char *err, size_t errlen)
+/* The combinations of the suite's lists (or the defaults) that run; when
+ * memory leaves out every one, none, with the first in *first and why. */
+static int sweep_suite(const struct pg_bench *b, enum pg_suite suite, int64_t mem_avail, struct pg_override *ov,
+		       int nov, struct pg_take *take, struct pg_args **out, int *nout, struct pg_args *first,
+		       char *why, size_t whylen, char *err, size_t errlen)
 {
-	_Static_assert((int)PG_IN_STANDARD == (int)PG_SUITE_STANDARD && (int)PG_IN_FULL == (int)PG_SUITE_FULL,
-		       "min_suite uses enum pg_suite's numbers");
-	*out = NULL;
-	*nout = 0;
-	if (suite != PG_SUITE_NONE && (int)suite < b->min_suite) {
-		mark_known(b, ov, nov);
-		return 0;
-	}
 	struct sweep sw;
-	if (gather(b, suite, ov, nov, &sw, err, errlen) < 0)
+	why[0] = '\0';
+	if (gather(b, suite, ov, nov, take, &sw, err, errlen) < 0)
 		return -1;
 	int total = 1;
 	for (int i = 0; i < sw.np; i++) {
@@ -337,20 +462,71 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 	struct pg_args *res = calloc((size_t)total, sizeof(*res));
 	if (!res)
 		return pg_err(err, errlen, "out of memory");
-	int kept = 0;
+	int kept = 0, user;
 	for (int c = 0; c < total; c++) {
-		int user, ok;
 		combination(&sw, c, &res[kept], &user);
-		ok = admit(b, &res[kept], user, mem_avail, err, errlen);
+		int ok = admit(b, &res[kept], user, mem_avail, why, whylen, err, errlen);
 		if (ok < 0) {
 			free(res);
 			return -1;
 		}
 		kept += ok;
 	}
+	combination(&sw, 0, first, &user);
 	*out = res;
 	*nout = kept;
 	return 0;
+}
+
+int pg_sweep_with(const struct pg_bench *b, struct pg_sweep_opts *o, struct pg_override *ov, int nov,
+		  struct pg_args **out, int *nout, char *err, size_t errlen)
+{
+	_Static_assert((int)PG_IN_STANDARD == (int)PG_SUITE_STANDARD && (int)PG_IN_FULL == (int)PG_SUITE_FULL,
+		       "min_suite uses enum pg_suite's numbers");
+	*out = NULL;
+	*nout = 0;
+	o->skip[0] = '\0';
+	o->at_defaults = 0;
+	if (o->take)
+		memset(o->take, 0, sizeof(*o->take) * (size_t)(nov > 0 ? nov : 0));
+	if (o->suite != PG_SUITE_NONE && (int)o->suite < b->min_suite && !o->named)
+		return mark_known(b, ov, nov, err, errlen);
+	struct pg_args first, dflt;
+	if (sweep_suite(b, o->suite, o->mem_avail, ov, nov, o->take, out, nout, &first, o->skip, sizeof(o->skip),
+			err, errlen) < 0)
+		return -1;
+	if (*nout > 0 || !o->named) {
+		o->skip[0] = '\0';
+		return 0;
+	}
+	/* Named, and memory left every combination of the suite out: its
+	 * defaults, or else its first combination, skipped with the reason. */
+	free(*out);
+	*out = NULL;
+	if (o->suite != PG_SUITE_NONE) {
+		char why[PG_MSG_LEN];
+		if (sweep_suite(b, PG_SUITE_NONE, o->mem_avail, ov, nov, o->take, out, nout, &dflt, why, sizeof(why),
+				err, errlen) < 0)
+			return -1;
+		if ((o->at_defaults = *nout > 0)) {
+			o->skip[0] = '\0';
+			return 0;
+		}
+		free(*out);
+	}
+	if (!(*out = malloc(sizeof(**out))))
+		return pg_err(err, errlen, "out of memory");
+	**out = first;
+	*nout = 1;
+	return 0;
+}
+
+int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
+	     struct pg_override *ov, int nov, int64_t mem_avail,
+	     struct pg_args **out, int *nout, char *err, size_t errlen)
+{
+	struct pg_sweep_opts o = { .suite = suite, .mem_avail = mem_avail };
+	return pg_sweep_with(b, &o, ov, nov, out, nout, err, errlen);
 }
 
 void pg_args_format(const struct pg_args *a, char *buf, size_t len)

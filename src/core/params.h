@@ -7,12 +7,32 @@
 
 enum pg_suite { PG_SUITE_NONE, PG_SUITE_QUICK, PG_SUITE_STANDARD, PG_SUITE_FULL };
 
-/* A -p NAME=VALUE[,VALUE...] from the command line. */
+/* A -p [SCOPE.]NAME=VALUE[,VALUE...] from the command line. */
 struct pg_override {
-	char name[32];
+	char name[96];		/* as given: "path", "storage.path" */
+	char scope[64];		/* the selector before the last dot ("storage", "net.udp.*",
+				 * an id): the benchmarks it is for; "": every one */
+	char param[32];		/* the parameter's name: "path" */
 	char values[256];
-	int used;		/* some selected benchmark has this parameter */
+	/* Unscoped among several benchmarks: one whose parameter of that name
+	 * cannot take the value by its declaration (another type, not one of
+	 * its choices, outside its range or form) keeps its own values, and the
+	 * refusal is noted here. 0: a refusal is an error (a scope, one
+	 * benchmark, or a caller that sweeps one benchmark). */
+	int soft;
+	int known;		/* some benchmark given to pg_sweep has the parameter, in scope */
+	int used;		/* and took the value */
+	int would;		/* one the suite leaves out would take it */
 	int not_recorded;	/* and it is one the results leave out */
+	char refused[240];	/* soft: the first refusal, "ID: NAME: why" */
+	int typo;		/* a refusal of a value a letter or two from a choice */
+};
+
+/* What one benchmark did with each override (pg_sweep_opts.take). */
+enum pg_take_how { PG_TAKE_NONE, PG_TAKE_YES, PG_TAKE_NOT };
+struct pg_take {
+	enum pg_take_how how;
+	char why[200];		/* PG_TAKE_NOT: "path: '/mnt/emmc' is not one of sendmsg,splice" */
 };
 
 int pg_suite_parse(const char *s, enum pg_suite *out);
@@ -46,6 +66,26 @@ const struct pg_param *pg_param_find(const struct pg_bench *b, const char *name)
 int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 	     struct pg_override *ov, int nov, int64_t mem_avail,
 	     struct pg_args **out, int *n, char *err, size_t errlen);
+
+struct pg_sweep_opts {
+	enum pg_suite suite;
+	int64_t mem_avail;
+	/* The user named this benchmark by its id: a suite that leaves it out
+	 * (min_suite) still runs it, at the suite's lists; when memory leaves
+	 * out every combination, its defaults are tried, and when they too do
+	 * not fit, the first combination comes back alone with skip set. */
+	int named;
+	char skip[PG_MSG_LEN];	/* out: why the one combination is skipped */
+	int at_defaults;	/* out: named, run at its defaults, the suite's lists too big */
+	struct pg_take *take;	/* out, per override; NULL: not wanted */
+};
+
+/* pg_sweep with its options; 0 combinations when the suite leaves b out. */
+int pg_sweep_with(const struct pg_bench *b, struct pg_sweep_opts *o, struct pg_override *ov, int nov,
+		  struct pg_args **out, int *n, char *err, size_t errlen);
+
+/* Whether override o is for benchmark b: unscoped, or its scope selects b. */
+int pg_override_for(const struct pg_override *o, const struct pg_bench *b);
 
 /* "size=8m threads=2" */
 void pg_args_format(const struct pg_args *a, char *buf, size_t len);

@@ -29,15 +29,20 @@ const struct pg_helper *pg_helper_find(const char *name)
 	return NULL;
 }
 
-int pg_registry_selects(const char *glob, const struct pg_bench *b)
+int pg_registry_matches(const char *sel, const char *id)
 {
 	/* An exact id is that benchmark alone, even when it is also the prefix
-	 * of others ("os.mmap" is not "os.mmap.rd.*"). */
-	int exact = pg_registry_find(glob) != NULL;
-	/* "mem" alone selects every "mem.*" id, as the glob does. */
-	size_t gl = strlen(glob);
-	int prefix = !exact && strncmp(b->id, glob, gl) == 0 && b->id[gl] == '.';
-	return fnmatch(glob, b->id, 0) == 0 || prefix;
+	 * of others ("os.mmap" is not "os.mmap.rd.*"); "mem" alone selects
+	 * every "mem.*" id, as the glob does. */
+	if (fnmatch(sel, id, 0) == 0)
+		return 1;
+	size_t n = strlen(sel);
+	return strncmp(id, sel, n) == 0 && id[n] == '.' && !pg_registry_find(sel);
+}
+
+int pg_registry_selects(const char *glob, const struct pg_bench *b)
+{
+	return pg_registry_matches(glob, b->id);
 }
 
 int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max)
@@ -45,7 +50,7 @@ int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, in
 	int matched = 0;
 	for (const struct pg_group *g = pg_groups; g->name; g++)
 		for (const struct pg_bench *const *b = g->benches; *b; b++) {
-			if (!pg_registry_selects(glob, *b))
+			if (!pg_registry_matches(glob, (*b)->id))
 				continue;
 			matched++;
 			int dup = 0;

@@ -33,6 +33,9 @@ const struct pg_bench *pg_registry_find(const char *id);
 /* The helper of that name, of any group; NULL when there is none. */
 const struct pg_helper *pg_helper_find(const char *name);
 
+/* Whether the selector (an id, a group, a glob) selects this id. */
+int pg_registry_matches(const char *sel, const char *id);
+
 /* Appends every benchmark matching the glob (an id or fnmatch pattern) to
  * out[] unless already there; returns how many matched, or -1 if out is full. */
 int pg_registry_select(const char *glob, const struct pg_bench **out, int *n, int max);

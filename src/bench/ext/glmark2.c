@@ -289,11 +289,14 @@ static int size_ok(const char *s)
 	return end != h && !*end && hh >= 1;
 }
 
+/* The size parameter's form: a WIDTHxHEIGHT, not a size in bytes. */
+static int size_form(const char *s, char *err, size_t errlen)
+{
+	return size_ok(s) ? 0 : pg_err(err, errlen, "give WIDTHxHEIGHT, as 800x600");
+}
+
 static int glmark2_check(const struct pg_args *a, char *err, size_t errlen)
 {
-	const char *size = pg_arg_str(a, "size");
-	if (!size_ok(size))
-		return pg_err(err, errlen, "size=%s: give WIDTHxHEIGHT, as 800x600", size);
 	const char *scenes = pg_arg_str(a, "scenes");
 	if (scenes[0] == '@' && !scenes[1])
 		return pg_err(err, errlen, "scenes=@: give @FILE, a file of glmark2 benchmark lines");
@@ -508,7 +511,7 @@ static const struct pg_param params[] = {
 		  "of them, one a line" },
 	{ .name = "duration", .type = PG_P_INT, .def = "0", .min = 0, .max = 3600,
 	  .help = "seconds each scene draws; 0: glmark2's own (10)" },
-	{ .name = "size", .type = PG_P_STR, .def = "800x600",
+	{ .name = "size", .type = PG_P_STR, .def = "800x600", .form = size_form,
 	  .help = "the surface, WIDTHxHEIGHT (glmark2's default 800x600)" },
 	{ .name = "offscreen", .type = PG_P_INT, .def = "1", .min = 0, .max = 1,
 	  .help = "1: --off-screen, where the flavour has it (no display refresh to wait for)" },

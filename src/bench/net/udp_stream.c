@@ -159,12 +159,16 @@ static void udp_teardown(struct pg_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static int udp_check(const struct pg_args *a, char *err, size_t errlen)
+/* The rate parameter's form: Mbit/s or max (not an audio rate's Hz by
+ * -p rate=...: 48000 would do as either, 48k as neither). */
+static int rate_form(const char *s, char *err, size_t errlen)
 {
 	double mbit;
-	if (net_rate_parse(pg_arg_str(a, "rate"), &mbit) < 0)
-		return pg_err(err, errlen, "rate: '%s' is not Mbit/s above 0 (up to 1000000) or max",
-			      pg_arg_str(a, "rate"));
+	return net_rate_parse(s, &mbit) < 0 ? pg_err(err, errlen, "give Mbit/s above 0 (up to 1000000) or max") : 0;
+}
+
+static int udp_check(const struct pg_args *a, char *err, size_t errlen)
+{
 	return net_udp_dir_check(a, err, errlen);
 }
 
@@ -193,7 +197,7 @@ static const struct pg_param udp_params[] = {
 	{ .name = "size", .type = PG_P_SIZE, .def = "1472", .min = 1, .max = 65507,
 	  .help = "UDP payload bytes per datagram (18..1472: 64- to 1518-byte Ethernet frames)",
 	  .standard = "18,82,210,978,1472" },
-	{ .name = "rate", .type = PG_P_STR, .def = "max",
+	{ .name = "rate", .type = PG_P_STR, .def = "max", .form = rate_form,
 	  .help = "offered Mbit/s of payload, paced finely, or max: as fast as this side sends" },
 	{ .name = "window", .type = PG_P_SIZE, .def = "auto", .choices = "auto", .max = 1 << 30,
 	  .help = "socket buffers on both ends; auto: the system's" },
