@@ -67,16 +67,22 @@ static const struct pg_opt run_opts[] = {
 	  "(others, the hypervisor's steal, a slow CPU) (default 10, or PERFGUIDE_WAIT_QUIET; 0: never)" },
 	{ "cpu", 0, O_CPU, "LIST",
 	  "pin to these CPUs (\"0\", \"2,3\", \"0-3\"); copy i of a benchmark runs on the i-th CPU of the list" },
-	{ NULL, 'p', 'p', "NAME=VALUE[,VALUE...]",
-	  "set a parameter; several values sweep it. Sizes take k, m, g suffixes (powers of 1024)" },
+	{ NULL, 'p', 'p', "[SELECTOR.]NAME=VALUE[,VALUE...]",
+	  "set a parameter; several values sweep it. Sizes take k, m, g suffixes (powers of 1024). NAME "
+	  "alone: each selected benchmark whose parameter NAME takes the value (its type, choices, range) "
+	  "gets it, the others keep their own and the run says so (--dry-run: which takes what); a value "
+	  "none takes is an error. SELECTOR.NAME (storage.path=/mnt/emmc, 'net.udp.*.dir=in'): only the "
+	  "benchmarks the selector selects, each of which must take it; when none of them is selected, it "
+	  "is not used (a LAVA job's fixed options with any BENCHMARKS)" },
 	{ "peer", 0, O_PEER, "HOST[:PORT]",
 	  "the net.* benchmarks' far end, running `perfguide serve` (default: one started on loopback); the "
-	  "same as -p peer=HOST[:PORT]. A peer that cannot be reached fails the run (exit 1)" },
+	  "same as -p net.peer=HOST[:PORT] (can.*'s peer is another thing). A peer that cannot be reached fails "
+	  "the run (exit 1)" },
 	{ "psk-file", 0, O_PSK, "FILE",
-	  "the key that peer asks for (serve --psk-file); the same as -p psk_file=FILE, kept out of the results" },
+	  "the key that peer asks for (serve --psk-file); the same as -p net.psk_file=FILE, kept out of the results" },
 	{ "destroy-data", 0, O_DESTROY, "PATH",
 	  "let storage.* writes go to this block device or existing file (-p path=PATH), destroying its data; "
-	  "the same as -p destroy=PATH" },
+	  "the same as -p storage.destroy=PATH" },
 	PG_OPT_END,
 };
 
@@ -86,7 +92,9 @@ const struct pg_cmd_doc pg_doc_run = {
 	.usage = "[SELECTOR...] [options]",
 	.intro = "Runs the benchmarks that the SELECTORs name (an id, a group such as 'mem', or a glob such "
 		 "as 'mem.bw.*'; all benchmarks when none is given) and writes one results file. Without "
-		 "--suite each parameter takes its default.",
+		 "--suite each parameter takes its default. A benchmark named by its id always gets a result: "
+		 "when the suite leaves it out, it runs at that suite's settings it has (else its defaults), "
+		 "and when memory leaves out every setting, it is reported skipped with the reason.",
 	.opts = run_opts,
 	.after = "The run ends with a summary: how many results were ok, noisy, skipped and failed, and a "
 		 "line per failure with the benchmark and why.",
@@ -133,8 +141,8 @@ bad:
 }
 
 /* -p NAME=VALUE, and the options that are parameters of some benchmarks
- * (--peer, --psk-file, --destroy-data): the values are typed and checked
- * by the benchmark's parameter, as any -p. */
+ * (--peer, --psk-file, --destroy-data, scoped to the group they are for):
+ * the values are typed and checked by the benchmark's parameter, as any -p. */
 static int add_override(struct run_config *c, const char *opt, const char *name, const char *value)
 {
 	char arg[300], err[320];
@@ -300,12 +308,12 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 			return pg_usage_error("run: %s", err);
 		break;
 	case 'p': return add_override(c, "-p", NULL, arg);
-	case O_PEER: return add_override(c, "--peer", "peer", arg);
+	case O_PEER: return add_override(c, "--peer", "net.peer", arg);
 	case O_PSK:
 		if (access(arg, R_OK) < 0)
 			return pg_usage_error("run: --psk-file '%s': %s", arg, strerror(errno));
-		return add_override(c, "--psk-file", "psk_file", arg);
-	case O_DESTROY: return add_override(c, "--destroy-data", "destroy", arg);
+		return add_override(c, "--psk-file", "net.psk_file", arg);
+	case O_DESTROY: return add_override(c, "--destroy-data", "storage.destroy", arg);
 	}
 	return rc;
 }

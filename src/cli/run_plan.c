@@ -86,7 +86,8 @@ static int plan_bench(struct run_config *c, struct run_plan *p, const struct pg_
 		return -1;
 	}
 	if (o.named && c->suite != PG_SUITE_NONE && (int)c->suite < b->min_suite)
-		fprintf(stderr, "perfguide: %s is not in the %s suite; named, it runs at that suite's settings\n",
+		fprintf(stderr, "perfguide: %s is not in the %s suite; named, it runs at that suite's settings it "
+			"has, else its defaults\n",
 			b->id, pg_suite_name(c->suite));
 	if (o.at_defaults)
 		fprintf(stderr, "perfguide: %s: every setting of the %s suite left out; named, it runs at its "

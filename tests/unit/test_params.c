@@ -120,9 +120,24 @@ static void override_syntax(void **state)
 	assert_int_equal(pg_override_parse("size=8m", &ov, err, sizeof(err)), 0);
 	assert_string_equal(ov.name, "size");
 	assert_string_equal(ov.values, "8m");
+	assert_string_equal(ov.param, "size");
+	assert_string_equal(ov.scope, "");
 	assert_int_equal(pg_override_parse("size", &ov, err, sizeof(err)), -1);
 	assert_int_equal(pg_override_parse("=8m", &ov, err, sizeof(err)), -1);
 	assert_int_equal(pg_override_parse("size=", &ov, err, sizeof(err)), -1);
+	/* the selector before the last dot says which benchmarks */
+	assert_int_equal(pg_override_parse("storage.path=/mnt/emmc", &ov, err, sizeof(err)), 0);
+	assert_string_equal(ov.name, "storage.path");
+	assert_string_equal(ov.scope, "storage");
+	assert_string_equal(ov.param, "path");
+	assert_string_equal(ov.values, "/mnt/emmc");
+	assert_int_equal(pg_override_parse("net.udp.*.dir=a.b=c", &ov, err, sizeof(err)), 0);
+	assert_string_equal(ov.scope, "net.udp.*");
+	assert_string_equal(ov.param, "dir");
+	assert_string_equal(ov.values, "a.b=c");
+	assert_int_equal(pg_override_parse(".size=1", &ov, err, sizeof(err)), -1);
+	assert_int_equal(pg_override_parse("size.=1", &ov, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "SELECTOR.NAME"));
 }
 
 static void sweeps_follow_the_suite(void **state)
@@ -208,6 +223,182 @@ static void combination_check_runs_first(void **state)
 	assert_int_equal(check_calls, 1);
 }
 
+/* Another group's benchmark with parameters of the same names and other
+ * meanings: size a whole number of at most 64, mode a choice of others. */
+static const struct pg_param other_params[] = {
+	{ .name = "size", .type = PG_P_INT, .def = "8", .min = 0, .max = 64, .help = "h" },
+	{ .name = "mode", .type = PG_P_STR, .def = "out", .choices = "out,in,splice", .help = "h" },
+	{ 0 },
+};
+static const struct pg_bench other = { .id = "u.other", .title = "other", .params = other_params };
+
+/* The sweep of b with the overrides, what b did with each in take;
+ * the number of combinations, or -1. */
+static int sweep_take(const struct pg_bench *b, struct pg_override *ov, int nov, struct pg_take *take,
+		      struct pg_args **a, char *err)
+{
+	struct pg_sweep_opts o = { .suite = PG_SUITE_NONE, .take = take };
+	int n;
+	if (pg_sweep_with(b, &o, ov, nov, a, &n, err, 200) < 0)
+		return -1;
+	return n;
+}
+
+static void soft_overrides_go_where_they_fit(void **state)
+{
+	(void)state;
+	struct pg_args *a;
+	struct pg_take take[2];
+	char err[200];
+	struct pg_override ov[2];
+	/* 8m: a size for t.fake, not a whole number for u.other */
+	pg_override_parse("size=8m", &ov[0], err, sizeof(err));
+	ov[0].soft = 1;
+	assert_int_equal(sweep_take(&fake, ov, 1, take, &a, err), 1);
+	assert_int_equal(pg_arg_int(&a[0], "size"), 8 << 20);
+	assert_int_equal(take[0].how, PG_TAKE_YES);
+	free(a);
+	assert_int_equal(sweep_take(&other, ov, 1, take, &a, err), 1);
+	assert_int_equal(pg_arg_int(&a[0], "size"), 8);	/* its own default */
+	assert_int_equal(take[0].how, PG_TAKE_NOT);
+	assert_non_null(strstr(take[0].why, "whole number"));
+	free(a);
+	assert_true(ov[0].known && ov[0].used && !ov[0].typo);
+	assert_non_null(strstr(ov[0].refused, "u.other: size"));
+
+	/* out of u.other's range: refused; a path is no choice of its mode */
+	pg_override_parse("size=100", &ov[0], err, sizeof(err));
+	pg_override_parse("mode=/mnt/sd", &ov[1], err, sizeof(err));
+	ov[0].soft = ov[1].soft = 1;
+	assert_int_equal(sweep_take(&other, ov, 2, take, &a, err), 1);
+	free(a);
+	assert_int_equal(take[0].how, PG_TAKE_NOT);
+	assert_int_equal(take[1].how, PG_TAKE_NOT);
+	assert_true(!ov[0].used && !ov[1].used && !ov[1].typo);
+
+	/* not soft (a scope, or a caller of one benchmark): the old error */
+	pg_override_parse("size=8m", &ov[0], err, sizeof(err));
+	assert_int_equal(sweep_take(&other, ov, 1, take, &a, err), -1);
+	assert_string_equal(err, "u.other: size: '8m' is not a whole number");
+}
+
+static void a_mistyped_choice_is_marked(void **state)
+{
+	(void)state;
+	struct pg_args *a;
+	struct pg_take take[1];
+	char err[200];
+	struct pg_override ov;
+	const char *typos[] = { "ot", "Out", "splcie", "slpice", "inn" };
+	const char *others[] = { "/in", "tmp", "5", "x", "encrypt", "a,bb" };
+	for (size_t i = 0; i < sizeof(typos) / sizeof(typos[0]); i++) {
+		char o[64];
+		snprintf(o, sizeof(o), "mode=%s", typos[i]);
+		pg_override_parse(o, &ov, err, sizeof(err));
+		ov.soft = 1;
+		assert_int_equal(sweep_take(&other, &ov, 1, take, &a, err), 1);
+		free(a);
+		assert_int_equal(take[0].how, PG_TAKE_NOT);
+		assert_true(ov.typo);
+	}
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		char o[64];
+		snprintf(o, sizeof(o), "mode=%s", others[i]);
+		pg_override_parse(o, &ov, err, sizeof(err));
+		ov.soft = 1;
+		assert_int_equal(sweep_take(&other, &ov, 1, take, &a, err), 1);
+		free(a);
+		assert_false(ov.typo);
+	}
+}
+
+static void scoped_overrides(void **state)
+{
+	(void)state;
+	struct pg_args *a;
+	struct pg_take take[2];
+	char err[200];
+	struct pg_override ov[2];
+	/* the scoped one wins over the unscoped one, whatever their order */
+	pg_override_parse("t.fake.size=4k", &ov[0], err, sizeof(err));
+	pg_override_parse("size=1m", &ov[1], err, sizeof(err));
+	ov[1].soft = 1;
+	assert_int_equal(sweep_take(&fake, ov, 2, take, &a, err), 1);
+	assert_int_equal(pg_arg_int(&a[0], "size"), 4096);
+	assert_int_equal(take[0].how, PG_TAKE_YES);
+	assert_int_equal(take[1].how, PG_TAKE_NONE);
+	free(a);
+	/* out of its scope: u.other is not t.*, and keeps its own */
+	pg_override_parse("t.size=12", &ov[0], err, sizeof(err));
+	assert_int_equal(sweep_take(&other, ov, 1, take, &a, err), 1);
+	assert_int_equal(pg_arg_int(&a[0], "size"), 8);
+	assert_int_equal(take[0].how, PG_TAKE_NONE);
+	assert_false(ov[0].known);
+	free(a);
+	/* in scope, a value its parameter cannot take is an error */
+	pg_override_parse("u.size=8m", &ov[0], err, sizeof(err));
+	assert_int_equal(sweep_take(&other, ov, 1, take, &a, err), -1);
+	assert_non_null(strstr(err, "u.other: size"));
+	assert_true(pg_override_for(&ov[0], &other));
+	assert_false(pg_override_for(&ov[0], &fake));
+}
+
+/* A standard-suite benchmark with a quick list: left out of quick unless
+ * named; the quick list larger than the default. */
+static const struct pg_param big_params[] = {
+	{ .name = "size", .type = PG_P_SIZE, .def = "1m", .min = 512, .mem_factor = 1, .help = "h",
+	  .quick = "16m,32m" },
+	{ 0 },
+};
+static const struct pg_bench big = { .id = "t.big", .title = "big", .params = big_params,
+				     .min_suite = PG_IN_STANDARD };
+
+static void a_named_benchmark_gets_a_result(void **state)
+{
+	(void)state;
+	struct pg_args *a;
+	int n;
+	char err[200];
+	struct pg_override ov;
+	/* left out of quick, its value still counts as one it would take */
+	pg_override_parse("size=4m", &ov, err, sizeof(err));
+	ov.soft = 1;
+	struct pg_sweep_opts o = { .suite = PG_SUITE_QUICK, .mem_avail = 1LL << 30 };
+	assert_int_equal(pg_sweep_with(&big, &o, &ov, 1, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_true(ov.would && !ov.used);
+	free(a);
+	/* named: the quick list */
+	o.named = 1;
+	assert_int_equal(pg_sweep_with(&big, &o, NULL, 0, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(pg_arg_int(&a[0], "size"), 16 << 20);
+	assert_string_equal(o.skip, "");
+	free(a);
+	/* the quick list does not fit: its default does */
+	o.mem_avail = 8 << 20;
+	assert_int_equal(pg_sweep_with(&big, &o, NULL, 0, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(pg_arg_int(&a[0], "size"), 1 << 20);
+	assert_true(o.at_defaults);
+	assert_string_equal(o.skip, "");
+	free(a);
+	/* nothing fits: the quick list's first, skipped with the reason */
+	o.mem_avail = 512 << 10;
+	assert_int_equal(pg_sweep_with(&big, &o, NULL, 0, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(pg_arg_int(&a[0], "size"), 16 << 20);
+	assert_string_equal(o.skip, "needs 16m of memory, 512k available");
+	free(a);
+	/* not named: nothing, no reason */
+	o.named = 0;
+	o.suite = PG_SUITE_STANDARD;
+	assert_int_equal(pg_sweep_with(&big, &o, NULL, 0, &a, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_string_equal(o.skip, "");
+	free(a);
+}
+
 static void suite_names(void **state)
 {
 	(void)state;
@@ -232,6 +423,10 @@ int main(void)
 		cmocka_unit_test(overrides_replace_and_sweep),
 		cmocka_unit_test(memory_limits),
 		cmocka_unit_test(combination_check_runs_first),
+		cmocka_unit_test(soft_overrides_go_where_they_fit),
+		cmocka_unit_test(a_mistyped_choice_is_marked),
+		cmocka_unit_test(scoped_overrides),
+		cmocka_unit_test(a_named_benchmark_gets_a_result),
 		cmocka_unit_test(suite_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
