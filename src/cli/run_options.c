@@ -92,9 +92,10 @@ const struct pg_cmd_doc pg_doc_run = {
 	.usage = "[SELECTOR...] [options]",
 	.intro = "Runs the benchmarks that the SELECTORs name (an id, a group such as 'mem', or a glob such "
 		 "as 'mem.bw.*'; all benchmarks when none is given) and writes one results file. Without "
-		 "--suite each parameter takes its default. A benchmark named by its id always gets a result: "
-		 "when the suite leaves it out, it runs at that suite's settings it has (else its defaults), "
-		 "and when memory leaves out every setting, it is reported skipped with the reason.",
+		 "--suite each parameter takes its default. A benchmark named by its id (or by a group or glob "
+		 "the suite leaves out altogether, such as ext under quick) always gets a result: it runs at "
+		 "that suite's settings it has (else its defaults), and when memory leaves out every setting, "
+		 "it is reported skipped with the reason.",
 	.opts = run_opts,
 	.after = "The run ends with a summary: how many results were ok, noisy, skipped and failed, and a "
 		 "line per failure with the benchmark and why.",

@@ -56,14 +56,36 @@ static int add_takes(struct run_plan *p, const struct pg_bench *b, const struct 
 	return 0;
 }
 
-/* Whether a selector is this benchmark's id: named, not matched by a
- * group or a glob. */
+/* Whether the suite leaves out every benchmark the selector selects (a
+ * group or a glob the user named, such as ext under quick). */
+static int left_out(const struct run_config *c, const char *sel)
+{
+	if (c->suite == PG_SUITE_NONE)
+		return 0;
+	int any = 0;
+	for (const struct pg_group *g = pg_groups; g->name; g++)
+		for (const struct pg_bench *const *b = g->benches; *b; b++) {
+			if (!pg_registry_matches(sel, (*b)->id))
+				continue;
+			if ((int)c->suite >= (*b)->min_suite)
+				return 0;
+			any = 1;
+		}
+	return any;
+}
+
+/* Whether the user named this benchmark: by its id (1), or by a selector
+ * whose every benchmark the suite leaves out (2). */
 static int named(const struct run_config *c, const struct pg_bench *b)
 {
-	for (int i = 0; i < c->nselectors; i++)
+	int how = 0;
+	for (int i = 0; i < c->nselectors; i++) {
 		if (strcmp(c->selectors[i], b->id) == 0)
 			return 1;
-	return 0;
+		if (!how && pg_registry_matches(c->selectors[i], b->id) && left_out(c, c->selectors[i]))
+			how = 2;
+	}
+	return how;
 }
 
 /* One selected benchmark's items, and what it did with each -p. A
@@ -85,7 +107,7 @@ static int plan_bench(struct run_config *c, struct run_plan *p, const struct pg_
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
-	if (o.named && c->suite != PG_SUITE_NONE && (int)c->suite < b->min_suite)
+	if (o.named == 1 && c->suite != PG_SUITE_NONE && (int)c->suite < b->min_suite)
 		fprintf(stderr, "perfguide: %s is not in the %s suite; named, it runs at that suite's settings it "
 			"has, else its defaults\n",
 			b->id, pg_suite_name(c->suite));
@@ -120,6 +142,11 @@ int run_make_plan(struct run_config *c, struct run_plan *p, char *err, size_t le
 	 * it (run_params.c says what became of it). */
 	for (int i = 0; i < c->nov; i++)
 		c->ov[i].soft = !c->ov[i].scope[0];
+	for (int i = 0; i < c->nselectors; i++)
+		if (!pg_registry_find(c->selectors[i]) && left_out(c, c->selectors[i]))
+			fprintf(stderr, "perfguide: none of the benchmarks '%s' selects is in the %s suite; named, they "
+				"run at that suite's settings they have, else their defaults\n", c->selectors[i],
+				pg_suite_name(c->suite));
 	int64_t mem_avail = mem_available();
 	for (int i = 0; i < nsel; i++)
 		if (plan_bench(c, p, sel[i], mem_avail, err, len) < 0)

@@ -70,7 +70,8 @@ int pg_sweep(const struct pg_bench *b, enum pg_suite suite,
 struct pg_sweep_opts {
 	enum pg_suite suite;
 	int64_t mem_avail;
-	/* The user named this benchmark by its id: a suite that leaves it out
+	/* The user named this benchmark (by its id, or by a group whose every
+	 * benchmark the suite leaves out): a suite that leaves it out
 	 * (min_suite) still runs it, at the suite's lists; when memory leaves
 	 * out every combination, its defaults are tried, and when they too do
 	 * not fit, the first combination comes back alone with skip set. */
