@@ -154,7 +154,7 @@ static int add_override(struct run_config *c, const char *opt, const char *name,
 	snprintf(arg, sizeof(arg), "%s%s%s", name ? name : "", name ? "=" : "", value);
 	if (pg_override_parse(arg, &c->ov[c->nov], err, sizeof(err)) < 0)
 		return pg_usage_error("run: %s%s%s", name ? opt : "", name ? ": " : "", err);
-	c->nov++;
+	c->ov[c->nov++].required = name != NULL;
 	return -1;
 }
 

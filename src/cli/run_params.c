@@ -42,7 +42,7 @@ int run_check_overrides(const struct run_config *c, const struct run_plan *p, ch
 	char grp[64];
 	for (int i = 0; i < c->nov; i++) {
 		const struct pg_override *o = &c->ov[i];
-		if (!o->known && !o->scope[0])
+		if (!o->known && (!o->scope[0] || o->required))
 			return pg_err(err, len, "no selected benchmark has a parameter '%s' (see 'perfguide list')", o->param);
 		if (!o->known && !scope_has(o))
 			return pg_err(err, len, "-p %s: no benchmark that '%s' selects has a parameter '%s' (see "

@@ -20,6 +20,9 @@ struct pg_override {
 	 * refusal is noted here. 0: a refusal is an error (a scope, one
 	 * benchmark, or a caller that sweeps one benchmark). */
 	int soft;
+	/* Given by an option that is a group's parameter (--peer is net.peer):
+	 * none of that group selected is an error, as for an unscoped -p. */
+	int required;
 	int known;		/* some benchmark given to pg_sweep has the parameter, in scope */
 	int used;		/* and took the value */
 	int would;		/* one the suite leaves out would take it */
