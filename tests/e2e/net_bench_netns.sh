@@ -7,7 +7,8 @@
 # payload share of 1514-byte packets); 1% random loss (netem, or nftables
 # where the kernel has no netem) gives a UDP loss near 1%. Ingress (the peer
 # sends) through tbf at 100 Mbit/s on the peer's side: 200 Mbit/s offered
-# loses about half, and the zero-loss search finds 90-100 Mbit/s.
+# loses about half, and the zero-loss search finds 90-100 Mbit/s. The three
+# shaped links are three namespace pairs, measured side by side.
 . "$(dirname "$0")/lib.sh"
 need_json
 need_python
@@ -18,82 +19,106 @@ need_cmd tc iproute2
 cp "$PG" "$T/pg-netns-e2e"
 PGC="$T/pg-netns-e2e"
 n=$(( $$ % 250 + 1 ))
-A=pgsrv$$
-B=pgcli$$
-VA=pgva$$
-VB=pgvb$$
-SRV=10.231.$n.1
-CLI=10.231.$n.2
-SERVE_PID=
+SERVES=""
+NSS=""
 cleanup() {
-	[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null && wait "$SERVE_PID" 2>/dev/null
-	ip netns del "$A" 2>/dev/null
-	ip netns del "$B" 2>/dev/null
+	for p in $SERVES; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	for ns in $NSS; do ip netns del "$ns" 2>/dev/null; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
-ip netns add "$A" 2>"$T/nserr" || skip "cannot create a network namespace here: $(cat "$T/nserr")"
-ip netns add "$B" 2>"$T/nserr" || skip "cannot create a network namespace here: $(cat "$T/nserr")"
-# In a chroot or an unprivileged container the namespace is made but cannot
-# be entered (ip netns exec remounts /: "mount --make-rslave /: Invalid argument").
-ip netns exec "$A" true 2>"$T/nserr" || skip "cannot enter a network namespace here: $(head -n 1 "$T/nserr")"
-ip link add "$VA" netns "$A" type veth peer name "$VB" netns "$B" 2>"$T/nserr" \
-	|| skip "cannot create a veth pair here: $(cat "$T/nserr")"
-ip -n "$A" addr add "$SRV/30" dev "$VA"
-ip -n "$B" addr add "$CLI/30" dev "$VB"
-ip -n "$A" link set "$VA" up
-ip -n "$B" link set "$VB" up
-ip -n "$A" link set lo up
-ip -n "$B" link set lo up
 
-ip netns exec "$A" "$PGC" serve --bind "$SRV" --port 12867 >"$T/serve.out" 2>"$T/serve.err" &
-SERVE_PID=$!
-i=0
-until ip netns exec "$A" ss -Hltn "sport = :12867" 2>/dev/null | grep -q 12867; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "serve did not listen: $(cat "$T/serve.err")"
-	kill -0 "$SERVE_PID" 2>/dev/null || fail "serve exited: $(cat "$T/serve.err")"
-	sleep 0.1
-done
+# pair K: namespaces pgsK$$ (the peer, `perfguide serve` on 10.231.n.4K+1)
+# and pgcK$$ (the run, 10.231.n.4K+2), a veth pair pgvaK$$/pgvbK$$ between
+# them. Three pairs, so that the shaped links' searches run side by side:
+# each waits on its link, not on the CPUs.
+pair() {
+	a=pgs$1$$ b=pgc$1$$ va=pgva$1$$ vb=pgvb$1$$ srv=10.231.$n.$(($1 * 4 + 1)) cli=10.231.$n.$(($1 * 4 + 2))
+	ip netns add "$a" 2>"$T/nserr" || skip "cannot create a network namespace here: $(cat "$T/nserr")"
+	NSS="$NSS $a"
+	ip netns add "$b" 2>"$T/nserr" || skip "cannot create a network namespace here: $(cat "$T/nserr")"
+	NSS="$NSS $b"
+	# In a chroot or an unprivileged container the namespace is made but cannot
+	# be entered (ip netns exec remounts /: "mount --make-rslave /: Invalid argument").
+	ip netns exec "$a" true 2>"$T/nserr" || skip "cannot enter a network namespace here: $(head -n 1 "$T/nserr")"
+	ip link add "$va" netns "$a" type veth peer name "$vb" netns "$b" 2>"$T/nserr" \
+		|| skip "cannot create a veth pair here: $(cat "$T/nserr")"
+	ip -n "$a" addr add "$srv/30" dev "$va"
+	ip -n "$b" addr add "$cli/30" dev "$vb"
+	ip -n "$a" link set "$va" up
+	ip -n "$b" link set "$vb" up
+	ip -n "$a" link set lo up
+	ip -n "$b" link set lo up
+	ip netns exec "$a" "$PGC" serve --bind "$srv" --port 12867 >"$T/serve$1.out" 2>"$T/serve$1.err" &
+	SERVES="$SERVES $!"
+	i=0
+	until ip netns exec "$a" ss -Hltn "sport = :12867" 2>/dev/null | grep -q 12867; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "serve did not listen: $(cat "$T/serve$1.err")"
+		sleep 0.1
+	done
+}
+pair 0
+pair 1
+pair 2
 
+# run_b K OUT ARGS...: perfguide run ARGS in pair K's run namespace, against its peer.
 run_b() {
-	out=$1; shift
-	ip netns exec "$B" "$PGC" run "$@" --peer "$SRV" --no-db --out "$T/$out" >>"$T/table" 2>>"$T/err" \
-		|| fail "run $* failed: $(tail -n 3 "$T/table") $(tail -n 2 "$T/err")"
+	k=$1 out=$2
+	shift 2
+	ip netns exec "pgc$k$$" "$PGC" run "$@" --peer "10.231.$n.$((k * 4 + 1))" --no-db --out "$T/$out" \
+		>>"$T/table$k" 2>>"$T/err$k" || fail "run $* failed: $(tail -n 3 "$T/table$k") $(tail -n 2 "$T/err$k")"
 }
 
 # Receive buffers of 1 MB on every UDP test: a reader kept off the CPU for
 # a few ms by the machine's other work (sanitizers, parallel tests) loses
 # nothing, so what is lost is what the link lost.
-run_b plain.jsonl net.tcp.stream net.udp.stream -p time=1 -p rate=20 -p window=1m --runs 2
-# A 50 ms queue: a sender kept off the CPU for a moment by the machine's
-# other work catches up on its schedule in a burst, which a shorter queue
-# would drop; a rate above the link's still overflows it in a full trial.
-ip netns exec "$B" tc qdisc add dev "$VB" root tbf rate 100mbit burst 32kb latency 50ms
-run_b tbf.jsonl net.tcp.stream --runs 1 -p time=2
-run_b tbfz.jsonl net.udp.zeroloss -p time=2 -p window=1m --runs 1
-ip netns exec "$B" tc qdisc del dev "$VB" root
-# Another rate: the search must find the link's, not a fixed figure.
-ip netns exec "$B" tc qdisc add dev "$VB" root tbf rate 20mbit burst 16kb latency 50ms
-run_b tbfz20.jsonl net.udp.zeroloss -p time=2 -p window=1m --runs 1
-ip netns exec "$B" tc qdisc del dev "$VB" root
-# A short queue (limit): the peer's socket never fills, the qdisc drops
-# what the link cannot carry, as a switch would; a long one would slow the
-# peer's sends instead (its socket buffer holds what waits in the queue).
-ip netns exec "$A" tc qdisc add dev "$VA" root tbf rate 100mbit burst 32kb limit 48kb
-run_b tbfin.jsonl net.udp.stream -p dir=in -p rate=200 -p time=2 --runs 1
-run_b tbfinz.jsonl net.udp.zeroloss -p dir=in -p time=2 -p window=1m --runs 1
-ip netns exec "$A" tc qdisc del dev "$VA" root
-loss=none
-if ip netns exec "$B" tc qdisc add dev "$VB" root netem loss 1% 2>/dev/null; then
-	loss=netem
-elif command -v nft >/dev/null 2>&1 &&
-	ip netns exec "$A" nft add table inet pgloss 2>/dev/null &&
-	ip netns exec "$A" nft add chain inet pgloss in '{ type filter hook input priority 0; }' &&
-	ip netns exec "$A" nft add rule inet pgloss in meta l4proto udp numgen random mod 100 0 drop; then
-	loss=nft
-fi
-[ $loss = none ] || run_b loss.jsonl net.udp.stream -p time=2 -p rate=50 --runs 1
+lane0() {
+	run_b 0 plain.jsonl net.tcp.stream net.udp.stream -p time=1 -p rate=20 -p window=1m --runs 2
+	# A 50 ms queue: a sender kept off the CPU for a moment by the machine's
+	# other work catches up on its schedule in a burst, which a shorter queue
+	# would drop; a rate above the link's still overflows it in a full trial.
+	ip netns exec pgc0$$ tc qdisc add dev pgvb0$$ root tbf rate 100mbit burst 32kb latency 50ms
+	run_b 0 tbf.jsonl net.tcp.stream --runs 1 -p time=2
+	run_b 0 tbfz.jsonl net.udp.zeroloss -p time=2 -p window=1m --runs 1
+}
+lane1() {
+	# Another rate: the search must find the link's, not a fixed figure.
+	ip netns exec pgc1$$ tc qdisc add dev pgvb1$$ root tbf rate 20mbit burst 16kb latency 50ms
+	run_b 1 tbfz20.jsonl net.udp.zeroloss -p time=2 -p window=1m --runs 1
+	ip netns exec pgc1$$ tc qdisc del dev pgvb1$$ root
+	loss=none
+	if ip netns exec pgc1$$ tc qdisc add dev pgvb1$$ root netem loss 1% 2>/dev/null; then
+		loss=netem
+	elif command -v nft >/dev/null 2>&1 &&
+		ip netns exec pgs1$$ nft add table inet pgloss 2>/dev/null &&
+		ip netns exec pgs1$$ nft add chain inet pgloss in '{ type filter hook input priority 0; }' &&
+		ip netns exec pgs1$$ nft add rule inet pgloss in meta l4proto udp numgen random mod 100 0 drop; then
+		loss=nft
+	fi
+	echo $loss >"$T/loss"
+	[ $loss = none ] || run_b 1 loss.jsonl net.udp.stream -p time=2 -p rate=50 -p window=1m --runs 1
+}
+lane2() {
+	# A short queue (limit): the peer's socket never fills, the qdisc drops
+	# what the link cannot carry, as a switch would; a long one would slow the
+	# peer's sends instead (its socket buffer holds what waits in the queue).
+	ip netns exec pgs2$$ tc qdisc add dev pgva2$$ root tbf rate 100mbit burst 32kb limit 48kb
+	run_b 2 tbfin.jsonl net.udp.stream -p dir=in -p rate=200 -p time=2 --runs 1
+	run_b 2 tbfinz.jsonl net.udp.zeroloss -p dir=in -p time=2 -p window=1m --runs 1
+}
+lane0 &
+l0=$!
+lane1 &
+l1=$!
+lane2 &
+l2=$!
+rc=0
+for l in $l0 $l1 $l2; do
+	wait $l || rc=1
+done
+[ $rc -eq 0 ] || exit 1
+loss=$(cat "$T/loss")
 
 python3 - "$T" "$loss" <<'PY'
 import os, sys
@@ -153,5 +178,5 @@ else:
     # 8490 datagrams at 1%: 85 lost, standard deviation 9
     check(0.6 <= l <= 1.45, "udp.stream with 1%% %s loss: %.2f%%" % (loss, l))
 PY
-cat "$T/table"
+cat "$T/table0" "$T/table1" "$T/table2"
 echo ok
