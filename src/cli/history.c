@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide history: a board's figures run by run from the store, and
  * where each row's level changed (src/history/).

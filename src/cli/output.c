@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Output files written whole or written through (output.h): the rules
  * every command that writes a file with -o keeps (docs/security.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Where a command's output file goes (report -o, history -o): a regular
  * file (or a new name) is written to a temporary file beside it, renamed

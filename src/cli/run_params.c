@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide run: what became of each -p among the selected benchmarks.
  * An unscoped -p NAME=VALUE goes to each benchmark whose parameter NAME

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `perfguide history --format html`: one self-contained page (no scripts,
  * no network): the change points, the charts (trend.c), the runs

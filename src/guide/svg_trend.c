@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A figure run by run as SVG (`perfguide history`, `report --trend`): the
  * runs along x, oldest first; a line per row; where a row's new level

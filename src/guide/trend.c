@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A history's charts (svg_trend.c draws them): one row in its own
  * unit with the level of each segment; several rows each against its own

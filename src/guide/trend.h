@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A board's history (history/history.h) as the guide draws it: the charts'
  * data (trend.c) that svg_trend.c draws, for `perfguide history`'s svg and

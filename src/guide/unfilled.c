@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * "Not measured": every section of the seed guide (TI's Processor SDK Linux
  * 09.02 performance guide, the guide perfguide's output is measured against)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * E-divisive means, written from the paper's description (Matteson and
  * James 2014, sections 2 and 3):

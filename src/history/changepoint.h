@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Change points in a series by E-divisive means (Matteson and James, "A
  * nonparametric approach for multiple change point analysis of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A board's history from the store: its runs oldest first (as the store
  * lists them, by start), a row per result key with each run's median, and

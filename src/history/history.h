@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A board's history: its runs in the store oldest first, and per result
  * key (bench, params, metric) the median of each run, with the change

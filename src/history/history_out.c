@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `perfguide history` written out: md (the change points, the runs, every
  * figure run by run) and JSON (the same for programs); the svg and html

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What history's writers share (history_out.c, guide/history_html.c). */
 #ifndef PG_HISTORY_OUT_H
 #define PG_HISTORY_OUT_H

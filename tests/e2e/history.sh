@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # history: a store with 30 runs of a board where one benchmark's figure
 # drops 10% from run 18 on (the others flat, about 1% noise): the change
 # point at run 18 and none in the other rows, in md, json, svg and html;

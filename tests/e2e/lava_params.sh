@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Parameters reach the benchmarks they are for, with every selection (issue
 # 39): the LAVA definition's EXTRA example (lava/perfguide.yaml, the same in
 # lava/README.md) through its run step with BENCHMARKS=all, each group, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every command the guide prints (the advice on figures to doubt, the
 # commands that fill what was not measured) is one perfguide takes: each
 # `perfguide run ...` is planned by the binary (run --dry-run: its options,

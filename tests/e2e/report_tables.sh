@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The seed guide's published tables imported as they ship (import --table,
 # with the map files in maps/): each row onto perfguide's benchmark where
 # its label is perfguide's own (linpack's "linpack (Kflops)" onto the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Change points by E-divisive means (src/history/changepoint.c) on
  * simulated series with a fixed seed, and a board's history built from
  * runs, charted and written (src/history/). */
