@@ -36,11 +36,29 @@ const char *pg_store_env(void)
 	return db && db[0] ? db : NULL;
 }
 
+static int ops_complete(const struct pg_store_ops *o)
+{
+	return o->add_run && o->add_runs && o->begin_run && o->add_result && o->end_run && o->list_runs &&
+	       o->load_run && o->load_figures && o->close;
+}
+
 struct pg_store *pg_store_open(const char *where, int create, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-		if (backends[i].claims(where))
-			return backends[i].open(where, create, err, errlen);
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		if (!backends[i].claims(where))
+			continue;
+		struct pg_store *s = backends[i].open(where, create, err, errlen);
+		if (s && !ops_complete(s->ops)) {
+			/* A new backend's omission, found at its first open rather
+			 * than as a crash in whichever command first needs the op. */
+			pg_err(err, errlen, "the %s store backend lacks an operation (store.h: each is required)",
+			       backends[i].name);
+			if (s->ops->close)
+				s->ops->close(s);
+			return NULL;
+		}
+		return s;
+	}
 	pg_err(err, errlen, "%s: no store backend takes it", where);
 	return NULL;
 }
