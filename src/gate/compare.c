@@ -14,18 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pg_verdict_name(enum pg_verdict v)
-{
-	switch (v) {
-	case PG_IMPROVED: return "improved";
-	case PG_REGRESSED: return "regressed";
-	case PG_INCONCLUSIVE: return "inconclusive";
-	case PG_NOT_GATED: return "not gated";
-	case PG_SAME: break;
-	}
-	return "within noise";
-}
-
 /* What describes the measurement rather than measures the build: the CPU
  * load it caused, the CPU time per operation derived from it, the rate a
  * test offered, counts of lost or failed units, the clock it saw; and the

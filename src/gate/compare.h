@@ -31,9 +31,8 @@
 #include <stdio.h>
 
 #include "gate.h"
+#include "verdict.h"
 #include "runs/rundata.h"
-
-enum pg_verdict { PG_SAME, PG_IMPROVED, PG_REGRESSED, PG_INCONCLUSIVE, PG_NOT_GATED };
 
 /* The runs of one side. */
 struct pg_cmp_side {
@@ -112,8 +111,6 @@ enum { PG_CMP_PASS = 0, PG_CMP_FAIL = 1, PG_CMP_UNJUDGED = 3 };
  * PG_CMP_UNJUDGED nothing regressed but a row or the machines could not be
  * judged; PG_CMP_PASS otherwise. */
 int pg_compare_exit(const struct pg_comparison *c, int allow_missing);
-
-const char *pg_verdict_name(enum pg_verdict v);
 
 /* Whether a metric is descriptive (not gated unless asked), by name. */
 int pg_metric_descriptive(const char *metric);
