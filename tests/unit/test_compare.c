@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/stats.h"
 #include "gate/compare.h"
 
 static void benjamini_hochberg(void **state)
@@ -49,6 +50,77 @@ static void median_se(void **state)
 	double ties[] = { 5, 5, 6 };
 	double sd = sqrt((2 * pow(log(5) - (2 * log(5) + log(6)) / 3, 2) + pow(log(6) - (2 * log(5) + log(6)) / 3, 2)) / 2);
 	assert_float_equal(pg_gate_log_median_se(ties, 3), 1.2533 * sd / sqrt(3), 1e-9);
+}
+
+/* The rule (gate/verdict.h): the interval against the threshold. */
+static struct pg_decision decide(double est, double half, int significant, int higher, double df)
+{
+	struct pg_change c = { .est = est, .significant = significant, .higher = higher, .n_base = 3, .n_new = 3,
+			       .more_by = PG_MORE_SIDES };
+	pg_change_interval(&c, half / pg_student_q(1 - PG_DECIDE_LEVEL, df), df);
+	struct pg_decision d;
+	pg_decide(&c, 5, &d);
+	return d;
+}
+
+static void verdict_rule(void **state)
+{
+	(void)state;
+	double t = log(1.05);
+	/* inside +/- 5% (log 1.05 either way): within noise, significant or not */
+	assert_int_equal(decide(0.01, 0.03, 0, 1, 4).verdict, PG_SAME);
+	assert_int_equal(decide(0.01, 0.03, 1, 1, 4).verdict, PG_SAME);
+	/* beyond and significant: regressed or improved by the direction */
+	assert_int_equal(decide(-0.3, 0.1, 1, 1, 4).verdict, PG_REGRESSED);
+	assert_int_equal(decide(-0.3, 0.1, 1, 0, 4).verdict, PG_IMPROVED);
+	assert_int_equal(decide(0.3, 0.1, 1, 0, 4).verdict, PG_REGRESSED);
+	/* beyond, not significant among the rows: undecided */
+	struct pg_decision d = decide(0.3, 0.1, 0, 0, 4);
+	assert_int_equal(d.verdict, PG_UNDECIDED);
+	assert_true(d.more >= 1);
+	/* significant, but the interval reaches below the threshold: a change
+	 * that may be smaller than 5% is not called one */
+	d = decide(0.08, 0.05, 1, 1, 4);
+	assert_int_equal(d.verdict, PG_UNDECIDED);
+	/* a wide interval about no change: undecided, never within noise, and
+	 * more replicates would decide it (the spread 0.3 of a row: about
+	 * 2 (1.645 x 0.3 / log 1.05)^2 = 207 a side, 3 already) */
+	struct pg_change c = { .est = 0, .n_base = 3, .n_new = 3, .more_by = PG_MORE_SIDES, .higher = 1 };
+	pg_change_interval(&c, 0.3 * sqrt(2.0 / 3), 0);
+	pg_decide(&c, 5, &d);
+	assert_int_equal(d.verdict, PG_UNDECIDED);
+	assert_in_range(d.more, 190, 220);
+	char w[200];
+	pg_decision_words(&d, "runs a side", w, sizeof(w));
+	assert_non_null(strstr(w, "between -33% and +50%; about "));
+	assert_non_null(strstr(w, " more runs a side would decide it"));
+	/* right at the threshold: no number of runs decides it */
+	c.est = t;
+	pg_change_interval(&c, 0.01, 0);
+	pg_decide(&c, 5, &d);
+	assert_int_equal(d.verdict, PG_UNDECIDED);
+	assert_int_equal(d.more, -1);
+	pg_decision_words(&d, "rounds", w, sizeof(w));
+	assert_non_null(strstr(w, "not even 999 more rounds"));
+	/* one run against six of history, spread 0.15: more history cannot
+	 * narrow it below the one run's own spread; more NEW runs can */
+	c = (struct pg_change){ .est = -0.1, .n_base = 6, .n_new = 1, .more_by = PG_MORE_BASE, .higher = 1 };
+	pg_change_interval(&c, 0.15 * sqrt(1 + 1.0 / 6), 5);
+	pg_decide(&c, 5, &d);
+	assert_int_equal(d.verdict, PG_UNDECIDED);
+	assert_int_equal(d.more, -1);
+	assert_true(pg_decide_more(&c, 5, PG_MORE_SIDES) > 0);
+	/* pairs: 0.1 a round and +20%: about a dozen rounds */
+	c = (struct pg_change){ .est = log(1.2), .n_base = 3, .n_new = 3, .more_by = PG_MORE_PAIRS, .higher = 0,
+				.alpha = 0.05 / 20 };
+	pg_change_interval(&c, 0.1 / sqrt(3), 2);
+	pg_decide(&c, 5, &d);
+	assert_int_equal(d.verdict, PG_UNDECIDED);
+	assert_in_range(d.more, 3, 15);
+	/* a threshold of 0: only a point at no change is within noise */
+	c = (struct pg_change){ .est = 0, .n_base = 3, .n_new = 3 };
+	pg_decide(&c, 0, &d);
+	assert_int_equal(d.verdict, PG_SAME);
 }
 
 /* --- runs made by hand --- */
@@ -639,6 +711,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(benjamini_hochberg),
 		cmocka_unit_test(median_se),
+		cmocka_unit_test(verdict_rule),
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(too_few),
 		cmocka_unit_test(whole_run_spread),
