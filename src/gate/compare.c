@@ -4,7 +4,7 @@
  * what NEW lost, which rows restate another's figure or only describe, and
  * each row's verdict (the statistics are gate.c's).
  */
-#include "compare.h"
+#include "compare_int.h"
 
 #include "core/env.h"
 #include "core/record_json.h"
@@ -319,105 +319,6 @@ static int env_differs(const struct pg_record *b, const struct pg_record *n, cha
 	return nhi < blo ? 2 : 1;
 }
 
-/* The replicates a run's record gives: each of its processes (run
- * --processes: a process is the replicate whose speed varies, its samples
- * are not), or the run itself. Their medians, the standard errors of their
- * logs from their own samples (a one-sample result's: from the interval its
- * benchmark stated, gate.h), and their sample counts, from index at;
- * returns how many. max: room left. */
-static int replicates(const struct pg_record *x, double *med, double *se, int *cnt, int max)
-{
-	double pm[PG_RECORD_MAX_PROCS];
-	int pn[PG_RECORD_MAX_PROCS];
-	int k = pg_record_processes(x, pm, pn, PG_RECORD_MAX_PROCS), total = 0;
-	for (int i = 0; i < k; i++)
-		total += pn[i];
-	if (k < 2 || k > max || total != x->nsamples) {
-		med[0] = x->median;
-		se[0] = pg_gate_log_median_se(x->samples, x->nsamples);
-		/* one figure: the interval its benchmark stated, if any */
-		if (x->nsamples < 2)
-			se[0] = pg_gate_stated_se(x->ci_lo, x->ci_hi, x->ci_level);
-		cnt[0] = x->nsamples;
-		return 1;
-	}
-	for (int i = 0, at = 0; i < k; at += pn[i++]) {
-		med[i] = pm[i];
-		se[i] = pg_gate_log_median_se(x->samples + at, pn[i]);
-		cnt[i] = pn[i];
-	}
-	return k;
-}
-
-/* A run as one replicate, where a side has several runs: the geometric
- * mean of its processes' medians, and the standard error of that from
- * their spread (never below what their own samples give). Processes of one
- * run share its machine's state (a slow minute, a host's other tenant), so
- * they are not independent of each other as runs are: counted as
- * replicates beside other runs, six processes of three runs would claim
- * six draws where there are three (compare's false "regressed -17%" of
- * cpu.dhrystone, an A/A of three runs a side whose processes ran at 39 or
- * 56 million a second, all six of one run at 39). */
-static void run_replicate(const struct pg_record *x, double *med, double *se, int *cnt)
-{
-	double pm[PG_RECORD_MAX_PROCS], ps[PG_RECORD_MAX_PROCS];
-	int pn[PG_RECORD_MAX_PROCS];
-	int k = replicates(x, pm, ps, pn, PG_RECORD_MAX_PROCS);
-	if (k < 2) {
-		*med = pm[0];
-		*se = ps[0];
-		*cnt = pn[0];
-		return;
-	}
-	double sum = 0, sq = 0, se2 = 0;
-	for (int i = 0; i < k; i++)
-		sum += log(pm[i]) / k;
-	for (int i = 0; i < k; i++) {
-		sq += (log(pm[i]) - sum) * (log(pm[i]) - sum);
-		se2 += ps[i] > 0 ? ps[i] * ps[i] / k : 0;
-	}
-	*med = exp(sum);
-	*se = sqrt(fmax(sq / (k - 1), se2) / k);
-	*cnt = x->nsamples;
-}
-
-/* Each side's replicates: one run a side, its processes (replicates());
- * several runs on a side, the runs (run_replicate()); tests the row. */
-static int test_row(struct pg_cmp_row *r, const struct pg_record **b, int nb, const struct pg_record **n, int nn)
-{
-	int cap = (nb + nn) * PG_RECORD_MAX_PROCS;
-	double *med = malloc(sizeof(double) * 2 * (size_t)cap);
-	int *cnt = malloc(sizeof(int) * (size_t)cap);
-	if (!med || !cnt) {
-		free(med);
-		free(cnt);
-		return -1;
-	}
-	double *se = med + cap;
-	int k = 0, kb = 0;
-	for (int i = 0; i < nb + nn; i++) {
-		const struct pg_record *x = i < nb ? b[i] : n[i - nb];
-		if (nb > 1 || nn > 1) {
-			run_replicate(x, med + k, se + k, cnt + k);
-			k++;
-		} else
-			k += replicates(x, med + k, se + k, cnt + k, cap - k);
-		if (i == nb - 1)
-			kb = k;
-	}
-	r->reps_base = kb;
-	r->reps_new = k - kb;
-	/* this binary's benchmark of that name, so results of earlier
-	 * releases are judged alike */
-	const struct pg_bench *d = b[0]->bench ? pg_registry_find(b[0]->bench) : NULL;
-	double rsd = d ? d->run_sd : 0;
-	struct pg_gate_side sb = { kb, med, se, cnt, nb, rsd }, sn = { k - kb, med + kb, se + kb, cnt + kb, nn, rsd };
-	pg_gate_test(&sb, &sn, &r->g);
-	free(med);
-	free(cnt);
-	return 0;
-}
-
 /* Whether two metrics of one result carry one figure: their samples are
  * proportional, or reciprocal (a rate and a time per operation). */
 static int same_figure(const struct pg_record *a, const struct pg_record *b)
@@ -459,12 +360,6 @@ static int alias_of(const struct pg_comparison *c, int i)
 		if (c->rows[j].alias < 0 && c->rows[j].gated && same_figure(c->rows[j].base, x))
 			return j;
 	return -1;
-}
-
-static void inconclusive(struct pg_cmp_row *r, const char *why)
-{
-	r->verdict = PG_INCONCLUSIVE;
-	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
 /* One row: its runs on each side, what keeps it from being judged, its
@@ -510,7 +405,7 @@ static int make_row(struct work *w, const struct pg_record *k, struct pg_cmp_row
 			in_new |= n[i] == dist;
 		snprintf(why, sizeof(why), "disturbed in %s: %s", in_new ? "NEW" : "BASE",
 			 dist->disturbed_why ? dist->disturbed_why : "see its env");
-		inconclusive(r, why);
+		pg_cmp_set(r, PG_INCONCLUSIVE, why);
 	}
 	r->nbase = nb;
 	r->nnew = nn;
@@ -518,7 +413,7 @@ static int make_row(struct work *w, const struct pg_record *k, struct pg_cmp_row
 	r->new_median = centre(n, nn);
 	r->change_pct = r->base_median != 0 ? (r->new_median - r->base_median) / fabs(r->base_median) * 100
 			: r->new_median == 0 ? 0 : INFINITY;
-	int rc = r->verdict == PG_INCONCLUSIVE ? 0 : test_row(r, b, nb, n, nn);
+	int rc = r->verdict == PG_INCONCLUSIVE ? 0 : pg_cmp_test_row(r, b, nb, n, nn, w->o);
 	/* a figure that came out the same to the last bit (a fact the machine
 	 * keeps: os.boot.kernel) owes nothing to the environment; judged
 	 * with the verdict (judge_env) */
@@ -563,98 +458,6 @@ static int make_rows(struct work *w)
 	return 0;
 }
 
-/* --- verdicts --- */
-
-/* A row whose sides ran in clearly different conditions: a change may be
- * the machine's, so it is inconclusive, save one case. NEW ran in the
- * slower conditions and still came out within noise of BASE: the
- * conditions can only have made NEW look slower than it is, so they hide
- * no regression (an improvement, perhaps, which a release gate need not
- * act on). In an A/A of the quick suite, crypto.des3 was 11.6% slower in
- * NEW (p = 0.16), and inconclusive only for NEW's cache probe, 156 ns a
- * load against BASE's 36. */
-static void judge_env(struct pg_cmp_row *r)
-{
-	if (!r->env_slower)
-		return;
-	char why[PG_CMP_NOTE_LEN];
-	if (r->verdict == PG_SAME && r->env_slower == 2) {
-		snprintf(r->why, sizeof(r->why), "NEW ran in slower conditions, so it may be faster than this, not "
-			 "slower: %.150s", r->env_why);
-		return;
-	}
-	snprintf(why, sizeof(why), "environment differs: %s", r->env_why);
-	inconclusive(r, why);
-}
-
-static void judge(struct pg_cmp_row *r, int significant, const struct pg_cmp_opts *o)
-{
-	int gross = fabs(r->g.d) >= log(PG_GATE_GROSS);
-	if (r->g.untested && r->g.few && fabs(r->change_pct) <= o->threshold_pct) {
-		/* One figure a side (a search's result, a ratio of two results):
-		 * no test can say how noisy it is, but a change within the
-		 * threshold is no regression whatever the noise. */
-		r->verdict = PG_SAME;
-		snprintf(r->why, sizeof(r->why), "one figure a side, no test: a change of %.1f%%, within the %g%% threshold",
-			 r->change_pct, o->threshold_pct);
-	} else if (r->g.untested) {
-		inconclusive(r, r->g.untested);
-	} else if (significant && fabs(r->change_pct) > o->threshold_pct) {
-		if (r->g.test == PG_TEST_ONE_RUN && !gross) {
-			char why[PG_CMP_NOTE_LEN];
-			snprintf(why, sizeof(why), "one run a side: two processes of one build can differ by this much "
-				 "(below %gx); compare several runs a side, or --history", PG_GATE_GROSS);
-			inconclusive(r, why);
-		} else {
-			r->verdict = (r->change_pct > 0) == (r->base->higher != 0) ? PG_IMPROVED : PG_REGRESSED;
-		}
-	} else if (pg_gate_could_be_gross(&r->g)) {
-		char why[PG_CMP_NOTE_LEN];
-		snprintf(why, sizeof(why), "the %s vary too much to rule out a change of %gx (p = %.2g): more %s",
-			 r->g.test == PG_TEST_ONE_RUN ? "samples" : "replicates (runs, or processes of a run)",
-			 PG_GATE_GROSS, r->g.p,
-			 r->g.test == PG_TEST_ONE_RUN ? "samples (--runs) or runs" : "runs, or --processes");
-		inconclusive(r, why);
-	} else {
-		r->verdict = PG_SAME;
-	}
-	judge_env(r);
-}
-
-/* Benjamini-Hochberg over the gated rows that were tested, then each
- * row's verdict; restating and descriptive rows are not counted. */
-static int verdicts(struct pg_comparison *c, const struct pg_cmp_opts *o)
-{
-	double *p = malloc(sizeof(double) * (size_t)(c->n + 1));
-	int *idx = malloc(sizeof(int) * (size_t)(c->n + 1)), *rej = malloc(sizeof(int) * (size_t)(c->n + 1));
-	if (!p || !idx || !rej) {
-		free(p);
-		free(idx);
-		free(rej);
-		return -1;
-	}
-	int m = 0;
-	for (int i = 0; i < c->n; i++) {
-		struct pg_cmp_row *r = &c->rows[i];
-		if (r->gated && r->alias < 0 && r->verdict != PG_INCONCLUSIVE && !r->g.untested) {
-			idx[m] = i;
-			p[m++] = r->g.p;
-		}
-	}
-	pg_gate_bh(p, m, PG_GATE_Q, rej);
-	for (int i = 0, k = 0; i < c->n; i++) {
-		struct pg_cmp_row *r = &c->rows[i];
-		int in_family = k < m && idx[k] == i;
-		if (r->verdict != PG_INCONCLUSIVE && r->alias < 0)
-			judge(r, in_family ? rej[k] : r->g.p <= PG_GATE_Q, o);
-		k += in_family;
-	}
-	free(p);
-	free(idx);
-	free(rej);
-	return 0;
-}
-
 /* Restating and descriptive rows say what they would be; unlike machines
  * leave every row unjudged; then the counts. */
 static void finish(struct pg_comparison *c, const struct pg_cmp_opts *o)
@@ -685,6 +488,7 @@ static void finish(struct pg_comparison *c, const struct pg_cmp_opts *o)
 		c->nreg += r->verdict == PG_REGRESSED;
 		c->nimp += r->verdict == PG_IMPROVED;
 		c->ninc += r->verdict == PG_INCONCLUSIVE;
+		c->nund += r->verdict == PG_UNDECIDED;
 		c->nsame += r->verdict == PG_SAME;
 		c->ninfo += r->verdict == PG_NOT_GATED;
 	}
@@ -720,7 +524,7 @@ int pg_compare_sides(const struct pg_cmp_side *base, const struct pg_cmp_side *n
 	if (rc == 0)
 		rc = make_rows(&w);
 	if (rc == 0)
-		rc = verdicts(c, o);
+		rc = pg_cmp_verdicts(c, o);
 	if (rc == 0)
 		finish(c, o);
 	for (int i = 0; w.bix && i < base->n + new->n; i++)
@@ -744,7 +548,7 @@ int pg_compare_exit(const struct pg_comparison *c, int allow_missing)
 {
 	if (c->nreg || (c->nlost && !allow_missing))
 		return PG_CMP_FAIL;
-	if (c->ninc || (c->nunlike && !c->forced))
+	if (c->ninc || c->nund || (c->nunlike && !c->forced))
 		return PG_CMP_UNJUDGED;
 	return PG_CMP_PASS;
 }

@@ -9,13 +9,14 @@
  * measurement gets one verdict (gate.h has the statistics):
  *
  *   regressed / improved  significant across all rows (Benjamini-Hochberg)
- *                         and larger than the threshold, in the metric's
- *                         direction;
- *   within noise          not significant, or within the threshold;
- *   inconclusive          with its reason: disturbed on a side, too few
- *                         samples or runs, one run a side and a change
- *                         below what two processes can differ by, the
- *                         environment differs, unlike machines.
+ *                         and its interval beyond the threshold, in the
+ *                         metric's direction (gate/verdict.h);
+ *   within noise          its interval inside +/- the threshold;
+ *   undecided             neither: the interval, and about how many more
+ *                         runs would decide it;
+ *   inconclusive          with its reason: cannot be judged (disturbed on
+ *                         a side, the environment differs, unlike
+ *                         machines, no ratio).
  *
  * A benchmark BASE measured and NEW lost (missing, failed, newly skipped)
  * is listed. A metric that restates another's figure (DMIPS of
@@ -32,6 +33,8 @@
 
 #include "gate.h"
 #include "verdict.h"
+
+struct pg_noise_profile;
 #include "runs/rundata.h"
 
 /* The runs of one side. */
@@ -50,6 +53,8 @@ struct pg_cmp_row {
 	double base_median, new_median;		/* over the runs: geometric mean of their medians */
 	double change_pct;
 	struct pg_gate_result g;
+	struct pg_decision dec;			/* the rule's, for a tested row: the interval */
+	const char *more_of;			/* what dec.more counts ("runs a side") */
 	enum pg_verdict verdict;
 	int gated;				/* counts towards the exit status */
 	int alias;				/* the row whose figure this one restates; -1 none */
@@ -77,6 +82,10 @@ struct pg_cmp_opts {
 	int gate_descriptive;	/* descriptive metrics count too */
 	int force;		/* unlike machines compared anyway */
 	int releases;		/* a release against a release: a kernel change is expected */
+	int history;		/* BASE is NEW's board's history (compare --history) */
+	/* The board's noise profile (gate/profile.h): one run a side takes
+	 * each row's spread between runs from it; NULL: an allowance. */
+	const struct pg_noise_profile *profile;
 };
 
 #define PG_CMP_MAX_NOTES 16
@@ -93,7 +102,7 @@ struct pg_comparison {
 	int nunlike;
 	char notes[PG_CMP_MAX_NOTES][PG_CMP_NOTE_LEN];
 	int nnotes;
-	int nreg, nimp, ninc, nsame, ninfo;
+	int nreg, nimp, ninc, nsame, ninfo, nund;
 	double threshold;
 	int forced;		/* --force: unlike machines judged anyway */
 };
@@ -108,8 +117,8 @@ void pg_comparison_free(struct pg_comparison *c);
 enum { PG_CMP_PASS = 0, PG_CMP_FAIL = 1, PG_CMP_UNJUDGED = 3 };
 
 /* PG_CMP_FAIL a regression, or (unless allow_missing) a benchmark lost;
- * PG_CMP_UNJUDGED nothing regressed but a row or the machines could not be
- * judged; PG_CMP_PASS otherwise. */
+ * PG_CMP_UNJUDGED nothing regressed but a row is undecided, or a row or the
+ * machines could not be judged; PG_CMP_PASS otherwise. */
 int pg_compare_exit(const struct pg_comparison *c, int allow_missing);
 
 /* Whether a metric is descriptive (not gated unless asked), by name. */
@@ -134,11 +143,17 @@ void pg_compare_write_md(FILE *out, const struct pg_verdicts *v);
 void pg_compare_write_json(FILE *out, const struct pg_verdicts *v);
 /* Their parts, for compare across a fleet: one row as JSON; the row's name
  * (the seed's label, or bench, parameters and metric) and unit, escaped
- * for Markdown; " | base | new | change | p". */
+ * for Markdown; " | base | new | change | interval | p". */
 json_t *pg_compare_row_json(const struct pg_cmp_row *r);
 json_t *pg_compare_lost_json(const struct pg_cmp_lost *l);
 void pg_compare_write_name(FILE *out, const struct pg_record *x);
 void pg_compare_write_figures(FILE *out, const struct pg_cmp_row *r);
+/* " | -4.0% .. +118%" (the change's 90% interval, "-" untested), for the
+ * column after the change. */
+void pg_compare_write_interval(FILE *out, const struct pg_cmp_row *r);
+/* The spread between runs a row was judged with: "runs", "5.4% allowed",
+ * "0.8% (7 runs of the board)", "-". */
+void pg_compare_write_spread(FILE *out, const struct pg_cmp_row *r);
 /* The verdict cell: "regressed", "inconclusive: why". */
 void pg_compare_write_verdict(FILE *out, const struct pg_cmp_row *r);
 /* The lost benchmarks and the notes, as lines. */

@@ -40,6 +40,23 @@ json_t *pg_compare_row_json(const struct pg_cmp_row *r)
 		json_object_set_new(j, "disturbed_runs_left_out", json_integer(r->left_out));
 	json_object_set_new(j, "test", json_string(pg_gate_test_name(r->g.test)));
 	json_object_set_new(j, "p", r->g.test == PG_TEST_NONE ? json_null() : real_or_null(r->g.p));
+	if (r->g.test != PG_TEST_NONE) {
+		json_t *iv = json_array();
+		json_array_append_new(iv, real_or_null(r->dec.lo_pct));
+		json_array_append_new(iv, real_or_null(r->dec.hi_pct));
+		json_object_set_new(j, "interval_pct", iv);
+		json_t *sp = json_object();
+		json_object_set_new(sp, "from", json_string(pg_gate_spread_name(r->g.spread)));
+		if (r->g.spread == PG_SPREAD_ALLOWANCE || r->g.spread == PG_SPREAD_PROFILE)
+			json_object_set_new(sp, "run_sd", real_or_null(r->g.spread_sd));
+		if (r->g.spread == PG_SPREAD_PROFILE)
+			json_object_set_new(sp, "runs", json_integer(r->g.spread_runs));
+		json_object_set_new(j, "spread", sp);
+	}
+	if (r->verdict == PG_UNDECIDED && r->g.test != PG_TEST_NONE && r->more_of) {
+		json_object_set_new(j, "more", r->dec.more > 0 ? json_integer(r->dec.more) : json_null());
+		json_object_set_new(j, "more_of", json_string(r->more_of));
+	}
 	json_object_set_new(j, "verdict", json_string(pg_verdict_name(r->verdict)));
 	json_object_set_new(j, "gated", json_boolean(r->gated));
 	if (r->why[0])
@@ -100,6 +117,7 @@ void pg_compare_write_json(FILE *out, const struct pg_verdicts *v)
 	json_object_set_new(o, "new_runs", ids(v->new));
 	json_object_set_new(o, "threshold_pct", json_real(c->threshold));
 	json_object_set_new(o, "fdr", json_real(PG_GATE_Q));
+	json_object_set_new(o, "interval_level", json_real(PG_DECIDE_LEVEL));
 	json_object_set_new(o, "unlike", texts((const char (*)[PG_CMP_NOTE_LEN])c->unlike, c->nunlike));
 	json_object_set_new(o, "notes", texts((const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes));
 	for (int i = 0; i < c->n; i++)
@@ -111,6 +129,7 @@ void pg_compare_write_json(FILE *out, const struct pg_verdicts *v)
 	json_object_set_new(o, "regressed", json_integer(c->nreg));
 	json_object_set_new(o, "improved", json_integer(c->nimp));
 	json_object_set_new(o, "inconclusive", json_integer(c->ninc));
+	json_object_set_new(o, "undecided", json_integer(c->nund));
 	json_object_set_new(o, "within_noise", json_integer(c->nsame));
 	json_object_set_new(o, "not_gated", json_integer(c->ninfo));
 	json_object_set_new(o, "exit", json_integer(pg_compare_exit(c, v->allow_missing)));
@@ -150,10 +169,50 @@ void pg_compare_write_figures(FILE *out, const struct pg_cmp_row *r)
 	fprintf(out, fabs(r->base_median) < 1e15 ? " | %.2f" : " | %.6g", r->base_median);
 	fprintf(out, fabs(r->new_median) < 1e15 ? " | %.2f" : " | %.6g", r->new_median);
 	fprintf(out, fabs(r->change_pct) < 1e15 ? " | %+.1f%%" : " | %+.6g%%", r->change_pct);
+	pg_compare_write_interval(out, r);
 	if (r->g.test == PG_TEST_NONE)
 		fputs(" | -", out);
 	else
 		fprintf(out, r->g.p >= 0.001 ? " | %.3f" : " | %.1e", r->g.p);
+}
+
+/* A change in percent for the interval: one decimal below 10%. */
+static void pct(FILE *out, double v)
+{
+	if (!isfinite(v))
+		fputs(v > 0 ? "+inf%" : "-100%", out);
+	else
+		fprintf(out, fabs(v) < 10 ? "%+.1f%%" : fabs(v) < 1e6 ? "%+.0f%%" : "%+.3g%%", v);
+}
+
+void pg_compare_write_interval(FILE *out, const struct pg_cmp_row *r)
+{
+	fputs(" | ", out);
+	if (r->g.test == PG_TEST_NONE) {
+		fputc('-', out);
+		return;
+	}
+	pct(out, r->dec.lo_pct);
+	fputs(" .. ", out);
+	pct(out, r->dec.hi_pct);
+}
+
+void pg_compare_write_spread(FILE *out, const struct pg_cmp_row *r)
+{
+	switch (r->g.spread) {
+	case PG_SPREAD_RUNS:
+		fputs("runs", out);
+		break;
+	case PG_SPREAD_ALLOWANCE:
+		fprintf(out, "%.1f%% allowed", 100 * r->g.spread_sd);
+		break;
+	case PG_SPREAD_PROFILE:
+		fprintf(out, "%.1f%% (%d runs of the board)", 100 * r->g.spread_sd, r->g.spread_runs);
+		break;
+	case PG_SPREAD_NONE:
+		fputc('-', out);
+		break;
+	}
 }
 
 void pg_compare_write_verdict(FILE *out, const struct pg_cmp_row *r)
@@ -223,24 +282,28 @@ void pg_compare_write_md(FILE *out, const struct pg_verdicts *v)
 	const struct pg_comparison *c = v->c;
 	side_name(out, "BASE", v->base);
 	side_name(out, "NEW", v->new);
-	fprintf(out, "threshold %g%%, false discovery rate %g%% across the rows\n\n", c->threshold, 100 * PG_GATE_Q);
+	fprintf(out, "threshold %g%%, false discovery rate %g%% across the rows, %g%% intervals\n\n", c->threshold,
+		100 * PG_GATE_Q, 100 * PG_DECIDE_LEVEL);
 	write_list(out, c->forced ? "Unlike machines (judged anyway: --force):"
 		   : "Unlike machines (nothing is judged; --force to judge anyway):",
 		   (const char (*)[PG_CMP_NOTE_LEN])c->unlike, c->nunlike);
 	write_list(out, "Notes:", (const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes);
-	fputs("| Benchmark | Base | New | Change | p | Verdict |\n|---|---|---|---|---|---|\n", out);
+	fputs("| Benchmark | Base | New | Change | Interval | p | Spread | Verdict |\n|---|---|---|---|---|---|---|---|\n",
+	      out);
 	for (int i = 0; i < c->n; i++) {
 		const struct pg_cmp_row *r = &c->rows[i];
 		fputs("| ", out);
 		pg_compare_write_name(out, r->base);
 		pg_compare_write_figures(out, r);
 		fputs(" | ", out);
+		pg_compare_write_spread(out, r);
+		fputs(" | ", out);
 		pg_compare_write_verdict(out, r);
 		fputs(" |\n", out);
 	}
 	pg_compare_write_lost(out, c, v->allow_missing);
-	fprintf(out, "\n%d compared: %d regressed, %d improved, %d within noise, %d inconclusive, %d not gated", c->n,
-		c->nreg, c->nimp, c->nsame, c->ninc, c->ninfo);
+	fprintf(out, "\n%d compared: %d regressed, %d improved, %d within noise, %d undecided, %d inconclusive, %d not "
+		"gated", c->n, c->nreg, c->nimp, c->nsame, c->nund, c->ninc, c->ninfo);
 	if (c->nlost)
 		fprintf(out, "; %d lost in NEW", c->nlost);
 	fputc('\n', out);

@@ -184,7 +184,8 @@ static int sort_regressions(struct pg_fleet *f)
 	return 0;
 }
 
-/* pass, regressed, failed (lost what A measured), inconclusive, nothing in common. */
+/* pass, regressed, failed (lost what A measured), undecided, inconclusive,
+ * nothing in common. */
 static const char *board_verdict(const struct fleet_board *b)
 {
 	if (b->c.nreg)
@@ -193,6 +194,8 @@ static const char *board_verdict(const struct fleet_board *b)
 		return "failed";
 	if (!b->c.n)
 		return "nothing in common";
+	if (b->status && b->c.nund && !b->c.ninc && !b->c.nunlike)
+		return "undecided";
 	return b->status ? "inconclusive" : "pass";
 }
 
@@ -212,6 +215,7 @@ static json_t *board_json(const struct fleet_board *b)
 	json_object_set_new(j, "regressed", json_integer(b->c.nreg));
 	json_object_set_new(j, "improved", json_integer(b->c.nimp));
 	json_object_set_new(j, "inconclusive", json_integer(b->c.ninc));
+	json_object_set_new(j, "undecided", json_integer(b->c.nund));
 	json_object_set_new(j, "verdict", json_string(board_verdict(b)));
 	json_object_set_new(j, "exit", json_integer(b->status));
 	for (int k = 0; k < b->c.n; k++)
@@ -296,12 +300,12 @@ static void print_boards_md(FILE *out, const struct pg_fleet *f)
 }
 
 /* Per board, why it failed or could not be judged: unlike machines, what
- * it lost, the rows left unjudged. */
+ * it lost, the rows left unjudged or undecided. */
 static void print_details_md(FILE *out, const struct pg_fleet *f)
 {
 	for (int i = 0; i < f->n; i++) {
 		const struct fleet_board *b = &f->b[i];
-		if (!b->compared || (!b->c.nunlike && !b->c.nnotes && !b->c.nlost && !b->c.ninc))
+		if (!b->compared || (!b->c.nunlike && !b->c.nnotes && !b->c.nlost && !b->c.ninc && !b->c.nund))
 			continue;
 		fputs("\n", out);
 		pg_md_text(out, b->board, 0);
@@ -317,7 +321,7 @@ static void print_details_md(FILE *out, const struct pg_fleet *f)
 			fputc('\n', out);
 		}
 		for (int k = 0; k < b->c.n; k++)
-			if (b->c.rows[k].verdict == PG_INCONCLUSIVE) {
+			if (b->c.rows[k].verdict == PG_INCONCLUSIVE || b->c.rows[k].verdict == PG_UNDECIDED) {
 				fputs("- ", out);
 				pg_compare_write_name(out, b->c.rows[k].base);
 				fputs(": ", out);
@@ -342,7 +346,8 @@ void pg_fleet_write_md(FILE *out, const struct pg_fleet *f)
 		fprintf(out, "\nNo regressions.\n");
 		return;
 	}
-	fprintf(out, "\nRegressions, largest first:\n\n| Board | Benchmark | Base | New | Change | p |\n|---|---|---|---|---|---|\n");
+	fprintf(out, "\nRegressions, largest first:\n\n| Board | Benchmark | Base | New | Change | Interval | p |\n"
+		"|---|---|---|---|---|---|---|\n");
 	for (int r = 0; r < f->nregs; r++) {
 		cell(out, f->reg_board[r]->board);
 		fputs("| ", out);

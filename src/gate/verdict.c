@@ -145,13 +145,30 @@ static void pct_text(double pct, char *buf, size_t len)
 		snprintf(buf, len, fabs(pct) < 10 ? "%+.1f%%" : "%+.0f%%", pct);
 }
 
+/* unit for one: its first word that ends in 's' without it ("runs a
+ * side": "run a side", "NEW runs": "NEW run"). */
+static void one_of(const char *unit, char *buf, size_t len)
+{
+	size_t at = 0, k = 0, cut = (size_t)-1;
+	for (; unit[at] && cut == (size_t)-1; at++)
+		if (unit[at] == 's' && (unit[at + 1] == ' ' || !unit[at + 1]))
+			cut = at;
+	for (at = 0; unit[at] && k + 1 < len; at++)
+		if (at != cut)
+			buf[k++] = unit[at];
+	buf[k] = 0;
+}
+
 int pg_decision_words(const struct pg_decision *d, const char *unit, char *buf, size_t len)
 {
-	char lo[32], hi[32];
+	char lo[32], hi[32], one[120];
 	pct_text(d->lo_pct, lo, sizeof(lo));
 	pct_text(d->hi_pct, hi, sizeof(hi));
 	if (d->more < 0)
 		return snprintf(buf, len, "between %s and %s; not even %d more %s would decide it at this spread", lo,
 				hi, PG_DECIDE_MAX_MORE, unit);
-	return snprintf(buf, len, "between %s and %s; about %d more %s would decide it", lo, hi, d->more, unit);
+	if (d->more == 1)
+		one_of(unit, one, sizeof(one));
+	return snprintf(buf, len, "between %s and %s; about %d more %s would decide it", lo, hi, d->more,
+			d->more == 1 ? one : unit);
 }

@@ -142,16 +142,33 @@ int pg_store_runs_of_board(struct pg_store *s, const char *board, char ***ids, i
 	return 0;
 }
 
+/* The default path's directory into dir; -1 when there is no place. */
+static int default_dir(char *dir, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		snprintf(dir, len, "%s/perfguide", xdg);
+	else if (home && home[0])
+		snprintf(dir, len, "%s/.local/share/perfguide", home);
+	else
+		return -1;
+	return 0;
+}
+
+int pg_store_default_file(char *buf, size_t len)
+{
+	char dir[448];
+	if (default_dir(dir, sizeof(dir)) < 0)
+		return -1;
+	snprintf(buf, len, "%s/results.db", dir);
+	return 0;
+}
+
 /* Creates the directories of the default path as needed. */
 int pg_store_default_path(char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 	char dir[448];
-	if (xdg && xdg[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/perfguide", xdg);
-	else if (home && home[0])
-		snprintf(dir, sizeof(dir), "%s/.local/share/perfguide", home);
-	else
+	if (default_dir(dir, sizeof(dir)) < 0)
 		return -1;
 	snprintf(buf, len, "%s/results.db", dir);
 	/* mkdir -p */

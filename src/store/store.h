@@ -88,6 +88,8 @@ struct pg_store_backend {
 
 /* $XDG_DATA_HOME/perfguide/results.db, else ~/.local/share/perfguide/results.db. */
 int pg_store_default_path(char *buf, size_t len);
+/* The same path, its directories not made (to see whether it is there). */
+int pg_store_default_file(char *buf, size_t len);
 
 /* The store --db names when it is set, else $PERFGUIDE_DB when that is
  * set, else NULL (the default file). */
