@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "help.h"
 #include "compare.h"
+#include "gate/profile.h"
 #include "store/select.h"
 #include "core/err.h"
 
@@ -22,7 +23,8 @@ enum { O_HISTORY = 256, O_FORCE, O_ALLOW_MISSING, O_GATE_DESC };
 static const struct pg_opt compare_opts[] = {
 	{ "threshold", 0, 't', "PCT", "smallest change that counts (default 5)" },
 	{ "history", 0, O_HISTORY, "K",
-	  "NEW against the K runs of its board before it in the store (the spread of those runs)" },
+	  "NEW against the K runs of its board before it in the store (the spread of those runs; an "
+	  "undecided row says how many more runs would decide it)" },
 	{ "allow-missing", 0, O_ALLOW_MISSING, NULL, "a lost benchmark does not fail the comparison" },
 	{ "force", 0, O_FORCE, NULL, "judge unlike machines anyway" },
 	{ "gate-descriptive", 0, O_GATE_DESC, NULL, "descriptive metrics count too" },
@@ -45,42 +47,40 @@ const struct pg_cmd_doc pg_doc_compare = {
 		 "a results file (a path with a '/' or a name ending .jsonl, ./FILE for one in the current "
 		 "directory; all its runs: run --out the same file again to add one), a run id, a board name "
 		 "(its latest run), or a label KEY=VALUE such as release=09.02 (all its runs in the store; "
-		 "--board to choose one board's). Two processes of one build can measure up to 1.6x apart while "
-		 "each one's samples agree to 0.1%, so the process, not the sample, is what is compared: with "
-		 "one run a side a replicate is each process of the run (run --processes, 2 by default for "
-		 "the cpu, mem, os and crypto groups, more while they disagree), with 5% allowed for each "
-		 "run's own state, so one run a side finds changes of about 20% or more; with several runs "
-		 "on a side the runs are the replicates (their processes share the run's machine), and "
-		 "more runs make a smaller change decidable.\n\n"
-		 "Verdicts, one per measurement:\n\n"
-		 "  regressed, improved  the change is larger than --threshold and\n"
-		 "                       significant with the rows' false discovery rate\n"
-		 "                       held at 5% (Benjamini-Hochberg): with several\n"
-		 "                       replicates a side a t-test on their medians (log\n"
-		 "                       scale; pooled when the sides have as many, else\n"
-		 "                       Welch's); one against several, Student's t for\n"
-		 "                       one more; with one replicate a side (a run in one\n"
-		 "                       process) the samples' spread plus 2% for each\n"
-		 "                       process (15% for each run of storage.* and\n"
-		 "                       cpu.scaling, whose runs vary that much), and\n"
-		 "                       only a change beyond 3x is judged\n"
-		 "                       (smaller ones are inconclusive: processes differ\n"
-		 "                       that much)\n"
-		 "  within noise         not significant (or within the threshold), and\n"
-		 "                       precise enough to rule out a 3x change (its 90%\n"
-		 "                       interval stays below it: two one-sided tests);\n"
-		 "                       or one figure a side (a search: no test) that\n"
-		 "                       changed less than --threshold. One figure whose\n"
-		 "                       benchmark stated its interval (a ratio of two\n"
-		 "                       results, their geometric mean) is tested with\n"
-		 "                       it as with samples. Also when NEW ran in slower\n"
+		 "--board to choose one board's). What is compared is each run's figure (the median of its "
+		 "samples; of each process's medians when the run measured in several processes, run "
+		 "--processes), and what counts is how much that figure moves from run to run: two runs of one "
+		 "build can differ by far more than one run's samples spread. With several runs on a side the "
+		 "runs show that spread. With one run a side it is the board's, from its earlier runs in the "
+		 "store (the same board and build settings: its noise profile; --db, else $PERFGUIDE_DB, else "
+		 "the default store when there is one), else an allowance of about 5% a run (15% for storage.* "
+		 "and cpu.scaling), which is a guess: one run a side without a history shows no row within a "
+		 "5% threshold. NEW --history K judges NEW against the K runs of its board before it. The "
+		 "Spread column says which spread a row was judged with.\n\n"
+		 "Verdicts, one per measurement, from the change's 90% interval (its Interval column):\n\n"
+		 "  regressed, improved  the whole interval is beyond --threshold on one\n"
+		 "                       side, and the change is significant with the\n"
+		 "                       rows' false discovery rate held at 5%\n"
+		 "                       (Benjamini-Hochberg): the runs show a change of\n"
+		 "                       more than the threshold. With one run of one\n"
+		 "                       process a side and an allowance, only a change\n"
+		 "                       beyond 3x (processes can differ 1.6x)\n"
+		 "  within noise         the whole interval is inside +/- --threshold:\n"
+		 "                       the runs show that any change is smaller than the\n"
+		 "                       threshold (an equivalence test), not merely that\n"
+		 "                       none was seen. Also when NEW ran in slower\n"
 		 "                       conditions (see below): that hides no regression\n"
-		 "  inconclusive         with why: disturbed on a side (the run marked\n"
-		 "                       it: other processes, steal, throttling), too few\n"
-		 "                       samples, one run a side, the environment differs\n"
-		 "                       (the CPU's frequencies, or the shared cache that\n"
+		 "  undecided            neither: the runs are too few or too noisy to\n"
+		 "                       tell. Says between what and what the change lies\n"
+		 "                       (\"between -4% and +118%\") and about how many more\n"
+		 "                       runs a side (with --history: runs of history, or\n"
+		 "                       NEW runs) would decide it at the spread seen\n"
+		 "  inconclusive         the runs cannot be judged, with why: disturbed on\n"
+		 "                       a side (the run marked it: other processes,\n"
+		 "                       steal, throttling), the environment differs (the\n"
+		 "                       CPU's frequencies, or the shared cache that\n"
 		 "                       others held on one side: env.cache_ns 4x apart),\n"
-		 "                       unlike machines\n"
+		 "                       no ratio, unlike machines\n"
 		 "  bimodal              said beside a verdict: a run's processes disagree\n"
 		 "                       beyond their noise (the figure depends on the\n"
 		 "                       process that measured it)\n"
@@ -99,9 +99,9 @@ const struct pg_cmd_doc pg_doc_compare = {
 		 "(run --label release=B), all of each compared as above; a board whose release B run crashed "
 		 "(no end record) or failed in every result fails. --baseline-release A and --release B choose "
 		 "the releases.",
-	.exit_status = "0 nothing regressed and every row judged; 1 a regression, or a benchmark of BASE "
+	.exit_status = "0 nothing regressed and every row decided; 1 a regression, or a benchmark of BASE "
 		       "missing, failed or newly skipped in NEW (unless --allow-missing); 3 nothing regressed but "
-		       "something could not be judged (or the machines are unlike); 2 bad input.",
+		       "a row is undecided or could not be judged (or the machines are unlike); 2 bad input.",
 	.examples = "  perfguide compare am62x-09.01.jsonl am62x-09.02.jsonl\n"
 		    "  perfguide compare release=09.01 vs release=09.02 --board am62x-sk\n"
 		    "  perfguide compare --baseline-release 09.01 --release 09.02",
@@ -272,14 +272,43 @@ static int read_sides(int argc, char **argv, const struct compare_opts *o, struc
 }
 
 /* The verdicts, printed; the exit status. */
+/* The board's noise profile from its runs in the store (none for
+ * --history: its runs are BASE); why none could be read into err. */
+static void read_profile(const struct pg_cmp_side *b, const struct pg_cmp_side *n, const struct compare_opts *o,
+			 struct pg_noise_profile *p, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	err[0] = '\0';
+	if (o->history)
+		return;
+	struct pg_store *s = compare_profile_store(o, err, errlen);
+	if (s && pg_noise_from_store(s, b, n, p, err, errlen) < 0) {
+		pg_noise_free(p);
+		if (!err[0])
+			snprintf(err, errlen, "out of memory");
+	}
+	pg_store_close(s);
+}
+
 static int compare_runs(const struct compare_side *base, const struct compare_side *new, const struct compare_opts *o)
 {
 	struct pg_cmp_side b = { base->runs, base->n }, n = { new->runs, new->n };
+	struct pg_noise_profile prof;
+	char err[600];
+	read_profile(&b, &n, o, &prof, err, sizeof(err));
 	struct pg_cmp_opts co = { .threshold_pct = o->threshold, .gate_descriptive = o->gate_descriptive,
-				  .force = o->force };
+				  .force = o->force, .history = o->history > 0, .profile = prof.n ? &prof : NULL };
 	struct pg_comparison c;
-	if (pg_compare_sides(&b, &n, &co, &c) < 0)
+	int made = pg_compare_sides(&b, &n, &co, &c);
+	pg_noise_free(&prof);
+	if (made < 0)
 		return pg_usage_error("compare: out of memory");
+	if (err[0]) {
+		char t[PG_CMP_NOTE_LEN];
+		snprintf(t, sizeof(t), "no noise profile of the board (one run a side is allowed a fixed spread): %.140s",
+			 err);
+		pg_compare_note(&c, t);
+	}
 	int any_ok = 0;
 	for (int j = 0; j < new->n; j++)
 		for (int i = 0; i < new->runs[j].nres && !any_ok; i++)

@@ -41,6 +41,12 @@ int compare_label_runs(const char *spec, const struct compare_opts *o, struct pg
 int compare_history(const struct compare_opts *o, struct pg_store **store, const struct compare_side *new,
 		    struct compare_side *base, char *err, size_t errlen);
 
+/* The store a compare of runs takes the board's noise profile from: the
+ * one --db or $PERFGUIDE_DB names, else the default store when there is
+ * one (a compare of files makes no store). NULL with err "" when there is
+ * none, with err set when it cannot be opened. */
+struct pg_store *compare_profile_store(const struct compare_opts *o, char *err, size_t errlen);
+
 /* Every board with a run of both releases; the exit status. */
 int compare_fleet(const struct compare_opts *o);
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "compare.h"
@@ -122,6 +123,20 @@ int compare_history(const struct compare_opts *o, struct pg_store **store, const
 	free(ids);
 	pg_run_summaries_free(runs, n);
 	return rc;
+}
+
+struct pg_store *compare_profile_store(const struct compare_opts *o, char *err, size_t errlen)
+{
+	const char *db = o->db ? o->db : pg_store_env();
+	char path[512];
+	struct stat st;
+	err[0] = '\0';
+	if (!db) {
+		if (pg_store_default_file(path, sizeof(path)) < 0 || stat(path, &st) < 0)
+			return NULL;
+		db = path;
+	}
+	return pg_store_open(db, 0, err, errlen);
 }
 
 int compare_fleet(const struct compare_opts *o)

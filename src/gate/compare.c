@@ -5,6 +5,7 @@
  * each row's verdict (the statistics are gate.c's).
  */
 #include "compare_int.h"
+#include "profile.h"
 
 #include "core/env.h"
 #include "core/record_json.h"
@@ -161,6 +162,24 @@ static void note(char (*list)[PG_CMP_NOTE_LEN], int *n, const char *text)
 {
 	if (*n < PG_CMP_MAX_NOTES)
 		snprintf(list[(*n)++], PG_CMP_NOTE_LEN, "%s", text);
+}
+
+void pg_compare_note(struct pg_comparison *c, const char *text)
+{
+	note(c->notes, &c->nnotes, text);
+}
+
+/* Which spread one run a side is judged with: said once, above the rows. */
+static void spread_note(const struct pg_cmp_opts *o, struct pg_comparison *c)
+{
+	char t[PG_CMP_NOTE_LEN];
+	if (!o->profile || !o->profile->n)
+		return;
+	if ((size_t)snprintf(t, sizeof(t), "one run a side: each row's spread between runs is board %.40s's, from "
+			     "its %d earlier runs in the store %.60s (a row in fewer than %d: an allowance)",
+			     o->profile->board, o->profile->nruns, o->profile->where, PG_NOISE_MIN_RUNS) >= sizeof(t))
+		t[sizeof(t) - 2] = '.';
+	note(c->notes, &c->nnotes, t);
 }
 
 static int add_lost(struct work *w, const struct pg_record *base, const struct pg_record *new,
@@ -521,6 +540,8 @@ int pg_compare_sides(const struct pg_cmp_side *base, const struct pg_cmp_side *n
 	unfinished(base, "BASE", c);
 	unfinished(new, "NEW", c);
 	pg_compare_unlike(base, new, o, c);
+	if (base->n == 1 && new->n == 1)
+		spread_note(o, c);
 	if (rc == 0)
 		rc = make_rows(&w);
 	if (rc == 0)

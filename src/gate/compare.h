@@ -111,6 +111,8 @@ struct pg_comparison {
 int pg_compare_sides(const struct pg_cmp_side *base, const struct pg_cmp_side *new, const struct pg_cmp_opts *o,
 		     struct pg_comparison *c);
 void pg_comparison_free(struct pg_comparison *c);
+/* Adds a note (what the reader should know) to a comparison made. */
+void pg_compare_note(struct pg_comparison *c, const char *text);
 
 /* compare's exit statuses, the command line's PG_EXIT_OK, PG_EXIT_FAIL and
  * PG_EXIT_DOUBT (cli/cli.h). */

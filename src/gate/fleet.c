@@ -19,6 +19,7 @@
 
 #include "compare.h"
 #include "fleet.h"
+#include "profile.h"
 #include "core/record_json.h"
 #include "core/escape.h"
 #include "core/err.h"
@@ -132,23 +133,39 @@ static int load_side(struct pg_store *s, struct fleet_board *b, int which, char 
 	return 0;
 }
 
-/* Loads and compares every board with both releases. */
-static int compare_boards(struct pg_fleet *f, struct pg_store *s, char *err, size_t errlen)
+/* One board's releases, compared; one run a side takes each row's spread
+ * between runs from the board's other runs in the store (profile.h). */
+static int compare_board(struct pg_fleet *f, struct pg_store *s, struct fleet_board *b, char *err, size_t errlen)
 {
 	struct pg_cmp_opts co = { .threshold_pct = f->o->threshold, .gate_descriptive = f->o->gate_descriptive,
 				  .force = f->o->force, .releases = 1 };
+	if (load_side(s, b, 0, err, errlen) < 0 || load_side(s, b, 1, err, errlen) < 0)
+		return -1;
+	struct pg_cmp_side base = { b->side[0].runs, b->side[0].n }, new = { b->side[1].runs, b->side[1].n };
+	struct pg_noise_profile prof = { 0 };
+	char why[300] = "";
+	if (base.n == 1 && new.n == 1 && pg_noise_from_store(s, &base, &new, &prof, why, sizeof(why)) == 0)
+		co.profile = &prof;
+	int rc = pg_compare_sides(&base, &new, &co, &b->c);
+	pg_noise_free(&prof);
+	if (rc == 0 && why[0]) {
+		char t[PG_CMP_NOTE_LEN];
+		snprintf(t, sizeof(t), "no noise profile of the board: %.180s", why);
+		pg_compare_note(&b->c, t);
+	}
+	return rc;
+}
+
+/* Loads and compares every board with both releases. */
+static int compare_boards(struct pg_fleet *f, struct pg_store *s, char *err, size_t errlen)
+{
 	for (int i = 0; i < f->n; i++) {
 		struct fleet_board *b = &f->b[i];
 		if (!b->nids[0] || !b->nids[1])
 			continue;
-		struct pg_cmp_side base = { 0 }, new = { 0 };
-		if (load_side(s, b, 0, err, errlen) < 0 || load_side(s, b, 1, err, errlen) < 0 ||
-		    (base = (struct pg_cmp_side){ b->side[0].runs, b->side[0].n },
-		     new = (struct pg_cmp_side){ b->side[1].runs, b->side[1].n },
-		     pg_compare_sides(&base, &new, &co, &b->c) < 0)) {
+		if (compare_board(f, s, b, err, errlen) < 0)
 			return pg_err(err, errlen, "%s: cannot read its runs of releases %s and %s", b->board,
 				      f->o->base_release, f->o->release);
-		}
 		b->compared = 1;
 		b->status = pg_compare_exit(&b->c, f->o->allow_missing);
 		f->nregs += b->c.nreg;

@@ -3,6 +3,8 @@
 
 #include "compare_int.h"
 
+#include <stdio.h>
+
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -118,6 +120,9 @@ const struct pg_noise_row *pg_noise_find(const struct pg_noise_profile *p, const
 
 void pg_noise_free(struct pg_noise_profile *p)
 {
+	for (int i = 0; i < p->nown; i++)
+		pg_rrun_free(&p->own[i]);
+	free(p->own);
 	free(p->rows);
 	memset(p, 0, sizeof(*p));
 }
@@ -142,4 +147,97 @@ int pg_noise_same_setup(const struct pg_rrun *a, const struct pg_rrun *b)
 	static const char *const config[] = { "suite", "min_time", NULL };
 	return a->board && b->board && strcmp(a->board, b->board) == 0 && same_fields(a->build, b->build, build) &&
 	       same_fields(a->config, b->config, config);
+}
+
+/* The one board of both sides' runs; NULL when they are of several. */
+static const char *one_board(const struct pg_cmp_side *base, const struct pg_cmp_side *new)
+{
+	const char *b = new->n ? new->runs[0].board : NULL;
+	for (int i = 0; b && i < base->n + new->n; i++) {
+		const struct pg_rrun *r = i < base->n ? &base->runs[i] : &new->runs[i - base->n];
+		if (!r->board || strcmp(r->board, b) != 0)
+			b = NULL;
+	}
+	return b;
+}
+
+/* Whether a run of the store may give the profile: of the board, complete,
+ * before NEW's latest start, on neither side. */
+static int candidate(const struct pg_run_summary *x, const char *board, const char *before,
+		     const struct pg_cmp_side *base, const struct pg_cmp_side *new)
+{
+	if (strcmp(x->board, board) != 0 || strcmp(x->status, "complete") != 0 ||
+	    (before && strcmp(x->started, before) >= 0))
+		return 0;
+	for (int i = 0; i < base->n + new->n; i++) {
+		const struct pg_rrun *r = i < base->n ? &base->runs[i] : &new->runs[i - base->n];
+		if (strcmp(r->id, x->id) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* NEW's latest start (NULL: a run without one). */
+static const char *latest_start(const struct pg_cmp_side *new)
+{
+	const char *t = NULL;
+	for (int i = 0; i < new->n; i++) {
+		if (!new->runs[i].started)
+			return NULL;
+		if (!t || strcmp(new->runs[i].started, t) > 0)
+			t = new->runs[i].started;
+	}
+	return t;
+}
+
+/* Loads the store's runs that may stand in the profile, newest first, up
+ * to PG_NOISE_MAX_RUNS of them measured as NEW was. */
+static int load_profile_runs(struct pg_store *s, const struct pg_run_summary *runs, int n, const char *board,
+			     const struct pg_cmp_side *base, const struct pg_cmp_side *new, struct pg_noise_profile *p,
+			     char *err, size_t errlen)
+{
+	const char *before = latest_start(new);
+	p->own = calloc(PG_NOISE_MAX_RUNS, sizeof(*p->own));
+	if (!p->own)
+		return -1;
+	/* looks at no more than a few times the runs it keeps */
+	for (int i = n - 1, looked = 0; i >= 0 && p->nown < PG_NOISE_MAX_RUNS && looked < 4 * PG_NOISE_MAX_RUNS; i--) {
+		if (!candidate(&runs[i], board, before, base, new))
+			continue;
+		looked++;
+		struct pg_rrun *r = &p->own[p->nown];
+		if (s->ops->load_run(s, runs[i].id, r, err, errlen) != 1)
+			return -1;
+		if (pg_noise_same_setup(&new->runs[0], r))
+			p->nown++;
+		else
+			pg_rrun_free(r);
+	}
+	return 0;
+}
+
+int pg_noise_from_store(struct pg_store *s, const struct pg_cmp_side *base, const struct pg_cmp_side *new,
+			struct pg_noise_profile *p, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	const char *board = one_board(base, new);
+	if (!board)
+		return 0;
+	struct pg_run_summary *runs;
+	int n;
+	if (s->ops->list_runs(s, &runs, &n, err, errlen) < 0)
+		return -1;
+	int rc = load_profile_runs(s, runs, n, board, base, new, p, err, errlen);
+	pg_run_summaries_free(runs, n);
+	struct pg_rrun *own = p->own;
+	int nown = p->nown;
+	if (rc == 0 && nown >= PG_NOISE_MIN_RUNS)
+		rc = pg_noise_build(own, nown, p);	/* clears p */
+	p->own = own;
+	p->nown = nown;
+	snprintf(p->board, sizeof(p->board), "%s", board);
+	snprintf(p->where, sizeof(p->where), "%s", s->path);
+	if (rc < 0 && !err[0])
+		snprintf(err, errlen, "out of memory");
+	return rc;
 }

@@ -20,7 +20,12 @@
 #ifndef PG_PROFILE_H
 #define PG_PROFILE_H
 
+#include <stddef.h>
+
 #include "runs/rundata.h"
+#include "store/store.h"
+
+struct pg_cmp_side;
 
 /* The fewest runs a row's spread is taken from (2 degrees of freedom). */
 #define PG_NOISE_MIN_RUNS 3
@@ -37,6 +42,12 @@ struct pg_noise_profile {
 	struct pg_noise_row *rows;	/* sorted by key */
 	int n;
 	int nruns;			/* runs given */
+	/* pg_noise_from_store's: the runs it read (the rows' keys point into
+	 * them), the board and the store */
+	struct pg_rrun *own;
+	int nown;
+	char board[PG_BOARD_MAX + 1];
+	char where[512];
 };
 
 /* Each row's spread over the runs given (they must outlive p). 0, or -1
@@ -45,6 +56,15 @@ int pg_noise_build(const struct pg_rrun *runs, int n, struct pg_noise_profile *p
 /* The row of key k's (bench, params, metric); NULL when none. */
 const struct pg_noise_row *pg_noise_find(const struct pg_noise_profile *p, const struct pg_record *k);
 void pg_noise_free(struct pg_noise_profile *p);
+
+/* The profile for a comparison of base and new from the store: the latest
+ * PG_NOISE_MAX_RUNS complete runs of the one board both sides are of,
+ * measured as NEW's first run was (pg_noise_same_setup), started before
+ * NEW's latest run, on neither side (by id). 0 with p->n 0 when there is
+ * none (the sides are of several boards, or no such run); -1 with err set
+ * when the store cannot be read. */
+int pg_noise_from_store(struct pg_store *s, const struct pg_cmp_side *base, const struct pg_cmp_side *new,
+			struct pg_noise_profile *p, char *err, size_t errlen);
 
 /* Whether run b was measured as run a was (board, build settings, suite,
  * minimum time), so that its spread may stand for a's. */
