@@ -225,7 +225,7 @@ static void untested(struct pg_cmp_row *r)
  * row's verdict; restating and descriptive rows are not counted. */
 int pg_cmp_verdicts(struct pg_comparison *c, const struct pg_cmp_opts *o)
 {
-	double *p = malloc(sizeof(double) * (size_t)(c->n + 1));
+	double *p = calloc((size_t)c->n + 1, sizeof(double));
 	int *idx = malloc(sizeof(int) * (size_t)(c->n + 1)), *rej = malloc(sizeof(int) * (size_t)(c->n + 1));
 	if (!p || !idx || !rej) {
 		free(p);
