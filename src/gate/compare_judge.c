@@ -118,6 +118,13 @@ int pg_cmp_test_row(struct pg_cmp_row *r, const struct pg_record **b, int nb, co
 	struct pg_gate_side sb = { kb, med, se, cnt, nb, rsd, psd, pruns },
 			    sn = { k - kb, med + kb, se + kb, cnt + kb, nn, rsd, psd, pruns };
 	pg_gate_test(&sb, &sn, &r->g);
+	if (!r->g.untested && r->g.test != PG_TEST_NONE) {
+		/* the figures the interval is about: each side's runs (or
+		 * processes) on the log scale, so that Change is its estimate */
+		r->base_median = r->g.base_level;
+		r->new_median = r->g.new_level;
+		r->change_pct = 100 * expm1(r->g.d);
+	}
 	free(med);
 	free(cnt);
 	return 0;
@@ -164,20 +171,24 @@ static enum pg_more_by more_by(const struct pg_cmp_row *r, const struct pg_cmp_o
 
 /* An undecided row's words: the interval and how many more would decide
  * it; where more of BASE's runs alone cannot (one NEW run's own spread
- * stays), how many more NEW runs would. */
+ * stays), how many more NEW runs would, else how many more on each side. */
 static void undecided(struct pg_cmp_row *r, const struct pg_change *ch, const struct pg_cmp_opts *o,
 		      const char *unit, const char *first)
 {
-	char w[PG_CMP_NOTE_LEN], why[sizeof(r->why)];
+	char w[PG_CMP_NOTE_LEN], why[sizeof(r->why)], alone[100];
 	struct pg_decision d = r->dec;
-	if (d.more < 0 && ch->more_by == PG_MORE_BASE) {
-		char alone[80];
+	const char *of = unit;
+	if (d.more < 0 && ch->more_by != PG_MORE_SIDES) {
+		d.more = ch->more_by == PG_MORE_BASE ? pg_decide_more(ch, o->threshold_pct, PG_MORE_NEW) : -1;
 		snprintf(alone, sizeof(alone), "NEW runs (more %s alone would not)", unit);
-		d.more = pg_decide_more(ch, o->threshold_pct, PG_MORE_NEW);
-		pg_decision_words(&d, alone, w, sizeof(w));
-	} else {
-		pg_decision_words(&d, unit, w, sizeof(w));
+		if (d.more < 0) {
+			d.more = pg_decide_more(ch, o->threshold_pct, PG_MORE_SIDES);
+			snprintf(alone, sizeof(alone), "runs on each side (more %s%s alone would not)", unit,
+				 ch->more_by == PG_MORE_BASE ? " or NEW runs" : "");
+		}
+		of = alone;
 	}
+	pg_decision_words(&d, of, w, sizeof(w));
 	snprintf(why, sizeof(why), "%s%s", first, w);
 	pg_cmp_set(r, PG_UNDECIDED, why);
 }

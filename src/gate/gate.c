@@ -213,6 +213,10 @@ void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *ne
 		}
 		lb[i] = log(m);
 	}
+	double sb = 0, sn = 0;
+	for (int i = 0; i < base->n + new->n; i++)
+		*(i < base->n ? &sb : &sn) += lb[i];
+	double levels[2] = { exp(sb / base->n), exp(sn / new->n) };
 	if (base->n >= 2 && new->n >= 2)
 		test_runs(lb, base, ln, new, r);
 	else if (base->n >= 2)
@@ -229,6 +233,10 @@ void pg_gate_test(const struct pg_gate_side *base, const struct pg_gate_side *ne
 		s.run_sd = fmax(base->run_sd, new->run_sd);
 		test_one_run(lb[0], base->se[0], base->nsamples ? base->nsamples[0] : 2, ln[0], new->se[0],
 			     new->nsamples ? new->nsamples[0] : 2, &s, r);
+	}
+	if (!r->untested) {
+		r->base_level = levels[0];
+		r->new_level = levels[1];
 	}
 	free(lb);
 }

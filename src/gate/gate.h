@@ -112,6 +112,9 @@ enum pg_gate_test { PG_TEST_NONE, PG_TEST_RUNS, PG_TEST_ONE_VS_RUNS, PG_TEST_ONE
 struct pg_gate_result {
 	enum pg_gate_test test;
 	double d;		/* log(NEW / BASE), from the runs' mean logs */
+	/* each side's level: exp of its replicates' mean log (d is the log
+	 * of their ratio); 0 untested */
+	double base_level, new_level;
 	double se;		/* its standard error */
 	double p;		/* two-sided; 1 when untested */
 	double df;

@@ -165,8 +165,8 @@ int pg_decision_words(const struct pg_decision *d, const char *unit, char *buf, 
 	pct_text(d->lo_pct, lo, sizeof(lo));
 	pct_text(d->hi_pct, hi, sizeof(hi));
 	if (d->more < 0)
-		return snprintf(buf, len, "between %s and %s; not even %d more %s would decide it at this spread", lo,
-				hi, PG_DECIDE_MAX_MORE, unit);
+		return snprintf(buf, len, "between %s and %s; not even %d more %s would decide it (the change is "
+				"too near the threshold, or the spread too wide)", lo, hi, PG_DECIDE_MAX_MORE, unit);
 	if (d->more == 1)
 		one_of(unit, one, sizeof(one));
 	return snprintf(buf, len, "between %s and %s; about %d more %s would decide it", lo, hi, d->more,

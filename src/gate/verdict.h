@@ -98,8 +98,8 @@ int pg_decide_more(const struct pg_change *c, double threshold_pct, enum pg_more
 
 /* The words of an undecided change: "between -4% and +118%; about 6 more
  * runs a side would decide it" (unit: "runs a side", "rounds", "runs of
- * history"), or "...; not even 999 more runs a side would decide it at this
- * spread" when more is -1. Returns what snprintf returns. */
+ * history"), or "...; not even 999 more runs a side would decide it (...)"
+ * when more is -1. Returns what snprintf returns. */
 int pg_decision_words(const struct pg_decision *d, const char *unit, char *buf, size_t len);
 
 #endif

@@ -6,19 +6,20 @@
 # regressed (exit 1), the same level within noise (exit 0). Six runs that
 # vary 20%: 10% slower is undecided (exit 3), never within noise, with how
 # many more runs would decide it. Without a history one run a side is
-# undecided.
+# undecided. A fleet's boards take their profiles the same way.
 . "$(dirname "$0")/lib.sh"
 [ "${PG_HAVE_STORE:-ON}" = ON ] || skip "built without SQLite"
 need_json
 need_python
 
-# run FILE ID BOARD LEVEL MINUTE: appends a run of one result, ten samples
-# within 0.1% of LEVEL, started at that minute
+# run FILE ID BOARD LEVEL MINUTE [RELEASE]: appends a run of one result, ten
+# samples within 0.1% of LEVEL, started at that minute
 run() {
-	awk -v f="$1" -v id="$2" -v b="$3" -v c="$4" -v m="$5" 'BEGIN {
+	awk -v f="$1" -v id="$2" -v b="$3" -v c="$4" -v m="$5" -v rel="${6:-}" 'BEGIN {
+		lab = rel == "" ? "" : sprintf(",\"labels\":{\"release\":\"%s\"}", rel)
 		s = ""
 		for (i = 0; i < 10; i++) s = s sprintf("%s%.4f", i ? "," : "", c * (1 + (i - 4.5) / 10000))
-		printf "{\"type\":\"run\",\"schema\":\"perfguide/1\",\"id\":\"%s\",\"board\":\"%s\",\"started\":\"2026-02-01T00:%02d:00Z\",\"machine\":{},\"build\":{\"version\":\"t\",\"compiler\":\"cc\"},\"config\":{\"suite\":\"quick\"}}\n", id, b, m >> f
+		printf "{\"type\":\"run\",\"schema\":\"perfguide/1\",\"id\":\"%s\",\"board\":\"%s\",\"started\":\"2026-02-01T00:%02d:00Z\",\"machine\":{},\"build\":{\"version\":\"t\",\"compiler\":\"cc\"},\"config\":{\"suite\":\"quick\"}%s}\n", id, b, m, lab >> f
 		printf "{\"type\":\"result\",\"bench\":\"t.bw\",\"params\":{},\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"samples\":[%s],\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,\"status\":\"ok\"}\n", s, c, c * 0.9995, c * 1.0005 >> f
 		printf "{\"type\":\"end\",\"finished\":\"2026-02-01T00:%02d:30Z\",\"status\":\"complete\"}\n", m >> f
 	}'
@@ -93,12 +94,39 @@ grep -q '| within noise |' "$T/out" || fail "quiet history, same: $(cat "$T/out"
 expect 3 "noisy history, 10% slower" --db "$DB" nslow --history 6
 grep -q '| undecided: between -[0-9.]*% and +[0-9.]*%; about [0-9]* more NEW runs (more runs of history alone would not) would decide it' "$T/out" ||
 	fail "noisy history: $(cat "$T/out")"
+# Base and Change are the interval's own estimate: the geometric mean of
+# the six runs (120 90 110 100 115 100), not a median of medians
+grep -q '| 105.34 | 90.00 | -14.6% | -' "$T/out" || fail "noisy history, Base/Change not the estimate: $(cat "$T/out")"
+# 8% slower on the noisy board: neither more history nor more NEW runs
+# alone would decide it, more runs on each side would
+run "$T/nmid.jsonl" nmid noisy 97 11
+"$PG" import --db "$T/mid.db" "$T/noisy.jsonl" "$T/nmid.jsonl" >/dev/null
+expect 3 "noisy history, 8% slower" --db "$T/mid.db" nmid --history 6
+grep -q '| undecided: between .*; about [0-9]* more runs on each side (more runs of history or NEW runs alone would not) would decide it' "$T/out" ||
+	fail "noisy history, 8% slower: $(cat "$T/out")"
 expect 3 "noisy profile, 10% slower" --db "$DB" nbase nslow --format json
 v=$(verdict "$T/out")
 case "$v" in
 "undecided board history 6 "[1-9]*" runs a side") ;;
 *) fail "noisy profile: $v" ;;
 esac
+# a fleet's boards take theirs too: release B at the same level as A is
+# within noise on the quiet board, undecided on a board with no history
+# (before qslow: its 10% would widen the board's spread)
+run "$T/fleet.jsonl" fa quiet 100.1 7 A
+run "$T/fleet.jsonl" fb quiet 100.2 8 B
+run "$T/fleet.jsonl" la lone 100.1 7 A
+run "$T/fleet.jsonl" lb lone 100.2 8 B
+"$PG" import --db "$DB" "$T/fleet.jsonl" >/dev/null
+expect 0 "fleet, quiet board" --db "$DB" --baseline-release A --release B --board quiet
+expect 3 "fleet, both boards" --db "$DB" --baseline-release A --release B --format json
+python3 -c 'import json, sys
+b = {x["board"]: x for x in json.load(open(sys.argv[1]))["boards"]}
+q, l = b["quiet"]["results"][0], b["lone"]["results"][0]
+assert q["verdict"] == "within noise" and q["spread"]["from"] == "board history", q
+assert l["verdict"] == "undecided" and l["spread"]["from"] == "allowance", l
+assert b["lone"]["verdict"] == "undecided" and b["lone"]["undecided"] == 1, b["lone"]' "$T/out" ||
+	fail "fleet: $(cat "$T/out")"
 # a store that cannot be read is said, and the allowance used
 printf 'not a store' >"$T/bad.db"
 expect 3 "unreadable store" --db "$T/bad.db" "$T/qbase.jsonl" "$T/qslow.jsonl"
