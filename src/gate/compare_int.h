@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Between compare.c (the rows) and compare_judge.c (their tests and
  * verdicts): not for use outside src/gate. */
 #ifndef PG_COMPARE_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compare's tests and verdicts: each row's replicates and test (gate.c),
  * the false discovery rate across the rows, and the rule (verdict.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A board's noise profile from its runs (profile.h). */
 #include "profile.h"
 

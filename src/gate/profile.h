@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A board's noise profile: how much each row's figure varies between runs
  * of the board, from the runs of it that a store holds. compare with one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The gate's rule (verdict.h): interval and threshold to verdict. */
 #include "verdict.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The gate's one rule, for every form of compare and for ab: a change's
  * estimate and interval (log scale, log NEW/BASE), the rows' significance

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare with a board's history in the store: one run a side takes each
 # row's spread between runs from the board's earlier runs (its noise
 # profile) instead of a fixed allowance, and says so; --history K judges
