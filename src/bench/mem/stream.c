@@ -38,6 +38,7 @@
 
 #define SCALAR 3.0
 #define CHUNK 1024		/* elements the kernels' inner loop does: see run_kernel */
+#define CHUNK_ALIGN 64		/* every chunk starts on a cache line: see stream_alloc */
 #define EPSILON 1e-13		/* STREAM's bound on the relative error, doubles */
 /* When sysfs does not say how large the last-level cache is. */
 #define FALLBACK_LLC (8u << 20)
@@ -54,6 +55,7 @@ struct stream_kernel {
 };
 
 struct stream_state {
+	double *block;		/* the three arrays, c, b, a in address order */
 	double *a, *b, *c;
 	size_t n;		/* elements per array in this copy */
 	int rotate;		/* order=rotate: all four kernels every pass */
@@ -101,24 +103,32 @@ __attribute__((noinline)) static void copy_all(double *restrict c, const double 
 		c[j] = a[j];
 }
 
+#define ALIGNED(p) __builtin_assume_aligned((p), CHUNK_ALIGN)
+
 static inline void scale_chunk(double *restrict b, const double *restrict c)
 {
+	double *restrict bb = ALIGNED(b);
+	const double *restrict cc = ALIGNED(c);
 	for (size_t j = 0; j < CHUNK; j++)
-		b[j] = SCALAR * c[j];
+		bb[j] = SCALAR * cc[j];
 }
 
 static inline void add_chunk(double *restrict c, const double *restrict a,
 			     const double *restrict b)
 {
+	double *restrict cc = ALIGNED(c);
+	const double *restrict aa = ALIGNED(a), *restrict bb = ALIGNED(b);
 	for (size_t j = 0; j < CHUNK; j++)
-		c[j] = a[j] + b[j];
+		cc[j] = aa[j] + bb[j];
 }
 
 static inline void triad_chunk(double *restrict a, const double *restrict b,
 			       const double *restrict c)
 {
+	double *restrict aa = ALIGNED(a);
+	const double *restrict bb = ALIGNED(b), *restrict cc = ALIGNED(c);
 	for (size_t j = 0; j < CHUNK; j++)
-		a[j] = b[j] + SCALAR * c[j];
+		aa[j] = bb[j] + SCALAR * cc[j];
 }
 
 /* One kernel over the arrays, and the same operation on the expected values. */
@@ -181,6 +191,24 @@ static void stream_init(struct stream_state *s)
 	s->passes = 0;
 }
 
+/*
+ * The three arrays as STREAM's static ones lie: one block, c, b and a in
+ * address order, each starting where the last ends (STREAM's default OFFSET
+ * of 0), so every store and load of a kernel is the same distance from the
+ * others as in STREAM. Three allocations of their own are three mappings,
+ * a page or two apart beyond the arrays' length, in the order of the calls.
+ */
+static int stream_alloc(struct stream_state *s)
+{
+	s->block = pg_mem_alloc(3 * s->n * sizeof(double));
+	if (!s->block)
+		return 0;
+	s->c = s->block;
+	s->b = s->c + s->n;
+	s->a = s->b + s->n;
+	return 1;
+}
+
 static int stream_setup(struct pg_ctx *ctx)
 {
 	const struct stream_kernel *k = ctx->bench->data;
@@ -205,10 +233,7 @@ static int stream_setup(struct pg_ctx *ctx)
 				ctx->copies, CHUNK * sizeof(double) / 1024);
 	s->n = n;
 	size_t total = n * (size_t)ctx->copies;
-	s->a = pg_mem_alloc(s->n * sizeof(double));
-	s->b = pg_mem_alloc(s->n * sizeof(double));
-	s->c = pg_mem_alloc(s->n * sizeof(double));
-	if (!s->a || !s->b || !s->c)
+	if (!stream_alloc(s))
 		return pg_error(ctx, "cannot allocate 3 arrays of %zu bytes", s->n * sizeof(double));
 	stream_init(s);
 	run_pass(s, k->k);	/* STREAM's first pass, which it does not count */
@@ -241,9 +266,7 @@ static void stream_teardown(struct pg_ctx *ctx)
 	struct stream_state *s = ctx->priv;
 	if (!s)
 		return;
-	free(s->a);
-	free(s->b);
-	free(s->c);
+	free(s->block);
 	free(s);
 }
 
