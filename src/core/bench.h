@@ -54,6 +54,7 @@ struct pg_value {
 	const struct pg_param *param;
 	int64_t num;		/* PG_P_SIZE and PG_P_INT */
 	char text[256];		/* as given (PG_P_STR: the value; a path fits) */
+	int given;		/* the user's (-p), not the default or the suite's */
 };
 
 struct pg_args {
@@ -63,6 +64,8 @@ struct pg_args {
 
 int64_t pg_arg_int(const struct pg_args *a, const char *name);
 const char *pg_arg_str(const struct pg_args *a, const char *name);
+/* Whether the user gave the parameter (-p), not its default or a suite. */
+int pg_arg_given(const struct pg_args *a, const char *name);
 
 /* How a metric turns (elapsed seconds, count) into its value. */
 enum pg_metric_kind {

@@ -410,6 +410,7 @@ static void combination(const struct sweep *sw, int c, struct pg_args *a, int *u
 	a->n = sw->np;
 	for (int i = sw->np - 1; i >= 0; i--) {
 		a->v[i] = sw->vals[i][idx % sw->nvals[i]];
+		a->v[i].given = sw->from_user[i];
 		*user |= sw->from_user[i] && a->v[i].param->mem_factor;
 		idx /= sw->nvals[i];
 	}
@@ -562,6 +563,12 @@ const char *pg_arg_str(const struct pg_args *a, const char *name)
 {
 	const struct pg_value *v = find(a, name);
 	return v ? v->text : "";
+}
+
+int pg_arg_given(const struct pg_args *a, const char *name)
+{
+	const struct pg_value *v = find(a, name);
+	return v && v->given;
 }
 
 static int vstatus(struct pg_ctx *ctx, char *buf, int st, const char *fmt, va_list ap)

@@ -44,6 +44,24 @@ ok = (r["status"] == "ok" and "its peer on CPU" in r.get("note", "")) or \
      (r["status"] == "skipped" and "two CPUs" in r.get("reason", ""))
 sys.exit(0 if ok else "%s %s %s" % (r["status"], r.get("note"), r.get("reason")))
 PY
+# run --cpu places os.ctx's ring unless -p cpu= does; the default's cpu=0
+# stays what the record says, so earlier results still pair with it.
+if [ "$(nproc)" -ge 2 ]; then
+	"$PGC" run os.ctx --cpu 1 --runs 2 --min-time 0.002 --no-db --out "$T/c1.jsonl" >>"$T/table" 2>>"$T/err" ||
+		fail "os.ctx --cpu 1 failed: $(cat "$T/err")"
+	"$PGC" run os.ctx -p cpu=0 --cpu 1 --runs 2 --min-time 0.002 --no-db --out "$T/c0.jsonl" >>"$T/table" \
+		2>>"$T/err" || fail "os.ctx -p cpu=0 --cpu 1 failed: $(cat "$T/err")"
+	python3 - "$T/c1.jsonl" "$T/c0.jsonl" <<'PY' || fail "os.ctx and --cpu"
+import json, sys
+for path, cpu in zip(sys.argv[1:], ("1", "0")):
+    r = [json.loads(l) for l in open(path) if '"result"' in l][0]
+    if r["status"] == "error" and "too busy" in (r.get("reason") or ""):
+        continue
+    ok = "all processes on CPU %s" % cpu in r.get("note", "") and r["params"]["cpu"] == "0"
+    if not ok:
+        sys.exit("%s: %s %s %s" % (path, r["status"], r["params"], r.get("note")))
+PY
+fi
 rc=0; "$PGC" run os.sem -p cpu=bogus --no-db --out "$T/bad.jsonl" >/dev/null 2>"$T/bad.err" || rc=$?
 [ $rc -eq 2 ] && grep -q "cpu=bogus" "$T/bad.err" || fail "cpu=bogus: exit $rc, $(cat "$T/bad.err")"
 

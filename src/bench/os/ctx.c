@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/runner.h"
 #include "os.h"
 
 #define MAX_PROCS 64
@@ -91,6 +92,21 @@ static void hop_overhead(void *arg, uint64_t n)
 	}
 }
 
+/*
+ * Where the ring runs: cpu= as the user gave it (-p), else where run --cpu
+ * put this copy ("same": the first CPU this thread may use), else the
+ * default, CPU 0. The default stays 0 and is recorded as such, so results
+ * of runs without --cpu pair with earlier ones; with --cpu the note says
+ * which CPU the ring was on (before, cpu=0 took the ring off the CPU
+ * --cpu 1 asked for).
+ */
+static const char *ring_cpu(const struct pg_ctx *ctx)
+{
+	if (!pg_arg_given(ctx->args, "cpu") && ctx->run && ctx->run->cpus && ctx->run->ncpus > 0)
+		return "same";
+	return pg_arg_str(ctx->args, "cpu");
+}
+
 static int ctx_setup(struct pg_ctx *ctx)
 {
 	struct ctx_state *s = calloc(1, sizeof(*s));
@@ -101,7 +117,7 @@ static int ctx_setup(struct pg_ctx *ctx)
 		s->pipes[i][0] = s->pipes[i][1] = -1;
 	s->procs = (int)pg_arg_int(ctx->args, "procs");
 	s->size = (size_t)pg_arg_int(ctx->args, "size");
-	int rc = os_pin(ctx, pg_arg_str(ctx->args, "cpu"));
+	int rc = os_pin(ctx, ring_cpu(ctx));
 	if (rc != PG_OK)
 		return rc;
 	if (s->size) {
@@ -195,8 +211,8 @@ static const struct pg_param ctx_params[] = {
 	  .quick = "0", .standard = "0,16k,64k,128k,256k",
 	  .full = "0,4k,16k,32k,64k,128k,256k,512k,1m" },
 	{ .name = "cpu", .type = PG_P_STR, .def = "0",
-	  .help = "CPU all processes run on, 'same' for the first this process may use, "
-		  "or 'any' to let the scheduler place them" },
+	  .help = "CPU all processes run on (default 0, or run --cpu's), 'same' for the first "
+		  "this process may use, or 'any' to let the scheduler place them" },
 	{ 0 },
 };
 static const struct pg_metric us_per_switch[] = {
