@@ -20,6 +20,15 @@ int os_private_dir(struct pg_ctx *ctx, const char *base, char *out, size_t len);
 /* Removes what is under the private directory, then the directory itself. */
 void os_remove_tree(const char *path);
 
+/* A fresh ext4 (with a journal) of this process's own, mounted at mnt
+ * (dir/fs) in a mount namespace of the calling thread's own, on a loop
+ * device of a sparse image in dir that nothing keeps once the process
+ * ends (ownfs.c). Needs root, loop devices and mkfs.ext4. 0, or -1 with
+ * nothing made. */
+int os_ownfs_make(const char *dir, char *mnt, size_t len);
+/* Unmounts it (the loop device and the image go with it). */
+void os_ownfs_remove(const char *mnt);
+
 /* A child running fn(arg) and then _exit(0): it dies with its parent and
  * leaves Ctrl-C to the parent, which reaps it in teardown. Returns the pid,
  * or -1 with errno set. */
