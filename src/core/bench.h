@@ -207,6 +207,32 @@ struct pg_section {
 	 * "metric=Title" comma-separated ("cpu_load=CPU (process)": the
 	 * process's share, not the system's CPU load beside it). */
 	const char *metric_titles;
+	/* With rows_by: how a row's value is shown, a template as the intro's
+	 * ({size}: as parameters print, 4k; {#size}: the number, 4096;
+	 * {size+46}: the number plus 46), and with several templates joined
+	 * by '|' a leading column each, headed by rows_title's '|'-separated
+	 * parts: the seed's UDP table's "Frame Size(bytes)" and its "UDP
+	 * Datagram Size(bytes)". NULL: the value as parameters print. */
+	const char *rows_shown;
+	/* With rows_by: the benchmarks (ids, comma-separated) whose rows the
+	 * pivot takes; the section's other rows are a table of a row per
+	 * result before them (Ethernet: the UDP tables by frame size, the TCP
+	 * rows as they are). NULL: every benchmark. */
+	const char *rows_of;
+	/* With rows_by: a table per value of this template, filled from each
+	 * figure's result (its note's key=value, else its parameter, {title}
+	 * the benchmark's title; {^name} upper case; {name=v?yes|no}); its
+	 * parts, separated by "; ", are the table's name (the first) and its
+	 * configuration: the seed's storage tables, one per medium
+	 * ("{^medium} {^fs}; {engine}; queue depth {depth}"). A table's
+	 * heading is its name and the parts that tell it from the section's
+	 * other tables; its intro, all of them. NULL: one table. */
+	const char *tables;
+	/* Parameters that say where the benchmark ran, not what it measured
+	 * (storage's path), comma-separated: the tables, their columns and
+	 * charts never name them (the medium stands for them); a table's
+	 * intro says them. */
+	const char *place;
 };
 
 struct pg_bench {

@@ -98,6 +98,10 @@ const struct pg_field pg_section_fields[] = {
 	S("metrics", PG_F_TEXT, metrics),
 	S("rows_bench", PG_F_TEXT, rows_bench),
 	S("metric_titles", PG_F_TEXT, metric_titles),
+	S("rows_shown", PG_F_TEXT, rows_shown),
+	S("rows_of", PG_F_TEXT, rows_of),
+	S("tables", PG_F_TEXT, tables),
+	S("place", PG_F_TEXT, place),
 	{ 0 },
 };
 

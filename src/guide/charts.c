@@ -64,39 +64,42 @@ static void ratio_chart(const struct pg_guide *g, struct sink *k)
 	free(color);
 }
 
-/* A bar per board for one row, with its min..max; none when no board has
- * a figure. */
+/* A bar per board with a figure for one row, with its min..max; none
+ * where fewer than two boards have one (a bar alone compares nothing) or
+ * they all have the same. */
 static void row_bars(const struct pg_guide *g, const struct pg_grow *row, struct sink *k)
 {
 	const char **labels = calloc((size_t)g->ncols + 1, sizeof(*labels));
-	const char **missing = calloc((size_t)g->ncols + 1, sizeof(*missing));
 	double *v = calloc((size_t)g->ncols + 1, sizeof(double) * 3);
+	int *color = calloc((size_t)g->ncols + 1, sizeof(int));
 	char name[320], axis[200], mt[120];
-	int any = 0;
-	for (int c = 0; labels && missing && v && c < g->ncols; c++) {
+	int nb = 0, differ = 0;
+	for (int c = 0; labels && v && color && c < g->ncols; c++) {
 		const struct pg_gcell *cell = &row->cells[c];
-		labels[c] = g->cols[c].name;
-		v[c] = pg_cell_ok(cell) ? cell->median : NAN;
-		v[g->ncols + c] = pg_cell_ok(cell) ? cell->min : NAN;
-		v[2 * g->ncols + c] = pg_cell_ok(cell) ? cell->max : NAN;
-		missing[c] = cell->present ? pg_status_name(cell->status) : "no result";
-		any |= pg_cell_ok(cell);
+		if (!pg_cell_ok(cell))
+			continue;
+		differ |= nb && fabs(cell->median - v[0]) >= 0.005;
+		labels[nb] = g->cols[c].name;
+		color[nb] = c;	/* a board's colour whatever the others have */
+		v[nb] = cell->median;
+		v[g->ncols + nb] = cell->min;
+		v[2 * g->ncols + nb++] = cell->max;
 	}
 	pg_row_name(row, name, sizeof(name));
 	const char *metric = pg_metric_title(g, row->section, row->metric, mt, sizeof(mt));
 	snprintf(axis, sizeof(axis), "%s%s%s%s", metric, row->unit && row->unit[0] ? " (" : "",
 		 row->unit ? row->unit : "", row->unit && row->unit[0] ? ")" : "");
 	pg_utf8_trim(axis);
-	struct pg_bars b = { .title = name, .axis = axis, .n = g->ncols, .labels = labels, .v = v,
-			     .lo = v ? v + g->ncols : NULL, .hi = v ? v + 2 * g->ncols : NULL, .missing = missing,
+	struct pg_bars b = { .title = name, .axis = axis, .n = nb, .labels = labels, .v = v,
+			     .lo = v ? v + g->ncols : NULL, .hi = v ? v + 2 * g->ncols : NULL, .color = color,
 			     .ref = NAN, .note = row->higher ? "higher is better" : "lower is better" };
-	FILE *f = any ? k->open(k, name) : NULL;
+	FILE *f = nb > 1 && differ ? k->open(k, name) : NULL;
 	if (f) {
 		pg_svg_bars(f, &b);
 		k->close(k, f);
 	}
 	free(labels);
-	free(missing);
+	free(color);
 	free(v);
 }
 

@@ -19,7 +19,7 @@
 #include "guide.h"
 
 static const char *const names[PG_DOUBT_KINDS] = {
-	"noisy", "disturbed", "capped", "few samples", "bimodal", "emulated",
+	"noisy", "disturbed", "capped", "few samples", "bimodal", "emulated", "wide interval",
 };
 
 const char *pg_doubt_name(unsigned kind)
@@ -62,6 +62,12 @@ void pg_doubt_add(struct pg_gcell *c, const struct pg_record *x, const struct pg
 		d |= PG_DOUBT_BIMODAL;
 	if (x->processes_bimodal && !c->bimodal_why && x->bimodal_why && x->bimodal_why[0])
 		c->bimodal_why = x->bimodal_why;
+	/* A figure whose stated interval is wide though nothing else says
+	 * why (a ratio of two results, cpu.scaling's speedup at +/-19.6%). */
+	if (!d && x->ci_level >= PG_CI_LEVEL && x->ci_rel > PG_DOUBT_WIDE_REL) {
+		d |= PG_DOUBT_WIDE;
+		c->wide = fmax(c->wide, x->ci_rel);
+	}
 	if (col->emulator && col->emulator[k]) {
 		d |= PG_DOUBT_EMULATED;
 		c->virt = col->emulator[k];
@@ -110,6 +116,8 @@ int pg_doubt_text(const struct pg_gcell *c, char *buf, size_t len)
 		add(buf, len, &at, "bimodal: %s", c->bimodal_why ? c->bimodal_why : "the samples fall in two groups");
 	if (c->doubt & PG_DOUBT_DISTURBED)
 		add(buf, len, &at, "disturbed: %s", c->why ? c->why : "the machine was busy with something else");
+	if (c->doubt & PG_DOUBT_WIDE)
+		add(buf, len, &at, "wide interval: +/-%.1f%% (95%%)", c->wide * 100);
 	if (c->doubt & PG_DOUBT_EMULATED)
 		add(buf, len, &at, "%s", c->virt);
 	pg_utf8_trim(buf);

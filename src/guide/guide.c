@@ -70,6 +70,22 @@ static const struct pg_section *known_section(const char *title)
 	return k.found;
 }
 
+/* A run recorded before sections had their tables' templates: what this
+ * perfguide says of the section, so that an older run's storage is a table
+ * per medium too. */
+static void later_fields(struct pg_section *s, const struct pg_section *known)
+{
+	if (!known || s->rows_shown || s->rows_of || s->tables || s->place)
+		return;
+	const char **mine[] = { &s->rows_shown, &s->rows_of, &s->tables, &s->place, &s->rows_by,
+				&s->rows_title, &s->metric_titles };
+	const char *const theirs[] = { known->rows_shown, known->rows_of, known->tables, known->place,
+				       known->rows_by, known->rows_title, known->metric_titles };
+	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
+		if (!*mine[i])
+			*mine[i] = pg_strdup0(theirs[i]);
+}
+
 /* How a title is described: by the run that carries it, else by a benchmark
  * of this perfguide that declares it, else by its title alone; a title is
  * one section whatever its case. */
@@ -77,12 +93,14 @@ static void section_describe(struct pg_section *s, const char *title, json_t *ru
 {
 	size_t i;
 	json_t *o;
+	const struct pg_section *known = known_section(title);
 	json_array_foreach(run_sections, i, o) {
 		const char *t = json_string_value(json_object_get(o, "title"));
-		if (t && strcasecmp(t, title) == 0 && pg_section_from_json(o, s) == 0)
+		if (t && strcasecmp(t, title) == 0 && pg_section_from_json(o, s) == 0) {
+			later_fields(s, known);
 			return;
+		}
 	}
-	const struct pg_section *known = known_section(title);
 	struct pg_section bare = { .title = title };
 	bare.order = strcmp(title, PG_OTHER_SECTION) == 0 ? INT_MAX : ORDER_UNDESCRIBED;
 	copy_section(s, known ? known : &bare);
@@ -377,6 +395,16 @@ static int shared_by_all(const struct pg_guide *g, json_t **params, int r, const
 	return 1;
 }
 
+int pg_place_param(const struct pg_guide *g, int s, const char *name)
+{
+	const char *list = g->sections[s].place;
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 /* Whether another row of r's section carries r's label. */
 static int label_shared(const struct pg_guide *g, int r)
 {
@@ -403,8 +431,9 @@ static int name_rows(struct pg_guide *g)
 			continue;
 		json_t *keep = json_object(), *v;
 		const char *name;
+		/* where it ran is the medium's to say, in its table's intro */
 		json_object_foreach(params[r], name, v)
-			if (!shared_by_all(g, params, r, name, v))
+			if (!shared_by_all(g, params, r, name, v) && !pg_place_param(g, g->rows[r].section, name))
 				json_object_set(keep, name, v);
 		char *t = pg_json_text(keep), shown[160];
 		pg_params_display(g->rows[r].bench, t ? t : "{}", shown, sizeof(shown));

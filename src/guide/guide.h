@@ -27,8 +27,11 @@ enum {
 	PG_DOUBT_FEW = 0x8,		/* fewer samples than the runner's floor */
 	PG_DOUBT_BIMODAL = 0x10,	/* the samples fall in two groups */
 	PG_DOUBT_EMULATED = 0x20,	/* measured on an emulated CPU (qemu) */
+	PG_DOUBT_WIDE = 0x40,		/* its stated 95% interval is wider than +/-10% */
 };
-#define PG_DOUBT_KINDS 6
+#define PG_DOUBT_KINDS 7
+/* The half-width of a figure's 95% interval past which it is doubtful. */
+#define PG_DOUBT_WIDE_REL 0.10
 
 struct pg_gcell {
 	int present;
@@ -56,6 +59,7 @@ struct pg_gcell {
 	unsigned doubt;
 	double cv;
 	int fewest;
+	double wide;			/* the widest stated interval's half-width (ci_rel) */
 	const char *why;		/* disturbed_why */
 	const char *bimodal_why;	/* the processes disagree: their medians */
 	const char *virt;		/* the emulated (or perhaps emulated) CPU's note */
@@ -195,6 +199,9 @@ int pg_column_in_section(const struct pg_guide *g, int s, int c);
  * its name. */
 const char *pg_metric_title(const struct pg_guide *g, int section, const char *metric, char *buf, size_t len);
 
+/* Whether the parameter says where section s's benchmarks ran, not what
+ * they measured (its place: storage's path). */
+int pg_place_param(const struct pg_guide *g, int s, const char *name);
 /* Rows of section s: [*first, *last]; 0 when it has none. */
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last);
 /* A cell with a result to draw or compare. */

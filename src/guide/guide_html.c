@@ -115,10 +115,12 @@ static void heading(FILE *out, int level, const char *title, const char *intro, 
 {
 	if (level == 2)
 		fprintf(out, "<section>\n<h2 id=\"%s\">", id);
-	else
+	else if (level)
 		fputs("<h3>", out);
-	pg_html_esc(out, title);
-	fprintf(out, "</h%d>\n", level);
+	if (level) {
+		pg_html_esc(out, title);
+		fprintf(out, "</h%d>\n", level);
+	}
 	if (intro) {
 		fputs("<p>", out);
 		pg_html_esc(out, intro);
@@ -148,8 +150,12 @@ static void html_section(struct pg_walk *w, int s, const struct pg_table *t)
 		close_section(w);
 		w->priv = (void *)1;
 	}
-	if (t->heading)
+	if (t->heading == 1 || t->heading == 2)
 		heading(w->out, t->heading + 1, t->title, t->intro, w->slugs[s]);
+	if (t->heading && t->sub[0])	/* one of the section's tables */
+		heading(w->out, 3, t->sub, t->sub_intro, "");
+	else if (t->heading && t->sub_intro)
+		heading(w->out, 0, NULL, t->sub_intro, "");
 	html_table(w->out, t);
 	/* the charts after the figures: after the section's last table */
 	if (t->last && t->part == 0)

@@ -39,17 +39,22 @@ static void md_notes(FILE *out, const struct pg_table *t)
 	}
 	if (t->doubts)
 		fputs("- " PG_DOUBT_MARK ": a figure to doubt; its note says why.\n", out);
-	if (t->legend)
-		fprintf(out, "- %s\n", t->legend);
+	if (t->legend) {
+		fputs("- ", out);
+		pg_md_text(out, t->legend, 0);
+		fputc('\n', out);
+	}
 	if (t->nnotes || t->legend || t->doubts)
 		fputc('\n', out);
 }
 
 static void md_heading(FILE *out, const char *hashes, const char *title, const char *intro)
 {
-	fprintf(out, "%s ", hashes);
-	pg_md_text(out, title, 0);
-	fputs("\n\n", out);
+	if (hashes) {
+		fprintf(out, "%s ", hashes);
+		pg_md_text(out, title, 0);
+		fputs("\n\n", out);
+	}
 	if (intro) {
 		pg_md_text(out, intro, 1);
 		fputs("\n\n", out);
@@ -78,8 +83,12 @@ static void md_chart(struct pg_walk *w, const char *file, const char *title)
 
 static void md_section(struct pg_walk *w, int s, const struct pg_table *t)
 {
-	if (t->heading)
+	if (t->heading == 1 || t->heading == 2)
 		md_heading(w->out, t->heading == 1 ? "##" : "###", t->title, t->intro);
+	if (t->heading && t->sub[0])	/* one of the section's tables */
+		md_heading(w->out, "###", t->sub, t->sub_intro);
+	else if (t->heading && t->sub_intro)
+		md_heading(w->out, NULL, NULL, t->sub_intro);
 	md_table(w->out, t);
 	md_notes(w->out, t);
 	if (t->last && t->part == 0)

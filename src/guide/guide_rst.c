@@ -68,8 +68,11 @@ static void rst_table(FILE *out, const struct pg_table *t)
 	}
 	if (t->doubts)
 		fputs("- " PG_DOUBT_MARK ": a figure to doubt; its note says why.\n", out);
-	if (t->legend)
-		fprintf(out, "- %s\n", t->legend);
+	if (t->legend) {
+		fputs("- ", out);
+		pg_rst_text(out, t->legend, 0);
+		fputc('\n', out);
+	}
 	if (t->nnotes || t->legend || t->doubts)
 		fputc('\n', out);
 }
@@ -101,10 +104,14 @@ static void rst_chart(struct pg_walk *w, const char *file, const char *title)
 
 static void rst_section(struct pg_walk *w, int s, const struct pg_table *t)
 {
-	if (t->heading) {
+	if (t->heading == 1 || t->heading == 2) {
 		rst_title(w->out, t->title, t->heading == 1 ? '=' : '-');
 		rst_text(w->out, t->intro);
 	}
+	if (t->heading && t->sub[0])	/* one of the section's tables */
+		rst_title(w->out, t->sub, '-');
+	if (t->heading)
+		rst_text(w->out, t->sub_intro);
 	rst_table(w->out, t);
 	if (t->last && t->part == 0)
 		pg_charts_to_files(w, s, rst_chart);
@@ -153,6 +160,7 @@ static void rst_notice(struct pg_walk *w, const struct pg_notice *n)
 const struct pg_writer pg_writer_rst = {
 	.name = "rst",
 	.table_opts = PG_TABLE_SPLIT,
+	.width_pct = 72,
 	.begin = rst_begin,
 	.machines = rst_machines,
 	.summary = rst_summary,

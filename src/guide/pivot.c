@@ -18,18 +18,48 @@
 
 struct pivot {
 	const char *param;
+	const char *shown;	/* the section's rows_shown: how a row's value reads, a column each */
+	int nshown;
 	int by_bench;		/* rows are (benchmark, value): the section's rows_bench */
 	char (*vals)[160];	/* the rows: the parameter's values, displayed */
 	double *num;		/* and as numbers, to sort them */
 	int *bench;		/* and (by_bench) a model row of their benchmark */
 	int *group;		/* and its benchmark's place among the section's */
 	int nvals, numeric, ngroups;
+	int one_bench;		/* every column is of one benchmark */
+	int ncpu;		/* columns with the CPU load beside them */
 	int *keys;		/* the columns: a model row that stands for each (bench, metric, rest) */
+	const int *next;	/* per model row (less first): the next of its (value, key), -1 none */
+	int first;
 	int nkeys;
 	char *merged;		/* per column: it holds more than one benchmark */
 	char *cpu;		/* per column: the system's CPU load goes beside it (its result's first) */
 	int *val_of, *key_of;	/* per model row of the section */
 };
+
+/* Part j of a '|'-separated list ("" where it has fewer); 0: none. */
+static int list_part(const char *list, int j, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (const char *p = list; p; j--) {
+		const char *bar = strchr(p, '|');
+		if (j == 0) {
+			snprintf(buf, len, "%.*s", (int)(bar ? (size_t)(bar - p) : strlen(p)), p);
+			return 1;
+		}
+		p = bar ? bar + 1 : NULL;
+	}
+	return 0;
+}
+
+/* How many parts a '|'-separated list has (1 for none). */
+static int list_count(const char *list)
+{
+	int n = 1;
+	for (const char *p = list; p && (p = strchr(p, '|')); p++)
+		n++;
+	return n;
+}
 
 /* Whether model rows a and b are of one column's benchmark: by_bench, a
  * column holds every benchmark of the section. */
@@ -40,8 +70,10 @@ static int same_bench(const struct pivot *pv, const struct pg_grow *a, const str
 
 /* The parameter's value in a row ("" when the row lacks it), and the row's
  * parameters without it (canonical JSON). */
-static void split_params(const struct pg_grow *row, const char *param, char *val, size_t vlen, double *num,
-			 char **rest)
+static json_t *rest_json(const struct pg_guide *g, const struct pg_grow *row, const char *param);
+
+static void split_params(const struct pg_guide *g, const struct pg_grow *row, const char *param, char *val,
+			 size_t vlen, double *num, char **rest)
 {
 	json_t *p = json_loads(row->params, 0, NULL);
 	json_t *v = json_object_get(p, param);
@@ -58,7 +90,8 @@ static void split_params(const struct pg_grow *row, const char *param, char *val
 		const char *eq = strchr(one, '=');
 		pg_text_copy(val, vlen, eq ? eq + 1 : one);
 	}
-	json_object_del(p, param);
+	json_decref(p);
+	p = rest_json(g, row, param);
 	*rest = pg_json_text(p);
 	json_decref(p);
 }
@@ -229,19 +262,28 @@ static void pivot_sort(struct pivot *pv, int n)
  * section is written flat. */
 #define PIVOT_MAX 1024
 
-/* 0, 1 when the pivot has more than PIVOT_MAX rows or columns, -1 out of memory. */
-/* Per column: whether the system's CPU load goes beside it, the first of
- * the columns its results share (a result's metrics have one CPU load). */
+/* Per column: whether the system's CPU load goes beside it. A result's
+ * metrics have one CPU load: it goes after the figures of what was done
+ * (the leading columns of its result that go the first one's way: Mbit/s
+ * and kpps, throughput), before what it cost (packet loss, the process's
+ * own CPU share), as the seed's tables have it. */
 static void cpu_columns(const struct pg_guide *g, struct pivot *pv, char **rests, int first)
 {
 	for (int k = 0; k < pv->nkeys; k++) {
 		const struct pg_grow *row = &g->rows[pv->keys[k]];
-		pv->cpu[k] = 1;
-		for (int j = 0; j < k && pv->cpu[k]; j++) {
+		int way = -1, lead = 1, next = -1;
+		for (int j = 0; j < pv->nkeys && next < 0; j++) {
 			const struct pg_grow *o = &g->rows[pv->keys[j]];
-			pv->cpu[k] = !same_bench(pv, o, row) ||
-				     !rests_match(pv, rests[pv->keys[j] - first], rests[pv->keys[k] - first]);
+			if (!same_bench(pv, o, row) || !rests_match(pv, rests[pv->keys[j] - first], rests[pv->keys[k] - first]))
+				continue;
+			if (way < 0)
+				way = o->higher;	/* the result's first column */
+			if (j <= k)
+				lead &= o->higher == way;
+			else
+				next = j;
 		}
+		pv->cpu[k] = lead && (next < 0 || g->rows[pv->keys[next]].higher != way);
 	}
 }
 
@@ -261,11 +303,79 @@ static int pivot_alloc(struct pivot *pv, int n)
 }
 
 /* 0, 1 when the pivot has more than PIVOT_MAX rows or columns, -1 out of memory. */
-static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int first, int n)
+/* Whether the table has a figure of row r (sel: of its part). */
+/* How many parameters a row's rest (canonical JSON) has. */
+static int nparams(const char *rest)
+{
+	json_t *o = json_loads(rest ? rest : "{}", 0, NULL);
+	int n = (int)json_object_size(o);
+	json_decref(o);
+	return n;
+}
+
+/* The columns, rows with more parameters first: a row that lacks one (a
+ * published table's, its size alone) joins the column of a full row it
+ * agrees with, never makes one that full rows of two kinds (openssl,
+ * kernel) would share; then the columns in the order their rows first
+ * appear. -1 past PIVOT_MAX columns. */
+static int assign_keys(const struct pg_guide *g, struct pivot *pv, char **rests, int first, int n)
+{
+	int most = 0, *np = malloc(sizeof(int) * ((size_t)n + 1));
+	if (!np)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (pv->val_of[i] >= 0 && (np[i] = nparams(rests[i])) > most)
+			most = np[i];
+	for (int level = most; level >= 0; level--)
+		for (int i = 0; i < n; i++) {
+			if (pv->val_of[i] < 0 || np[i] != level)
+				continue;
+			pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
+			if (pv->nkeys > PIVOT_MAX) {
+				free(np);
+				return -1;
+			}
+		}
+	free(np);
+	int *rank = calloc((size_t)pv->nkeys + 1, sizeof(int)), *keys = calloc((size_t)pv->nkeys + 1, sizeof(int));
+	if (!rank || !keys) {
+		free(rank);
+		free(keys);
+		return -1;
+	}
+	int r = 0;
+	for (int k = 0; k < pv->nkeys; k++)
+		rank[k] = -1;
+	for (int i = 0; i < n; i++)
+		if (pv->val_of[i] >= 0 && rank[pv->key_of[i]] < 0) {
+			keys[r] = pv->keys[pv->key_of[i]];
+			rank[pv->key_of[i]] = r++;
+		}
+	for (int i = 0; i < n; i++)
+		if (pv->val_of[i] >= 0)
+			pv->key_of[i] = rank[pv->key_of[i]];
+	memcpy(pv->keys, keys, sizeof(int) * (size_t)pv->nkeys);
+	free(rank);
+	free(keys);
+	return 0;
+}
+
+static int has_figure(const struct pg_guide *g, const struct pg_sel *sel, int r)
+{
+	for (int c = 0; sel && c < g->ncols; c++)
+		if (pg_sel_has(sel, r, c))
+			return 1;
+	return !sel;
+}
+
+static int pivot_build(const struct pg_guide *g, int s, const struct pg_sel *sel, struct pivot *pv, int first,
+		       int n)
 {
 	char **rests = calloc((size_t)n + 1, sizeof(char *));
 	int rc = rests && pivot_alloc(pv, n) == 0 ? 0 : -1;
 	pv->param = g->sections[s].rows_by;
+	pv->shown = g->sections[s].rows_shown;
+	pv->nshown = list_count(pv->shown);
 	pv->by_bench = g->sections[s].rows_bench != NULL;
 	pv->numeric = 1;
 	for (int i = 0; rc == 0 && i < n && pv->nvals <= PIVOT_MAX; i++) {
@@ -273,9 +383,9 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 		double num;
 		/* a metric the section does not show: in no row or column */
 		pv->val_of[i] = pv->key_of[i] = -1;
-		if (!pg_row_main(g, &g->rows[first + i]))
+		if (!pg_row_main(g, &g->rows[first + i]) || !has_figure(g, sel, first + i))
 			continue;
-		split_params(&g->rows[first + i], pv->param, val, sizeof(val), &num, &rests[i]);
+		split_params(g, &g->rows[first + i], pv->param, val, sizeof(val), &num, &rests[i]);
 		if (!rests[i])
 			rc = -1;
 		pv->numeric &= !val[0] || !isnan(num);
@@ -283,16 +393,17 @@ static int pivot_build(const struct pg_guide *g, int s, struct pivot *pv, int fi
 	}
 	if (rc == 0 && pv->nvals > PIVOT_MAX)
 		rc = 1;
-	for (int i = 0; rc == 0 && i < n; i++) {
-		if (pv->val_of[i] >= 0)
-			pv->key_of[i] = pivot_key(g, pv, first + i, rests, first);
-		if (pv->nkeys > PIVOT_MAX)
-			rc = 1;
-	}
+	if (rc == 0 && assign_keys(g, pv, rests, first, n) < 0)
+		rc = 1;
 	if (rc == 0 && !pv->by_bench)
 		pivot_merge(g, pv, rests, first, n);
 	if (rc == 0)
 		cpu_columns(g, pv, rests, first);
+	pv->one_bench = 1;
+	for (int k = 0; k < pv->nkeys; k++) {
+		pv->ncpu += pv->cpu[k];
+		pv->one_bench &= strcmp(g->rows[pv->keys[k]].bench, g->rows[pv->keys[0]].bench) == 0;
+	}
 	for (int i = 0; rests && i < n; i++)
 		free(rests[i]);
 	free(rests);
@@ -314,11 +425,17 @@ static void pivot_free(struct pivot *pv)
 	free(pv->group);
 }
 
-/* A row's parameters without the pivot's, as JSON. */
-static json_t *rest_json(const struct pg_grow *row, const char *param)
+/* A row's parameters without the pivot's and those that say where it
+ * ran (the section's place: the table names the medium), as JSON. */
+static json_t *rest_json(const struct pg_guide *g, const struct pg_grow *row, const char *param)
 {
-	json_t *p = json_loads(row->params, 0, NULL);
+	json_t *p = json_loads(row->params, 0, NULL), *v;
+	const char *k;
+	void *tmp;
 	json_object_del(p, param);
+	json_object_foreach_safe(p, tmp, k, v)
+		if (pg_place_param(g, row->section, k))
+			json_object_del(p, k);
 	return p;
 }
 
@@ -328,7 +445,7 @@ static json_t *rest_json(const struct pg_grow *row, const char *param)
 static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int k, char *buf, size_t len)
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
-	json_t *mine = rest_json(row, pv->param), *keep = json_object(), *v;
+	json_t *mine = rest_json(g, row, pv->param), *keep = json_object(), *v;
 	const char *name;
 	json_object_foreach(mine, name, v) {
 		int differs = 0;
@@ -337,7 +454,7 @@ static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int
 			if (j == k || (!pv->by_bench && (strcmp(o->bench, row->bench) != 0 ||
 							 strcmp(o->metric, row->metric) != 0)))
 				continue;
-			json_t *theirs = rest_json(o, pv->param);
+			json_t *theirs = rest_json(g, o, pv->param);
 			differs = differs_in(pv, theirs, name, v);
 			json_decref(theirs);
 		}
@@ -395,7 +512,9 @@ static void key_name(const struct pg_guide *g, int s, const struct pivot *pv, in
 	}
 	char dist[160], mt[120];
 	const char *metric = pg_metric_title(g, s, row->metric, mt, sizeof(mt));
-	const char *title = pv->merged[k] || pv->by_bench ? "" : row->title ? row->title : row->bench;
+	/* one of a section's tables, of one benchmark: its heading names it */
+	int named = pg_template_names(g->sections[s].tables, "title") && pv->one_bench;
+	const char *title = pv->merged[k] || pv->by_bench || named ? "" : row->title ? row->title : row->bench;
 	if (pg_has_word(title, metric))
 		metric = "";
 	distinguishing(g, pv, k, dist, sizeof(dist));
@@ -429,10 +548,11 @@ static void key_units(const struct pg_guide *g, const struct pivot *pv, int k, i
 	}
 }
 
-/* The columns that name a row: the benchmark (by_bench), the value. */
+/* The columns that name a row: the benchmark (by_bench), the value as
+ * each of rows_shown's templates shows it (the frame, the datagram). */
 static int lead_columns(const struct pivot *pv)
 {
-	return pv->by_bench ? 2 : 1;
+	return (pv->by_bench ? 1 : 0) + pv->nshown;
 }
 
 static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const struct pivot *pv, int first, int n,
@@ -442,7 +562,12 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 	int h = lead_columns(pv), rc = 0;
 	if (pv->by_bench)
 		rc = pg_table_set(&t->head[0], PG_T_NAME, -1, "%s", sec->rows_bench);
-	rc |= pg_table_set(&t->head[h - 1], PG_T_NAME, -1, "%s", sec->rows_title ? sec->rows_title : sec->rows_by);
+	for (int j = 0; j < pv->nshown; j++) {
+		char title[200];
+		if (!list_part(sec->rows_title, j, title, sizeof(title)) || !title[0])
+			pg_text_copy(title, sizeof(title), sec->rows_by);
+		rc |= pg_table_set(&t->head[h - pv->nshown + j], PG_T_NAME, -1, "%s", title);
+	}
 	char name[300], unit[64], head[400], dist[160];
 	struct pg_percol pc;
 	int labels = labels_name_columns(g, pv, first, n);
@@ -461,7 +586,8 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 			/* by_bench, a result's CPU load is of no one metric */
 			if (pv->by_bench)
 				distinguishing(g, pv, k, dist, sizeof(dist));
-			const char *of = pv->by_bench ? dist : name;
+			/* one CPU load in the table: of its one result */
+			const char *of = pv->by_bench ? dist : pv->ncpu > 1 ? name : "";
 			if (pc.cpu && pv->cpu[k])
 				rc |= pg_table_set(&t->head[h++], PG_T_CPU, c, "%s: %s%s%s", board, of, of[0] ? " " : "",
 						   pg_cpu_heading(g));
@@ -498,14 +624,21 @@ static int row_names(const struct pg_guide *g, const struct pivot *pv, int v, si
 		const char *id = g->rows[pv->bench[v]].bench;
 		rc = pg_table_set(pg_table_cell(t, v, 0), PG_T_NAME, -1, "%s", id + (strlen(id) > prefix ? prefix : 0));
 	}
-	return rc | pg_table_set(pg_table_cell(t, v, lead_columns(pv) - 1), PG_T_NAME, -1, "%s",
-				 pv->vals[v][0] ? pv->vals[v] : "-");
+	for (int j = 0, at = lead_columns(pv) - pv->nshown; j < pv->nshown; j++, at++) {
+		char tpl[200], text[200];
+		/* the value as the section shows it, else as parameters print */
+		if (!pv->vals[v][0] || !list_part(pv->shown, j, tpl, sizeof(tpl)) ||
+		    pg_template_fill(tpl, &g->rows[pv->bench[v]], NULL, text, sizeof(text)) != 0 || !text[0])
+			pg_text_copy(text, sizeof(text), pv->vals[v][0] ? pv->vals[v] : "-");
+		rc |= pg_table_set(pg_table_cell(t, v, at), PG_T_NAME, -1, "%s", text);
+	}
+	return rc;
 }
 
 /* Cell (value v, board c, key k): the model row with that value and key
  * (at, by value and key), its CPU load and ratio beside it. */
-static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const struct pivot *pv, const int *at,
-		       struct pg_table *t)
+static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const struct pg_sel *sel,
+		       const struct pivot *pv, const int *at, struct pg_table *t)
 {
 	struct pg_percol pc;
 	int rc = 0;
@@ -515,7 +648,10 @@ static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const str
 				continue;
 			for (int k = 0; rc == 0 && k < pv->nkeys; k++) {
 				int r = at[(size_t)v * (size_t)pv->nkeys + (size_t)k];
-				const struct pg_grow *row = r >= 0 ? &g->rows[r] : NULL;
+				/* the board's row of the (value, key); a figure of another of the section's tables: none here */
+				while (r >= 0 && !g->rows[r].cells[c].present && pv->next[r - pv->first] >= 0)
+					r = pv->next[r - pv->first];
+				const struct pg_grow *row = r >= 0 && pg_sel_has(sel, r, c) ? &g->rows[r] : NULL;
 				struct pg_tcell *tc = pg_table_cell(t, v, h++);
 				rc = row ? pg_table_value(t, tc, row, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
 				if (rc == 0 && pc.cpu && pv->cpu[k])
@@ -527,16 +663,16 @@ static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const str
 	return rc;
 }
 
-int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t)
+int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, const struct pg_sel *sel, struct pg_table *t)
 {
 	int first, last;
 	pg_section_rows(g, s, &first, &last);
 	int n = last - first + 1, rc;
 	struct pivot pv = { 0 };
 	struct pg_percol pc;
-	if ((rc = pivot_build(g, s, &pv, first, n)) != 0) {
+	if ((rc = pivot_build(g, s, sel, &pv, first, n)) != 0) {
 		pivot_free(&pv);
-		return rc < 0 ? -1 : pg_table_flat(g, s, opts, t);
+		return rc < 0 ? -1 : pg_table_flat(g, s, opts, sel, t);
 	}
 	/* A sparse grid (values and columns that rarely meet) is mostly empty
 	 * cells: it is written flat, a row per result key, like csv. */
@@ -544,12 +680,26 @@ int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, struct pg_tab
 	int *at = grid <= 16 * (size_t)n + 256 ? malloc(sizeof(int) * (grid + 1)) : NULL;
 	if (!at) {
 		pivot_free(&pv);
-		return pg_table_flat(g, s, opts, t);
+		return pg_table_flat(g, s, opts, sel, t);
+	}
+	int *next = malloc(sizeof(int) * ((size_t)n + 1));
+	if (!next) {
+		free(at);
+		pivot_free(&pv);
+		return -1;
 	}
 	memset(at, 0xff, sizeof(int) * (grid + 1));
-	for (int i = n - 1; i >= 0; i--)	/* the first row of a (value, key) */
-		if (pv.key_of[i] >= 0)
-			at[(size_t)pv.val_of[i] * (size_t)pv.nkeys + (size_t)pv.key_of[i]] = first + i;
+	/* the rows of a (value, key), first to last: each board's cell is
+	 * the first that has one (a published table's row and a run's may
+	 * share a column, each with its boards) */
+	for (int i = n - 1; i >= 0; i--)
+		if (pv.key_of[i] >= 0) {
+			int *head = &at[(size_t)pv.val_of[i] * (size_t)pv.nkeys + (size_t)pv.key_of[i]];
+			next[i] = *head;
+			*head = first + i;
+		}
+	pv.next = next;
+	pv.first = first;
 	int ncols = lead_columns(&pv), ncpu = 0;
 	for (int k = 0; k < pv.nkeys; k++)
 		ncpu += pv.cpu[k];
@@ -561,8 +711,9 @@ int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, struct pg_tab
 	for (int v = 0; rc == 0 && v < pv.nvals; v++)
 		rc = row_names(g, &pv, v, prefix, t);
 	rc = rc ? rc : pivot_head(g, s, opts, &pv, first, n, t);
-	rc = rc ? rc : pivot_cells(g, s, opts, &pv, at, t);
+	rc = rc ? rc : pivot_cells(g, s, opts, sel, &pv, at, t);
 	pivot_free(&pv);
 	free(at);
+	free(next);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "core/record_json.h"
 #include "core/stats.h"
 #include "core/text.h"
+#include "table.h"
 
 /* A row on a plot: its x, and the value of the parameter its line is for. */
 struct point {
@@ -27,6 +28,7 @@ struct group {
 	const struct pg_grow *first;
 	struct point *pts;
 	int n, cap, count;
+	int shown;		/* x as the section shows its rows (rows_shown): a number each */
 };
 
 struct groups {
@@ -96,16 +98,45 @@ static int add_point(struct group *g, int row, double x, const char *series, dou
 	return 0;
 }
 
-/* The parameters of a row without the named ones, canonical. */
-static char *rest_of(json_t *p, const char *a, const char *b)
+/* The parameters of a row without the named ones and those that say
+ * where it ran (the section's place), canonical. */
+static char *rest_of(const struct pg_guide *g, int s, json_t *p, const char *a, const char *b)
 {
-	json_t *rest = json_deep_copy(p);
+	json_t *rest = json_deep_copy(p), *v;
+	const char *k;
+	void *tmp;
 	json_object_del(rest, a);
 	if (b)
 		json_object_del(rest, b);
+	json_object_foreach_safe(rest, tmp, k, v)
+		if (pg_place_param(g, s, k))
+			json_object_del(rest, k);
 	char *t = pg_json_text(rest);
 	json_decref(rest);
 	return t;
+}
+
+/* The template the section shows rows_by's values with (the first of
+ * rows_shown's), where param is rows_by; "" else. */
+static void shown_x(const struct pg_section *sec, const char *param, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (sec->rows_by && sec->rows_shown && strcmp(sec->rows_by, param) == 0)
+		snprintf(buf, len, "%.*s", (int)strcspn(sec->rows_shown, "|"), sec->rows_shown);
+}
+
+/* Row r's x: as the section shows it (a frame, not its datagram), so that
+ * a chart's axis reads as its table's rows; else the parameter's value. */
+static double row_x(const struct pg_guide *g, int s, int r, const char *param, double v, struct group *grp)
+{
+	char tpl[200];
+	double x;
+	shown_x(&g->sections[s], param, tpl, sizeof(tpl));
+	if (tpl[0] && pg_template_number(tpl, &g->rows[r], &x)) {
+		grp->shown = 1;
+		return x;
+	}
+	return v;
 }
 
 /* Rows that differ in one integer parameter, three or more of them: first
@@ -122,13 +153,13 @@ static int find_sweeps(const struct pg_guide *g, int s, char *used, struct group
 			json_object_foreach(p, k, v) {
 				if (!json_is_integer(v))
 					continue;
-				char *rest = rest_of(p, k, NULL);
+				char *rest = rest_of(g, s, p, k, NULL);
 				struct group *grp = group_of(gs, row, k, rest ? rest : "", pass == 0, 0);
 				free(rest);
 				if (pass == 0 && grp)
 					grp->count++;
 				if (pass == 1 && grp && grp->count >= 3) {
-					if (add_point(grp, r, (double)json_integer_value(v), "", 0) < 0)
+					if (add_point(grp, r, row_x(g, s, r, k, (double)json_integer_value(v), grp), "", 0) < 0)
 						break;
 					used[r] = 1;
 					break;
@@ -193,7 +224,7 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 		json_t *sv = sec->plot_series ? json_object_get(p, sec->plot_series) : NULL;
 		if (common)	/* a cipher's op: a digest has none, it is no other plot */
 			keep_only(p, common, sec->plot_x);
-		char *rest = json_is_number(x) ? rest_of(p, sec->plot_x, sec->plot_series) : NULL;
+		char *rest = json_is_number(x) ? rest_of(g, s, p, sec->plot_x, sec->plot_series) : NULL;
 		struct group *grp = rest ? group_of(gs, row, sec->plot_x, rest, 1, across) : NULL;
 		char series[64] = "";
 		if (across)
@@ -202,7 +233,7 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 			pg_text_copy(series, sizeof(series), json_string_value(sv));
 		else if (json_is_number(sv))
 			snprintf(series, sizeof(series), "%g", json_number_value(sv));
-		if (grp && add_point(grp, r, json_number_value(x), series,
+		if (grp && add_point(grp, r, row_x(g, s, r, sec->plot_x, json_number_value(x), grp), series,
 				     json_is_number(sv) && !across ? json_number_value(sv) : NAN) == 0)
 			used[r] = 1;
 		free(rest);
@@ -223,13 +254,17 @@ static int plot_xs(struct pg_plot *p, const struct group *grp)
 		p->xs[i] = grp->pts[i].x;
 	qsort(p->xs, (size_t)grp->n, sizeof(double), pg_cmp_double);
 	p->nx = 0;
-	p->logx = 1;
+	int pow2 = 1;
 	for (int i = 0; i < grp->n; i++) {
 		if (p->nx && p->xs[p->nx - 1] == p->xs[i])
 			continue;
 		double x = p->xs[p->nx++] = p->xs[i];
-		p->logx &= is_pow2(x);
+		pow2 &= is_pow2(x);
 		char one[96], disp[160];
+		if (grp->shown) {	/* as the table's rows read: 1518, 16384 */
+			snprintf(p->xticks[p->nx - 1], sizeof(p->xticks[0]), "%g", x);
+			continue;
+		}
 		snprintf(one, sizeof(one), "{\"%s\":%.17g}", grp->param, x);
 		if (x == floor(x) && fabs(x) < 9e15)
 			snprintf(one, sizeof(one), "{\"%s\":%.0f}", grp->param, x);
@@ -237,6 +272,8 @@ static int plot_xs(struct pg_plot *p, const struct group *grp)
 		const char *eq = strchr(disp, '=');
 		pg_text_copy(p->xticks[p->nx - 1], sizeof(p->xticks[0]), eq ? eq + 1 : disp);
 	}
+	/* sizes by powers of two, or values over more than a decade */
+	p->logx = pow2 || (p->xs[0] > 0 && p->xs[p->nx - 1] / p->xs[0] > 10);
 	return 0;
 }
 
@@ -314,7 +351,10 @@ static void rest_shown(const struct pg_guide *g, int s, const struct group *grp,
 	json_t *mine = json_loads(grp->rest, 0, NULL), *keep = json_object(), *v;
 	const char *k;
 	json_object_foreach(mine, k, v) {
+		/* where it ran, and what the section's tables name: not here */
 		int differs = 0;
+		if (pg_place_param(g, s, k) || pg_template_names(g->sections[s].tables, k))
+			continue;
 		for (int r = 0; r < g->nrows && !differs; r++) {
 			const struct pg_grow *o = &g->rows[r];
 			if (o->section != s || (!across && strcmp(o->bench, grp->first->bench) != 0))
@@ -336,7 +376,8 @@ static void rest_shown(const struct pg_guide *g, int s, const struct group *grp,
 /* A title a reader knows the figures by: the labels the rows share, else
  * the benchmark's title (across benchmarks: the section's), the metric as
  * the section names it, and the parameters that tell the plot apart. */
-static void plot_title(const struct pg_guide *g, int s, const struct group *grp, int across, struct pg_plot *p)
+static void plot_title(const struct pg_guide *g, int s, const struct group *grp, int across, const char *table,
+		       struct pg_plot *p)
 {
 	const struct pg_grow *first = grp->first;
 	char name[300], mt[120], rest[200];
@@ -347,13 +388,21 @@ static void plot_title(const struct pg_guide *g, int s, const struct group *grp,
 		pg_text_copy(name, sizeof(name), g->sections[s].title);
 	else if (!by_label)
 		pg_text_copy(name, sizeof(name), first->title ? first->title : first->bench);
-	if (by_label || pg_has_word(name, metric))
+	/* labels name the metric, unless the section names it otherwise */
+	if ((by_label && metric == first->metric) || pg_has_word(name, metric))
 		metric = "";
 	rest_shown(g, s, grp, across, rest, sizeof(rest));
+	if (!rest[0] && table)	/* what tells its table from the section's others */
+		pg_text_copy(rest, sizeof(rest), table);
 	if ((size_t)snprintf(p->title, sizeof(p->title), "%s%s%s%s%s%s", name, metric[0] ? ": " : "", metric,
 			     rest[0] ? " (" : "", rest, rest[0] ? ")" : "") >= sizeof(p->title))
 		pg_utf8_trim(p->title);
-	pg_text_copy(p->xlabel, sizeof(p->xlabel), grp->param);
+	/* the axis of the table's rows: "Frame size (bytes)" */
+	char axis[200] = "";
+	if (grp->shown && g->sections[s].rows_title)
+		snprintf(axis, sizeof(axis), "%.*s", (int)strcspn(g->sections[s].rows_title, "|"),
+			 g->sections[s].rows_title);
+	pg_text_copy(p->xlabel, sizeof(p->xlabel), axis[0] ? axis : grp->param);
 	if ((size_t)snprintf(p->ylabel, sizeof(p->ylabel), "%s%s%s%s", pg_metric_title(g, s, first->metric, mt, sizeof(mt)),
 			     first->unit && first->unit[0] ? " (" : "", first->unit ? first->unit : "",
 			     first->unit && first->unit[0] ? ")" : "") >= sizeof(p->ylabel))
@@ -362,10 +411,10 @@ static void plot_title(const struct pg_guide *g, int s, const struct group *grp,
 }
 
 static int make_plot(const struct pg_guide *g, int s, const struct group *grp, const char *series_param, int across,
-		     struct pg_plot *p)
+		     const char *table, struct pg_plot *p)
 {
 	memset(p, 0, sizeof(*p));
-	plot_title(g, s, grp, across, p);
+	plot_title(g, s, grp, across, table, p);
 	const struct point **vals = malloc(sizeof(*vals) * (size_t)grp->n);
 	int nv = series_param && vals ? series_values(grp, vals) : 1;
 	p->s = calloc((size_t)nv * (size_t)g->ncols + 1, sizeof(*p->s));
@@ -397,6 +446,20 @@ static int make_plot(const struct pg_guide *g, int s, const struct group *grp, c
 	return 0;
 }
 
+/* What tells the table of the group's figures from the section's other
+ * tables ("psync, queue depth 1"); NULL: nothing. */
+static const char *group_table(const struct pg_guide *g, const struct pg_parts *p, const struct group *grp)
+{
+	for (int i = 0; p->n > 1 && i < grp->n; i++)
+		for (int c = 0; c < g->ncols; c++) {
+			int t = p->of[(size_t)grp->pts[i].row * (size_t)g->ncols + (size_t)c];
+			const char *colon = t >= 0 ? strstr(p->name[t], ": ") : NULL;
+			if (t >= 0)
+				return colon ? colon + 2 : NULL;
+		}
+	return NULL;
+}
+
 int pg_section_plots(const struct pg_guide *g, int s, char *used, struct pg_plot **out, int *n)
 {
 	const struct pg_section *sec = &g->sections[s];
@@ -410,17 +473,20 @@ int pg_section_plots(const struct pg_guide *g, int s, char *used, struct pg_plot
 		find_sweeps(g, s, used, &gs);
 	const char *series = across ? "algorithm" : sec->plot_x ? sec->plot_series : NULL;
 	struct pg_plot *p = calloc((size_t)gs.n + 1, sizeof(*p));
-	int rc = p ? 0 : -1;
+	struct pg_parts parts;
+	int rc = p && pg_section_parts(g, s, &parts) == 0 ? 0 : -1;
 	for (int i = 0; rc == 0 && i < gs.n; i++) {
 		if (gs.g[i].n == 0)
 			continue;
-		rc = make_plot(g, s, &gs.g[i], series, across, &p[*n]);
-		/* a plot of rows that were all skipped: no chart */
-		if (rc == 0 && !pg_plot_has_points(&p[*n]))
+		rc = make_plot(g, s, &gs.g[i], series, across, group_table(g, &parts, &gs.g[i]), &p[*n]);
+		/* a plot of rows that were all skipped, or of one figure
+		 * throughout (a process's CPU share at 100%): no chart */
+		if (rc == 0 && (!pg_plot_has_points(&p[*n]) || pg_plot_constant(&p[*n])))
 			pg_plot_free(&p[*n]);
 		else
 			(*n)++;
 	}
+	pg_parts_free(&parts);
 	groups_free(&gs);
 	*out = p;
 	return rc;

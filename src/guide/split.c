@@ -116,7 +116,11 @@ static int make_part(struct pg_table *t, const int *cols, int k, int nfixed, str
 	own_texts(t, p);
 	p->part = t->part;
 	p->legend = t->legend;
+	if (t->legend_own && !(p->legend = p->legend_own = strdup(t->legend_own)))
+		return -1;
 	p->heading = first ? t->heading : 0;
+	if (first)
+		memcpy(p->sub, t->sub, sizeof(p->sub));
 	if (pg_table_alloc(p, t->nrows, k) < 0)
 		return -1;
 	int rc = 0;
@@ -133,22 +137,48 @@ static int fits(const int *width, const int *cols, int n, int limit)
 	return w <= limit;
 }
 
+/* What a part takes whole: a board's columns; where one board's are
+ * wider than a part alone (five storage jobs, each with its CPU load),
+ * each figure's column with the CPU load and ratio beside it. -1: a
+ * column every part has. */
+static void units(const struct pg_table *t, const int *w, int fixedw, int keep, int width, int *unit)
+{
+	int n = -1, wide = 0;
+	for (int c = 0; c < t->ncols; c++) {
+		int board = t->head[c].col;
+		if (board < 0 || board == keep) {
+			unit[c] = -1;
+			continue;
+		}
+		if (c == 0 || t->head[c - 1].col != board) {	/* a board's first column */
+			int all = fixedw;
+			for (int e = c; e < t->ncols && t->head[e].col == board; e++)
+				all += w[e];
+			wide = width > 0 && all > width;
+			n++;
+		} else if (wide && t->head[c].kind == PG_T_VALUE) {
+			n++;
+		}
+		unit[c] = n;
+	}
+}
+
 /* The columns of the next part from column *c on: the fixed ones, then
- * whole boards while they fit (at least one) and at most max of them.
- * Returns how many columns; *boards how many boards. */
-static int next_part(const struct pg_table *t, const int *w, const int *fixed, int nfixed, int keep, int width,
-		     int max, int *c, int *cols, int *boards)
+ * whole units (boards) while they fit (at least one) and at most max of
+ * them. Returns how many columns; *boards how many units. */
+static int next_part(const struct pg_table *t, const int *w, const int *unit, const int *fixed, int nfixed,
+		     int width, int max, int *c, int *cols, int *boards)
 {
 	int k = nfixed;
 	memcpy(cols, fixed, sizeof(int) * (size_t)nfixed);
 	*boards = 0;
 	while (*c < t->ncols && *boards < max) {
-		int board = t->head[*c].col, e = *c;
-		if (board < 0 || board == keep) {
+		int u = unit[*c], e = *c;
+		if (u < 0) {
 			(*c)++;
 			continue;
 		}
-		while (e < t->ncols && t->head[e].col == board)
+		while (e < t->ncols && unit[e] == u)
 			e++;
 		for (int i = *c; i < e; i++)
 			cols[k + i - *c] = i;
@@ -164,21 +194,23 @@ static int next_part(const struct pg_table *t, const int *w, const int *fixed, i
 int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **parts, int *n)
 {
 	int *w = calloc((size_t)t->ncols + 1, sizeof(int)), *cols = calloc((size_t)t->ncols + 1, sizeof(int));
-	int *fixed = calloc((size_t)t->ncols + 1, sizeof(int)), nfixed = 0, total = 0, rc = 0;
+	int *fixed = calloc((size_t)t->ncols + 1, sizeof(int)), nfixed = 0, total = 0, rc = 0, fixedw = 0;
+	int *unit = calloc((size_t)t->ncols + 1, sizeof(int));
 	*parts = calloc((size_t)t->ncols + 1, sizeof(**parts));
 	*n = 0;
-	if (!w || !cols || !fixed || !*parts) {
-		free(w), free(cols), free(fixed);
+	if (!w || !cols || !fixed || !unit || !*parts) {
+		free(w), free(cols), free(fixed), free(unit);
 		return -1;
 	}
 	for (int c = 0; c < t->ncols; c++) {
 		total += w[c] = column_width(t, c);
 		if (t->head[c].col < 0 || t->head[c].col == keep)
-			fixed[nfixed++] = c;
+			fixed[nfixed++] = c, fixedw += w[c];
 	}
+	units(t, w, fixedw, keep, width, unit);
 	/* as many parts as the widest boards need, the boards shared evenly */
 	int nparts = 0, nboards = 0, b, max = t->ncols;
-	for (int c = 0; width > 0 && total > width && c < t->ncols && next_part(t, w, fixed, nfixed, keep, width,
+	for (int c = 0; width > 0 && total > width && c < t->ncols && next_part(t, w, unit, fixed, nfixed, width,
 										 t->ncols, &c, cols, &b) > nfixed;) {
 		nparts++;
 		nboards += b;
@@ -186,13 +218,13 @@ int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **pa
 	if (nparts > 1)
 		max = (nboards + nparts - 1) / nparts;
 	for (int c = 0; rc == 0 && nparts > 1 && c < t->ncols;) {
-		int k = next_part(t, w, fixed, nfixed, keep, width, max, &c, cols, &b);
+		int k = next_part(t, w, unit, fixed, nfixed, width, max, &c, cols, &b);
 		if (k == nfixed)
 			break;
 		rc = make_part(t, cols, k, nfixed, &(*parts)[*n], *n == 0);
 		(*n)++;
 	}
-	free(w), free(cols), free(fixed);
+	free(w), free(cols), free(fixed), free(unit);
 	if (rc == 0 && *n == 0) {	/* it fits: itself */
 		(*parts)[0] = *t;
 		own_texts(t, &(*parts)[0]);
@@ -200,8 +232,10 @@ int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **pa
 		*n = 1;
 		return 0;
 	}
-	if (*n)
+	if (*n) {
 		(*parts)[0].intro = t->intro, (*parts)[0].intro_text = t->intro_text, t->intro_text = NULL;
+		(*parts)[0].sub_intro = t->sub_intro, t->sub_intro = NULL;
+	}
 	pg_table_free(t);
 	return rc;
 }

@@ -36,6 +36,8 @@ void pg_plot_free(struct pg_plot *p);
 
 /* Whether the plot has a point to draw. */
 int pg_plot_has_points(const struct pg_plot *p);
+/* Whether every point of it is one figure: a line that says nothing. */
+int pg_plot_constant(const struct pg_plot *p);
 
 void pg_svg_lines(FILE *out, const struct pg_plot *p);
 

@@ -57,6 +57,8 @@ void pg_table_free(struct pg_table *t)
 		free(t->notes[i]);
 	free(t->notes);
 	free(t->intro_text);
+	free(t->sub_intro);
+	free(t->legend_own);
 	free(t->head);
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
@@ -184,7 +186,16 @@ static int in_table(const struct pg_guide *g, int s, unsigned opts, int r)
 	return (opts & PG_TABLE_OTHER) ? !pg_row_main(g, &g->rows[r]) : pg_row_main(g, &g->rows[r]);
 }
 
-int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t)
+/* Whether the table has a figure of row r (sel: of its part). */
+static int row_selected(const struct pg_guide *g, const struct pg_sel *sel, int r)
+{
+	for (int c = 0; sel && c < g->ncols; c++)
+		if (pg_sel_has(sel, r, c))
+			return 1;
+	return !sel;
+}
+
+int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, const struct pg_sel *sel, struct pg_table *t)
 {
 	int first, last, ncols = 1, nrows = 0;
 	struct pg_percol pc;
@@ -192,7 +203,7 @@ int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_tabl
 	for (int c = 0; c < g->ncols; c++)
 		ncols += pg_table_board_width(g, s, opts, c, &pc);
 	for (int r = first; r >= 0 && r <= last; r++)
-		nrows += in_table(g, s, opts, r);
+		nrows += in_table(g, s, opts, r) && row_selected(g, sel, r);
 	int rc = pg_table_alloc(t, nrows, ncols);
 	if (rc == 0)
 		rc = pg_table_set(&t->head[0], PG_T_NAME, -1, "Benchmarks");
@@ -209,7 +220,7 @@ int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_tabl
 	char name[320];
 	for (int r = first, i = 0; rc == 0 && r >= 0 && r <= last; r++) {
 		const struct pg_grow *row = &g->rows[r];
-		if (!in_table(g, s, opts, r))
+		if (!in_table(g, s, opts, r) || !row_selected(g, sel, r))
 			continue;
 		struct pg_tcell *tc = pg_table_cell(t, i++, 0);
 		pg_row_name(row, name, sizeof(name));
@@ -218,17 +229,21 @@ int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_tabl
 		for (int c = 0; rc == 0 && c < g->ncols; c++) {
 			if (!pg_table_board_width(g, s, opts, c, &pc))
 				continue;
-			rc = pg_table_value(t, ++tc, row, c);
+			/* a figure of another of the section's tables: none here */
+			const struct pg_grow *here = pg_sel_has(sel, r, c) ? row : NULL;
+			rc = here ? pg_table_value(t, ++tc, row, c) : pg_table_set(++tc, PG_T_VALUE, c, "%s", "");
 			if (rc == 0 && pc.cpu)
-				rc = pg_table_cpu(g, t, ++tc, row, c);
+				rc = pg_table_cpu(g, t, ++tc, here, c);
 			if (rc == 0 && pc.ratio)
-				rc = pg_table_ratio(t, ++tc, row, c);
+				rc = pg_table_ratio(t, ++tc, here, c);
 		}
 	}
 	return rc < 0 ? -1 : 0;
 }
 
-int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t)
+/* The section's title and caption; with PG_TABLE_OTHER, those of its
+ * table of other metrics and what that is. */
+static void section_texts(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t)
 {
 	const struct pg_section *sec = &g->sections[s];
 	memset(t, 0, sizeof(*t));
@@ -236,16 +251,35 @@ int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_t
 	if ((size_t)snprintf(t->caption_buf, sizeof(t->caption_buf), "%s Benchmarks", sec->title) >= sizeof(t->caption_buf))
 		pg_utf8_trim(t->caption_buf);
 	t->caption = t->caption_buf;
-	if (opts & PG_TABLE_OTHER) {
-		if ((size_t)snprintf(t->title_buf, sizeof(t->title_buf), "%s: other metrics", sec->title) >=
-		    sizeof(t->title_buf))
-			pg_utf8_trim(t->title_buf);
-		t->title = t->caption = t->title_buf;
-		t->intro = "Figures the section's table leaves out (report --all-metrics): per-operation times, "
-			   "derived and descriptive metrics.";
-		t->part = 1;
-		return pg_table_flat(g, s, opts, t);
+	if (!(opts & PG_TABLE_OTHER))
+		return;
+	if ((size_t)snprintf(t->title_buf, sizeof(t->title_buf), "%s: other metrics", sec->title) >=
+	    sizeof(t->title_buf))
+		pg_utf8_trim(t->title_buf);
+	t->title = t->caption = t->title_buf;
+	t->intro = "Figures the section's table leaves out (report --all-metrics): per-operation times, "
+		   "derived and descriptive metrics.";
+	t->part = 1;
+}
+
+int pg_table_section_part(const struct pg_guide *g, int s, unsigned opts, const struct pg_parts *p, int i,
+			  struct pg_table *t)
+{
+	struct pg_sel sel = { p->of, i, g->ncols };
+	section_texts(g, s, opts, t);
+	if (i >= 0) {
+		pg_text_copy(t->sub, sizeof(t->sub), p->name[i]);
+		if (p->intro[i][0] && !(t->sub_intro = strdup(p->intro[i])))
+			return -1;
+		if (t->sub[0])
+			pg_text_copy(t->caption_buf, sizeof(t->caption_buf), t->sub);
 	}
+	int rc = i >= 0 ? pg_table_pivot(g, s, opts, &sel, t) : pg_table_flat(g, s, opts, &sel, t);
+	return rc == 0 ? pg_table_prune(t) : rc;
+}
+
+int pg_table_intro(const struct pg_guide *g, int s, struct pg_table *t)
+{
 	t->intro = t->intro_text = pg_section_intro(g, s);
 	/* the section's own words say the system's load: the column is not */
 	if (g->opts.cpu_load == PG_CPU_LOAD_PROCESS && pg_section_has_cpu(g, s)) {
@@ -257,9 +291,20 @@ int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_t
 		free(t->intro_text);
 		t->intro = t->intro_text = with;
 	}
-	if (sec->rows_by && !(opts & PG_TABLE_FLAT))
-		return pg_table_pivot(g, s, opts, t);
-	return pg_table_flat(g, s, opts, t);
+	return 0;
+}
+
+int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t)
+{
+	section_texts(g, s, opts, t);
+	int rc;
+	if (opts & PG_TABLE_OTHER)
+		rc = pg_table_flat(g, s, opts, NULL, t);
+	else if ((rc = pg_table_intro(g, s, t)) == 0)
+		rc = g->sections[s].rows_by && !(opts & PG_TABLE_FLAT) ? pg_table_pivot(g, s, opts, NULL, t)
+								       : pg_table_flat(g, s, opts, NULL, t);
+	/* csv and json keep a column per board and every cell */
+	return rc == 0 && !(opts & PG_TABLE_FLAT) ? pg_table_prune(t) : rc;
 }
 
 /* Whether section s has rows its table leaves out. */
@@ -267,6 +312,15 @@ int pg_section_has_other(const struct pg_guide *g, int s)
 {
 	for (int r = 0; r < g->nrows; r++)
 		if (g->rows[r].section == s && !pg_row_main(g, &g->rows[r]))
+			return 1;
+	return 0;
+}
+
+/* Whether a board has a ratio to the baseline in section s. */
+static int summary_row(const struct pg_guide *g, int s)
+{
+	for (int c = 0; c < g->ncols; c++)
+		if (c != g->baseline && g->ngeo[(size_t)s * (size_t)g->ncols + (size_t)c])
 			return 1;
 	return 0;
 }
@@ -282,25 +336,33 @@ int pg_table_summary(const struct pg_guide *g, struct pg_table *t)
 	t->intro = "Per section, the geometric mean of each board's ratios to the baseline over the rows "
 		   "both have (above 1: better than the baseline, whichever way the metric goes), and "
 		   "over how many rows.";
-	if (pg_table_alloc(t, g->nsections, g->ncols) < 0 || pg_table_set(&t->head[0], PG_T_NAME, -1, "Section") < 0)
+	/* a row per section some board has a ratio in: the others have
+	 * nothing to say against the baseline */
+	int nrows = 0;
+	for (int s = 0; s < g->nsections; s++)
+		nrows += summary_row(g, s);
+	if (pg_table_alloc(t, nrows, g->ncols) < 0 || pg_table_set(&t->head[0], PG_T_NAME, -1, "Section") < 0)
 		return -1;
 	for (int c = 0, h = 1; c < g->ncols; c++)
 		if (c != b && pg_table_set(&t->head[h++], PG_T_RATIO, c, "%s / %s", g->cols[c].name, g->cols[b].name) < 0)
 			return -1;
-	for (int s = 0; s < g->nsections; s++) {
-		if (pg_table_set(pg_table_cell(t, s, 0), PG_T_NAME, -1, "%s", g->sections[s].title) < 0)
+	for (int s = 0, i = 0; s < g->nsections; s++) {
+		if (!summary_row(g, s))
+			continue;
+		if (pg_table_set(pg_table_cell(t, i, 0), PG_T_NAME, -1, "%s", g->sections[s].title) < 0)
 			return -1;
 		for (int c = 0, h = 1; c < g->ncols; c++) {
 			if (c == b)
 				continue;
 			size_t at = (size_t)s * (size_t)g->ncols + (size_t)c;
-			int rc = g->ngeo[at] ? pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%.2f (%d rows)",
+			int rc = g->ngeo[at] ? pg_table_set(pg_table_cell(t, i, h), PG_T_RATIO, c, "%.2f (%d rows)",
 							    g->geomean[at], g->ngeo[at])
-					     : pg_table_set(pg_table_cell(t, s, h), PG_T_RATIO, c, "%s", "- (0 rows)");
+					     : pg_table_set(pg_table_cell(t, i, h), PG_T_RATIO, c, "%s", "- (0 rows)");
 			if (rc < 0)
 				return -1;
 			h++;
 		}
+		i++;
 	}
 	return 0;
 }

@@ -37,12 +37,19 @@ struct pg_table {
 	struct pg_tcell *cells;		/* nrows * ncols, row by row */
 	char **notes;			/* note n is notes[n - 1] */
 	int nnotes;
-	/* A line under the table explaining a mark it uses; NULL: none. */
+	/* A line under the table explaining a mark it uses, and what its
+	 * pruned columns were (prune.c); NULL: none. */
 	const char *legend;
+	char *legend_own;		/* legend, where the table made it */
 	int doubts;			/* some cell has PG_DOUBT_MARK */
 	int part;			/* 0: a section's table; 1: its table of other metrics */
 	int heading;			/* 1: starts its section; 2: a sub-heading; 0: goes on the table before */
 	int last;			/* the last part of its table (the charts go after it) */
+	/* One of the tables a section is written as (parts.c): its heading
+	 * under the section's ("" none) and its intro; heading is 3 where it
+	 * goes on in a section begun by another. */
+	char sub[300];
+	char *sub_intro;
 	char caption_buf[200];
 	char title_buf[200];
 };
@@ -68,6 +75,59 @@ static inline struct pg_tcell *pg_table_cell(const struct pg_table *t, int r, in
 
 /* Section s of the guide; -1 when out of memory. */
 int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t);
+
+/* --- parts.c: a section written as several tables --- */
+#define PG_PART_MAX 300
+#define PG_PARTS_MAX 16
+struct pg_parts {
+	int n;			/* the pivot's tables, one per value of the section's tables template */
+	int flat;		/* figures of benchmarks the pivot leaves out (rows_of): a table first */
+	int *of;		/* per row and column (r * ncols + c): its table; -1 the flat one; -2 none */
+	int nparts;		/* the template's parts */
+	char (*parts)[PG_PART_MAX];	/* per table, its parts filled (PG_PARTS_MAX each) */
+	char **name, **intro;	/* per table: its heading ("": none), its intro */
+};
+/* Which figures of section s go in which of its tables; -1 out of memory. */
+int pg_section_parts(const struct pg_guide *g, int s, struct pg_parts *p);
+void pg_parts_free(struct pg_parts *p);
+/* The section's intro, as the first of its tables says it. */
+int pg_table_intro(const struct pg_guide *g, int s, struct pg_table *t);
+/* Table i of the parts (-1: the flat one) as a table of the guide. */
+int pg_table_section_part(const struct pg_guide *g, int s, unsigned opts, const struct pg_parts *p, int i,
+			  struct pg_table *t);
+/* The place parameters' values of table i's figures, each with its board. */
+void pg_parts_place(const struct pg_guide *g, int s, const struct pg_parts *p, int i, char *buf, size_t len);
+
+/* --- template.c: what a section's templates say of a figure --- */
+/* Fills template t from a figure's row and result (x may be NULL:
+ * parameters only); returns how many placeholders had no value. */
+int pg_template_fill(const char *t, const struct pg_grow *row, const struct pg_record *x, char *out, size_t len);
+/* The template's text as a number; 0 when it is none. */
+int pg_template_number(const char *t, const struct pg_grow *row, double *v);
+/* Whether template t has a placeholder of that name. */
+int pg_template_names(const char *t, const char *name);
+/* The value of key in a note of "key=value; key=value" pairs. */
+int pg_note_value(const char *note, const char *key, char *buf, size_t len);
+
+/* Which figures a table holds: those of the guide whose of[r * ncols + c]
+ * is part; NULL: every one. */
+struct pg_sel {
+	const int *of;
+	int part, ncols;
+};
+static inline int pg_sel_has(const struct pg_sel *sel, int r, int c)
+{
+	return !sel || sel->of[(size_t)r * (size_t)sel->ncols + (size_t)c] == sel->part;
+}
+
+/* --- prune.c: what a table need not say --- */
+/* Columns with nothing in them go (a board's, the baseline's, a ratio
+ * where the baseline has no figure); a column whose every figure was
+ * skipped becomes one note; notes no cell refers to go. */
+int pg_table_prune(struct pg_table *t);
+/* Notes that differ only in their numbers become one, with each number's
+ * range ("12 cells: disturbed: other processes used 55-90% ..."). */
+int pg_table_merge_notes(struct pg_table *t);
 /* The machine table: a row per recorded fact, a column per board. */
 int pg_table_machines(const struct pg_guide *g, struct pg_table *t);
 /* With a baseline: a row per section, per board the geometric mean of its
@@ -111,8 +171,8 @@ struct pg_percol {
 int pg_table_board_width(const struct pg_guide *g, int s, unsigned opts, int c, struct pg_percol *pc);
 /* Section s with a row per result key; pivoted on its rows_by (pivot.c),
  * which falls back to the first where a pivot makes no table to read. */
-int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t);
-int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, struct pg_table *t);
+int pg_table_flat(const struct pg_guide *g, int s, unsigned opts, const struct pg_sel *sel, struct pg_table *t);
+int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, const struct pg_sel *sel, struct pg_table *t);
 int pg_table_alloc(struct pg_table *t, int nrows, int ncols);
 int pg_table_set(struct pg_tcell *c, enum pg_tkind kind, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

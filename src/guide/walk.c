@@ -188,6 +188,8 @@ static const char *const advice[PG_DOUBT_KINDS] = {
 	"emulated: measured under an emulator (qemu), or on a virtual machine that may be one (its CPU "
 	"cannot tell): the timings are perhaps not the hardware's; run on the board (`perfguide info` says "
 	"whether a CPU is emulated: its virt and emulated fields)",
+	"wide interval: the figure's 95% interval is wider than +/-10% (a figure made of others, whose "
+	"spread adds up); run more samples of what it is made of (`perfguide run SELECTOR --runs 10`)",
 };
 
 static void doubts(struct pg_walk *w, const struct pg_writer *wr, const struct pg_doubts *d)
@@ -221,31 +223,88 @@ static void not_measured(struct pg_walk *w, const struct pg_writer *wr, char **i
 		wr->notice(w, &no);
 }
 
-/* One table of section s (its main one, or with PG_TABLE_OTHER its other
- * metrics), split where it is too wide. */
-static int section_tables(struct pg_walk *w, const struct pg_writer *wr, int s, unsigned opts, int heading)
+/* A table of section s written, split where it is too wide (its notes
+ * that differ only in numbers merged in each part); t is freed. */
+static int write_table(struct pg_walk *w, const struct pg_writer *wr, int s, struct pg_table *t)
 {
-	const struct pg_guide *g = w->g;
-	struct pg_table t, *parts;
-	int n, rc = pg_table_section(g, s, opts, &t);
-	t.heading = heading;
-	t.last = 1;
-	if (rc < 0 || !(wr->table_opts & PG_TABLE_SPLIT)) {
-		if (rc == 0)
-			wr->section(w, s, &t);
-		pg_table_free(&t);
-		return rc;
+	struct pg_table *parts;
+	int n, rc = 0;
+	if (!(wr->table_opts & PG_TABLE_SPLIT)) {
+		wr->section(w, s, t);
+		pg_table_free(t);
+		return 0;
 	}
-	rc = pg_table_split(&t, g->opts.width, g->baseline, &parts, &n);
+	int last = t->last;
+	int width = wr->width_pct ? w->g->opts.width * wr->width_pct / 100 : w->g->opts.width;
+	rc = pg_table_split(t, width, w->g->baseline, &parts, &n);
 	if (n)
-		parts[n - 1].last = 1;
+		parts[n - 1].last = last;
 	for (int i = 0; i < n; i++) {
+		if (rc == 0)
+			rc = pg_table_merge_notes(&parts[i]);
 		if (rc == 0)
 			wr->section(w, s, &parts[i]);
 		pg_table_free(&parts[i]);
 	}
 	free(parts);
 	return rc;
+}
+
+/* Whether section s is written as several tables (parts.c). */
+static int in_parts(const struct pg_guide *g, int s, unsigned opts)
+{
+	const struct pg_section *sec = &g->sections[s];
+	return !(opts & (PG_TABLE_FLAT | PG_TABLE_OTHER)) && sec->rows_by && (sec->tables || sec->rows_of);
+}
+
+/* Whether a table of its parts has a figure the section shows. */
+static int has_parts(const struct pg_guide *g, int s)
+{
+	for (int r = 0; r < g->nrows; r++)
+		if (g->rows[r].section == s && pg_row_main(g, &g->rows[r]))
+			return 1;
+	return 0;
+}
+
+/* Its tables: the rows its pivot leaves out first, then one per value of
+ * its tables template, each under a heading of its own. */
+static int section_parts(struct pg_walk *w, const struct pg_writer *wr, int s, unsigned opts)
+{
+	const struct pg_guide *g = w->g;
+	struct pg_parts p;
+	int rc = pg_section_parts(g, s, &p), first = 1;
+	for (int i = p.flat ? -1 : 0; rc == 0 && i < p.n; i++) {
+		struct pg_table t;
+		rc = pg_table_section_part(g, s, opts, &p, i, &t);
+		t.heading = first ? 1 : 3;
+		t.last = i == p.n - 1;
+		if (rc == 0 && first)
+			rc = pg_table_intro(g, s, &t);
+		if (rc == 0)
+			rc = write_table(w, wr, s, &t);
+		else
+			pg_table_free(&t);
+		first = 0;
+	}
+	pg_parts_free(&p);
+	return rc;
+}
+
+/* One table of section s (its main one, or with PG_TABLE_OTHER its other
+ * metrics), split where it is too wide. */
+static int section_tables(struct pg_walk *w, const struct pg_writer *wr, int s, unsigned opts, int heading)
+{
+	struct pg_table t;
+	if (in_parts(w->g, s, opts) && has_parts(w->g, s))
+		return section_parts(w, wr, s, opts);
+	int rc = pg_table_section(w->g, s, opts, &t);
+	t.heading = heading;
+	t.last = 1;
+	if (rc < 0) {
+		pg_table_free(&t);
+		return rc;
+	}
+	return write_table(w, wr, s, &t);
 }
 
 static int sections(struct pg_walk *w, const struct pg_writer *wr, const int *gone)

@@ -48,6 +48,10 @@ struct pg_notice {
 struct pg_writer {
 	const char *name;		/* what --format takes: "md" */
 	unsigned table_opts;		/* PG_TABLE_*: how it wants its tables */
+	/* Of the guide's --width, the percent its pages hold (Sphinx's
+	 * themes: a column of about 930 px in a 1400 px window, a larger
+	 * font than the html's); 0: all of it. */
+	int width_pct;
 	int (*begin)(struct pg_walk *w);
 	void (*machines)(struct pg_walk *w, const struct pg_table *t);
 	/* With a baseline: the summary, before the sections. */

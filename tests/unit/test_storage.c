@@ -341,9 +341,11 @@ static void fake_tree(void)
 	put(SD "/device/name", "SD32G\n");
 	put(SD "/mmcblk1p1/partition", "1\n");
 	put(NVME "/device/model", "PLEXTOR PX-128M8PeY\n");
+	put(NVME "/queue/rotational", "0\n");
 	put(NVME "/nvme0n1p1/partition", "1\n");
 	put(USB "/device/vendor", "SanDisk\n");
 	put(USB "/device/model", "Cruzer\n");
+	put(USB "/queue/rotational", "1\n");
 	put(USB "/sda1/partition", "1\n");
 	put(USB "/sda1/dev", "8:1\n");
 	put(USB "/sda1/holders/dm-0", "");
@@ -371,6 +373,7 @@ static void media_are_recognised(void **state)
 	assert_string_equal(m.device, "mmcblk0p2");
 	assert_string_equal(m.disk, "mmcblk0");
 	assert_string_equal(m.model, "S0J56X");
+	assert_string_equal(m.rotational, "");	/* sysfs does not say */
 	assert_string_equal(m.fs, "ext4");
 	assert_string_equal(m.options, "rw,relatime");
 	assert_false(m.sync);
@@ -383,6 +386,7 @@ static void media_are_recognised(void **state)
 	st_medium_from(mountinfo, "/mnt/nvme", 0, 0, 0, &m);
 	assert_string_equal(m.medium, "nvme");
 	assert_string_equal(m.model, "PLEXTOR PX-128M8PeY");
+	assert_string_equal(m.rotational, "no");
 
 	/* /mnt/usbx is not under /mnt/usb; /mnt/usb is the tmpfs stacked on it. */
 	st_medium_from(mountinfo, "/mnt/usbx", 0, 0, 0, &m);
@@ -400,6 +404,7 @@ static void media_are_recognised(void **state)
 	st_medium_from(mountinfo, "/dev/sda", 8, 0, 1, &m);
 	assert_string_equal(m.medium, "usb");
 	assert_string_equal(m.model, "SanDisk Cruzer");
+	assert_string_equal(m.rotational, "yes");	/* a USB disk that spins: still usb */
 	assert_string_equal(m.fs, "raw");
 
 	/* No mount holds the path (a chroot, a mount not listed): unknown, and

@@ -303,7 +303,8 @@ const struct pg_section pg_crypto_sec_crypto = {
 		 "KBytes/Sec in units of 1000 bytes. Through {backend}, {threads} thread(s) at once. "
 		 "CPU (process) is perfguide's own CPU time over the time measured (what time -v "
 		 "prints as Percent of CPU); CPU load (system) is the whole system's busy share.",
-	.rows_by = "size", .rows_title = "Buffer Size (in bytes)", .rows_bench = "Algorithm",
+	/* the sizes in bytes, as the seed prints them: 1024, 16384 */
+	.rows_by = "size", .rows_title = "Buffer Size (in bytes)", .rows_shown = "{#size}", .rows_bench = "Algorithm",
 	.metrics = "throughput,cpu_load", .metric_titles = "cpu_load=CPU (process)",
 	.plot_x = "size",
 };

@@ -210,8 +210,7 @@ const char *net_cc(const struct pg_args *a)
 
 int net_frame_size(int64_t payload)
 {
-	/* UDP 8 + IPv4 20 + Ethernet header 14 + FCS 4 */
-	return (int)payload + 46;
+	return (int)payload + NET_FRAME_OVERHEAD;
 }
 
 int net_lat_add(struct net_lat *l, double seconds)

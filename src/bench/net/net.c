@@ -12,6 +12,16 @@ const struct pg_section pg_net_sec_ethernet = {
 	.metrics = "throughput,tx,rx,kpps,ndr,ndr_kpps,loss,transactions,p50,p99",
 	.intro = "Network throughput, with the CPU load it costs. Against the peer {peer} (local: a "
 		 "perfguide serve of its own on loopback), {time} s per sample.",
+	/* The seed's UDP tables: a row per frame size (the datagram plus UDP,
+	 * IPv4 and Ethernet headers and FCS: net_frame_size), per board the
+	 * Mbit/s, the kpps and the CPU load; a table per test and direction.
+	 * The TCP and request/response rows stay a row per result. */
+	.rows_by = "size", .rows_of = "net.udp.zeroloss,net.udp.stream",
+	.rows_title = "Frame size (bytes)|UDP datagram size (bytes)", .rows_shown = "{size+" NET_STR(NET_FRAME_OVERHEAD) "}|{#size}",
+	.tables = "{title}; {dir=in?ingress (the peer sends)|egress (this side sends)}",
+	.metric_titles = "ndr=Throughput,ndr_kpps=Packets per second,throughput=Throughput,"
+			 "kpps=Packets per second,loss=Packet loss,transactions=Transactions,"
+			 "p50=Latency p50,p99=Latency p99,tx=Sent,rx=Received",
 };
 
 const struct pg_bench *const pg_group_net[] = {

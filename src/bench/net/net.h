@@ -64,6 +64,11 @@ const char *net_cc(const struct pg_args *a);
 /* Ethernet frame bytes of a UDP/IPv4 datagram with `payload` bytes: the
  * seed's "Frame Size" column (18 -> 64, 1472 -> 1518). */
 int net_frame_size(int64_t payload);
+/* The bytes a frame has besides the datagram: UDP 8, IPv4 20, the
+ * Ethernet header 14 and FCS 4; as text for the guide's template. */
+#define NET_FRAME_OVERHEAD 46
+#define NET_STR_(x) #x
+#define NET_STR(x) NET_STR_(x)
 
 /* Latencies of one trial, in nanoseconds. */
 struct net_lat {

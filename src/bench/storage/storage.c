@@ -381,12 +381,12 @@ static void setup_note(struct pg_ctx *ctx, const struct st_state *s, const struc
 	ctx->note[0] = '\0';
 	const char *kv[][2] = {
 		{ "medium", m->medium }, { "device", m->device }, { "model", m->model },
-		{ "fs", m->fs }, { "sync", yes_no(m->sync) }, { "engine", s->engine->name },
-		{ "depth", dp }, { "size", sz }, { "options", m->options },
+		{ "fs", m->fs }, { "sync", yes_no(m->sync) }, { "rotational", m->rotational },
+		{ "engine", s->engine->name }, { "depth", dp }, { "size", sz }, { "options", m->options },
 	};
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
 		storage_note_add(ctx->note, sizeof(ctx->note), kv[i][0], kv[i][1]);
-		if (i == 7 && was[0])
+		if (strcmp(kv[i][0], "size") == 0 && was[0])
 			storage_note_add(ctx->note, sizeof(ctx->note), NULL, was);
 	}
 }
@@ -535,21 +535,25 @@ static void st_label(const struct pg_bench *b, const struct pg_args *a, const ch
 		 k->name);
 }
 
-/* The seed's storage tables: a row per buffer size, per board and medium
- * the write and read throughput, each with its CPU load. */
+/* The seed's storage tables: one per medium, a row per buffer size, per
+ * board the write and read throughput, each with its CPU load. A table per
+ * medium and configuration, named by what the results recorded of it (the
+ * note's medium, fs, engine and depth: what was used), never by the path. */
 static const struct pg_section storage_section = {
 	.title = "Storage",
 	.intro = "Time-based jobs as fio runs them, on a file of the file system (or the raw "
-		 "device): throughput in MB/s (10^6 bytes) per buffer size. The {engine} engine, "
-		 "queue depth {depth}, {direct?O_DIRECT, past the page cache|buffered, through the "
-		 "page cache}, a {size} file, {jobs} job(s) at once, {time} s per sample. CPU load is "
-		 "system-wide (100 - idle - iowait, as mpstat). IOPS and latency percentiles are in "
-		 "the csv and the json.",
+		 "device): throughput in MB/s (10^6 bytes) per buffer size, a table per medium and "
+		 "configuration. CPU load is system-wide (100 - idle - iowait, as mpstat). IOPS and "
+		 "latency percentiles are in the csv and the json.",
 	.order = 110,
 	.cpu_load = 1,
 	.rows_by = "bs",
 	.rows_title = "Buffer size (bytes)",
 	.metrics = "bandwidth",
+	.tables = "{^medium} {^fs}; {engine}; queue depth {depth}; {direct?O_DIRECT|buffered}; "
+		  "a {size} file; {jobs} job(s) at once; {time} s per sample; ramp {ramp} s; "
+		  "model {model}; {rotational=yes?rotational|not rotational}; mounted {options}",
+	.place = "path",
 };
 
 #define COMMON_PARAMS_(bs_quick, bs_standard, bs_full)				\

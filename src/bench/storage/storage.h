@@ -150,6 +150,9 @@ struct st_medium {
 	char device[32];	/* mmcblk0p2 */
 	char disk[32];		/* mmcblk0 */
 	char model[64];
+	/* The disk's queue/rotational: "yes" a spinning disk, "no" flash or
+	 * memory; "" where sysfs does not say (no block device under it). */
+	char rotational[4];
 	char fs[32];		/* ext4; "raw" for a block device */
 	char options[96];	/* the mount's options */
 	int sync;		/* mounted sync: every write waits for the medium */

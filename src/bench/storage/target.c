@@ -232,6 +232,9 @@ static void classify_device(const char *dir, struct st_medium *m)
 	set_text(m->disk, sizeof(m->disk), disk);
 	const char *med = "disk";
 	m->model[0] = '\0';
+	m->rotational[0] = '\0';
+	if (read_abs(disk_dir, "queue/rotational", buf, sizeof(buf)) > 0)
+		set_text(m->rotational, sizeof(m->rotational), strcmp(buf, "0") == 0 ? "no" : "yes");
 	if (starts(disk, "mmcblk")) {
 		read_abs(disk_dir, "device/type", buf, sizeof(buf));
 		/* The seed's "EMMC" and "MMC" (an SD card) tables. */
@@ -248,13 +251,12 @@ static void classify_device(const char *dir, struct st_medium *m)
 		if (vendor[0] && model[0] && strlen(m->model) + 1 < sizeof(m->model))
 			strcat(m->model, " ");
 		set_text(m->model + strlen(m->model), sizeof(m->model) - strlen(m->model), model);
-		read_abs(disk_dir, "queue/rotational", buf, sizeof(buf));
 		if (strstr(disk_dir, "/usb"))
 			med = "usb";
 		else if (strstr(disk_dir, "/ufs") || strstr(disk_dir, ".ufs"))
 			med = "ufs";
 		else
-			med = strcmp(buf, "1") == 0 ? "hdd" : "ssd";
+			med = strcmp(m->rotational, "yes") == 0 ? "hdd" : "ssd";
 	} else if (starts(disk, "mtdblock")) {
 		char p[64];
 		med = "mtd";
