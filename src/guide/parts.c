@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A pivoted section written as several tables, as the seed's are: the
  * rows of the benchmarks its pivot does not take (rows_of) as they are,

@@ -712,6 +712,7 @@ int pg_table_pivot(const struct pg_guide *g, int s, unsigned opts, const struct 
 		rc = row_names(g, &pv, v, prefix, t);
 	rc = rc ? rc : pivot_head(g, s, opts, &pv, first, n, t);
 	rc = rc ? rc : pivot_cells(g, s, opts, sel, &pv, at, t);
+	t->pivoted = 1;
 	pivot_free(&pv);
 	free(at);
 	free(next);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a table of the guide need not say: a column with nothing in it (a
  * board's where it has no result of that kind, the baseline's, a ratio
@@ -23,7 +24,8 @@ static int is_data(const struct pg_tcell *h)
 }
 
 /* 0: column c is empty; 1: it has a figure (or an error, which is news);
- * 2: every cell with text was skipped. */
+ * 2: every cell with text was skipped, in a pivoted table (a flat table's
+ * column is a board's: a line under it would not say which rows). */
 static int column_state(const struct pg_table *t, int c)
 {
 	int skipped = 0;
@@ -35,7 +37,7 @@ static int column_state(const struct pg_table *t, int c)
 			return 1;
 		skipped = 1;
 	}
-	return skipped ? 2 : 0;
+	return skipped ? (t->pivoted ? 2 : 1) : 0;
 }
 
 /* Adds text to the table's own lines under it (its legend). */

@@ -42,6 +42,9 @@ struct pg_table {
 	const char *legend;
 	char *legend_own;		/* legend, where the table made it */
 	int doubts;			/* some cell has PG_DOUBT_MARK */
+	/* Pivoted: a value column is one figure's (a benchmark and its
+	 * parameters) at every row; flat: a board's, a row per figure. */
+	int pivoted;
 	int part;			/* 0: a section's table; 1: its table of other metrics */
 	int heading;			/* 1: starts its section; 2: a sub-heading; 0: goes on the table before */
 	int last;			/* the last part of its table (the charts go after it) */
@@ -122,8 +125,8 @@ static inline int pg_sel_has(const struct pg_sel *sel, int r, int c)
 
 /* --- prune.c: what a table need not say --- */
 /* Columns with nothing in them go (a board's, the baseline's, a ratio
- * where the baseline has no figure); a column whose every figure was
- * skipped becomes one note; notes no cell refers to go. */
+ * where the baseline has no figure); in a pivoted table, a column whose
+ * every figure was skipped becomes one note; notes no cell refers to go. */
 int pg_table_prune(struct pg_table *t);
 /* Notes that differ only in their numbers become one, with each number's
  * range ("12 cells: disturbed: other processes used 55-90% ..."). */

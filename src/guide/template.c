@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The templates sections declare for what their tables say of a figure:
  * how a row's value is shown (rows_shown: "{size+46}" is the Ethernet
  * frame of a UDP datagram) and which table a figure goes in (tables:
  * "{^medium} {^fs}; {engine}"). A placeholder is filled from the figure's
  * result: the key of that name in its note (what was used: engine=psync),
- * else its parameter, else {title}, the benchmark's title.
+ * else its parameter, else {title}, the benchmark's title (as the result
+ * records it, else as this perfguide's registry has it).
  *
  *   {name}           the value, a parameter as the guide prints it (4k)
  *   {#name}          a parameter's number (4096)
@@ -20,6 +22,7 @@
 #include <string.h>
 
 #include "core/record_json.h"
+#include "core/registry.h"
 #include "core/text.h"
 #include "table.h"
 
@@ -106,7 +109,9 @@ static int holder_value(const struct holder *h, const struct pg_grow *row, const
 			size_t len)
 {
 	if (strcmp(h->name, "title") == 0) {
-		pg_text_copy(buf, len, row->title ? row->title : row->bench);
+		/* a result recorded without its title: this perfguide's, else the id */
+		const struct pg_bench *b = row->title ? NULL : pg_registry_find(row->bench);
+		pg_text_copy(buf, len, row->title ? row->title : b && b->title ? b->title : row->bench);
 		return 1;
 	}
 	if (!h->number && x && pg_note_value(x->note, h->name, buf, len))

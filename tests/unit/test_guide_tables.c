@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A section written as several tables (one per medium and configuration,
  * one per UDP test by frame size), what a table need not say (empty and
  * all-skipped columns, notes that differ in numbers) and charts that say
@@ -161,37 +162,53 @@ static void put(struct pg_table *t, int r, int c, enum pg_tkind kind, int col, c
 	assert_int_equal(pg_table_set(r < 0 ? &t->head[c] : pg_table_cell(t, r, c), kind, col, "%s", text), 0);
 }
 
-/* An empty column goes (a ratio where the baseline has no figure); one
- * whose every figure was skipped becomes a line under the table; notes
- * no cell refers to any more go, the others are numbered anew. */
+/* An empty column goes (a ratio where the baseline has no figure); in a
+ * pivoted table one whose every figure was skipped becomes a line under
+ * the table (in a flat one, a board's column, it stays: a line would not
+ * say which rows); notes no cell refers to any more go, the others are
+ * numbered anew. */
+static void prune_table(struct pg_table *t, int pivoted)
+{
+	static struct pg_gcell skip = { .present = 1, .status = PG_SKIP, .reason = "no AF_ALG" };
+	static struct pg_gcell ok = { .present = 1, .status = PG_OK, .median = 1, .min = 1, .max = 1 };
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(pg_table_alloc(t, 2, 4), 0);
+	t->pivoted = pivoted;
+	put(t, -1, 0, PG_T_NAME, -1, "Algorithm");
+	put(t, -1, 1, PG_T_VALUE, 0, "A: kernel");
+	put(t, -1, 2, PG_T_VALUE, 0, "A: openssl");
+	put(t, -1, 3, PG_T_RATIO, 0, "A / B");
+	for (int r = 0; r < 2; r++) {
+		put(t, r, 0, PG_T_NAME, -1, r ? "sha1" : "aes");
+		put(t, r, 1, PG_T_VALUE, 0, "skipped");
+		pg_table_cell(t, r, 1)->cell = &skip;
+		pg_table_cell(t, r, 1)->note = pg_table_note(t, "no AF_ALG");
+		put(t, r, 2, PG_T_VALUE, 0, "1.00");
+		pg_table_cell(t, r, 2)->cell = &ok;
+		put(t, r, 3, PG_T_RATIO, 0, "");
+	}
+	pg_table_cell(t, 1, 2)->note = pg_table_note(t, "noisy: CV 6% over 10 samples");
+	assert_int_equal(pg_table_prune(t), 0);
+}
+
 static void prune_columns(void **state)
 {
 	(void)state;
-	struct pg_gcell skip = { .present = 1, .status = PG_SKIP, .reason = "no AF_ALG" };
-	struct pg_gcell ok = { .present = 1, .status = PG_OK, .median = 1, .min = 1, .max = 1 };
-	struct pg_table t = { 0 };
-	assert_int_equal(pg_table_alloc(&t, 2, 4), 0);
-	put(&t, -1, 0, PG_T_NAME, -1, "Algorithm");
-	put(&t, -1, 1, PG_T_VALUE, 0, "A: kernel");
-	put(&t, -1, 2, PG_T_VALUE, 0, "A: openssl");
-	put(&t, -1, 3, PG_T_RATIO, 0, "A / B");
-	for (int r = 0; r < 2; r++) {
-		put(&t, r, 0, PG_T_NAME, -1, r ? "sha1" : "aes");
-		put(&t, r, 1, PG_T_VALUE, 0, "skipped");
-		pg_table_cell(&t, r, 1)->cell = &skip;
-		pg_table_cell(&t, r, 1)->note = pg_table_note(&t, "no AF_ALG");
-		put(&t, r, 2, PG_T_VALUE, 0, "1.00");
-		pg_table_cell(&t, r, 2)->cell = &ok;
-		put(&t, r, 3, PG_T_RATIO, 0, "");
-	}
-	pg_table_cell(&t, 1, 2)->note = pg_table_note(&t, "noisy: CV 6% over 10 samples");
-	assert_int_equal(pg_table_prune(&t), 0);
+	struct pg_table t;
+	prune_table(&t, 1);
 	assert_int_equal(t.ncols, 2);
 	assert_string_equal(t.head[1].text, "A: openssl");
 	assert_string_equal(t.legend, "A: kernel: skipped: no AF_ALG.");
 	assert_int_equal(t.nnotes, 1);
 	assert_int_equal(pg_table_cell(&t, 1, 1)->note, 1);
 	assert_string_equal(t.notes[0], "noisy: CV 6% over 10 samples");
+	pg_table_free(&t);
+	prune_table(&t, 0);
+	assert_int_equal(t.ncols, 3);
+	assert_string_equal(t.head[1].text, "A: kernel");
+	assert_null(t.legend);
+	assert_int_equal(t.nnotes, 2);
+	assert_string_equal(t.notes[pg_table_cell(&t, 1, 1)->note - 1], "no AF_ALG");
 	pg_table_free(&t);
 }
 
