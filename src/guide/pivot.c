@@ -34,6 +34,7 @@ struct pivot {
 	int nkeys;
 	char *merged;		/* per column: it holds more than one benchmark */
 	char *cpu;		/* per column: the system's CPU load goes beside it (its result's first) */
+	char *dead;		/* per column: skipped figures alone (a line under the table, prune.c) */
 	int *val_of, *key_of;	/* per model row of the section */
 };
 
@@ -298,12 +299,24 @@ static int pivot_alloc(struct pivot *pv, int n)
 	pv->key_of = calloc((size_t)n + 1, sizeof(int));
 	pv->merged = calloc((size_t)n + 1, 1);
 	pv->cpu = calloc((size_t)n + 1, 1);
+	pv->dead = calloc((size_t)n + 1, 1);
 	return pv->vals && pv->num && pv->bench && pv->group && pv->keys && pv->val_of && pv->key_of &&
-			       pv->merged && pv->cpu ? 0 : -1;
+			       pv->merged && pv->cpu && pv->dead ? 0 : -1;
 }
 
-/* 0, 1 when the pivot has more than PIVOT_MAX rows or columns, -1 out of memory. */
-/* Whether the table has a figure of row r (sel: of its part). */
+/* Per column: whether every figure in it was skipped (backend=kernel
+ * where the kernel has no AF_ALG), so that it tells no other apart. */
+static void dead_columns(const struct pg_guide *g, struct pivot *pv, int first, int n)
+{
+	memset(pv->dead, 1, (size_t)pv->nkeys);
+	for (int i = 0; i < n; i++)
+		for (int c = 0; pv->key_of[i] >= 0 && c < g->ncols; c++) {
+			const struct pg_gcell *cell = &g->rows[first + i].cells[c];
+			if (cell->present && cell->status != PG_SKIP)
+				pv->dead[pv->key_of[i]] = 0;
+		}
+}
+
 /* How many parameters a row's rest (canonical JSON) has. */
 static int nparams(const char *rest)
 {
@@ -360,6 +373,7 @@ static int assign_keys(const struct pg_guide *g, struct pivot *pv, char **rests,
 	return 0;
 }
 
+/* Whether the table has a figure of row r (sel: of its part). */
 static int has_figure(const struct pg_guide *g, const struct pg_sel *sel, int r)
 {
 	for (int c = 0; sel && c < g->ncols; c++)
@@ -368,6 +382,7 @@ static int has_figure(const struct pg_guide *g, const struct pg_sel *sel, int r)
 	return !sel;
 }
 
+/* 0, 1 when the pivot has more than PIVOT_MAX rows or columns, -1 out of memory. */
 static int pivot_build(const struct pg_guide *g, int s, const struct pg_sel *sel, struct pivot *pv, int first,
 		       int n)
 {
@@ -397,8 +412,10 @@ static int pivot_build(const struct pg_guide *g, int s, const struct pg_sel *sel
 		rc = 1;
 	if (rc == 0 && !pv->by_bench)
 		pivot_merge(g, pv, rests, first, n);
-	if (rc == 0)
+	if (rc == 0) {
 		cpu_columns(g, pv, rests, first);
+		dead_columns(g, pv, first, n);
+	}
 	pv->one_bench = 1;
 	for (int k = 0; k < pv->nkeys; k++) {
 		pv->ncpu += pv->cpu[k];
@@ -421,6 +438,7 @@ static void pivot_free(struct pivot *pv)
 	free(pv->key_of);
 	free(pv->merged);
 	free(pv->cpu);
+	free(pv->dead);
 	free(pv->bench);
 	free(pv->group);
 }
@@ -441,7 +459,9 @@ static json_t *rest_json(const struct pg_guide *g, const struct pg_grow *row, co
 
 /* The parameters of column k that tell it from the other columns of its
  * benchmark and metric ("channels=8"); where a column holds every
- * benchmark, from any other column ("backend=kernel"): displayed. */
+ * benchmark, from any other column ("backend=kernel"): displayed. A
+ * column of skipped figures alone is a line under the table, no column:
+ * the others need no telling from it. */
 static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int k, char *buf, size_t len)
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
@@ -451,7 +471,7 @@ static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int
 		int differs = 0;
 		for (int j = 0; j < pv->nkeys && !differs; j++) {
 			const struct pg_grow *o = &g->rows[pv->keys[j]];
-			if (j == k || (!pv->by_bench && (strcmp(o->bench, row->bench) != 0 ||
+			if (j == k || pv->dead[j] || (!pv->by_bench && (strcmp(o->bench, row->bench) != 0 ||
 							 strcmp(o->metric, row->metric) != 0)))
 				continue;
 			json_t *theirs = rest_json(g, o, pv->param);

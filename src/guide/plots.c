@@ -206,39 +206,90 @@ static json_t *common_params(const struct pg_guide *g, int s, const char *used)
 	return common ? common : json_object();
 }
 
+/* Whether a group's rest (canonical JSON) has every parameter of rest
+ * with the same value. */
+static int rest_within(const char *rest, const char *group_rest)
+{
+	json_t *a = json_loads(rest, 0, NULL), *b = json_loads(group_rest, 0, NULL), *v;
+	const char *k;
+	int in = a && b;
+	json_object_foreach(a, k, v)
+		in &= json_equal(json_object_get(b, k), v);
+	json_decref(a);
+	json_decref(b);
+	return in;
+}
+
+/* A row with fewer parameters than others of its benchmark (a published
+ * table's: its size alone) joins the first group of a fuller row it
+ * agrees with, as it joins that row's column in the table (pivot.c). */
+static struct group *group_joined(struct groups *gs, const struct pg_grow *row, const char *param, const char *rest)
+{
+	struct group *grp = group_of(gs, row, param, rest, 0, 0);
+	for (int i = 0; !grp && i < gs->n; i++) {
+		const struct pg_grow *o = gs->g[i].first;
+		if (strcmp(o->bench, row->bench) == 0 && strcmp(o->metric, row->metric) == 0 &&
+		    strcmp(gs->g[i].param, param) == 0 && rest_within(rest, gs->g[i].rest))
+			grp = &gs->g[i];
+	}
+	return grp ? grp : group_of(gs, row, param, rest, 1, 0);
+}
+
+/* Row r on the section's declared plot; 1 when it has a number for x. */
+static int declared_row(const struct pg_guide *g, int s, int r, json_t *common, int across, struct groups *gs)
+{
+	const struct pg_section *sec = &g->sections[s];
+	const struct pg_grow *row = &g->rows[r];
+	json_t *p = json_loads(row->params, 0, NULL);
+	json_t *x = json_object_get(p, sec->plot_x);
+	json_t *sv = sec->plot_series ? json_object_get(p, sec->plot_series) : NULL;
+	if (common)	/* a cipher's op: a digest has none, it is no other plot */
+		keep_only(p, common, sec->plot_x);
+	char *rest = json_is_number(x) ? rest_of(g, s, p, sec->plot_x, sec->plot_series) : NULL;
+	struct group *grp = !rest ? NULL
+		: sec->rows_bench && !across ? group_joined(gs, row, sec->plot_x, rest)
+					      : group_of(gs, row, sec->plot_x, rest, 1, across);
+	char series[64] = "";
+	if (across)
+		pg_text_copy(series, sizeof(series), short_id(row->bench));
+	else if (json_is_string(sv))
+		pg_text_copy(series, sizeof(series), json_string_value(sv));
+	else if (json_is_number(sv))
+		snprintf(series, sizeof(series), "%g", json_number_value(sv));
+	int in = grp && add_point(grp, r, row_x(g, s, r, sec->plot_x, json_number_value(x), grp), series,
+				  json_is_number(sv) && !across ? json_number_value(sv) : NAN) == 0;
+	free(rest);
+	json_decref(p);
+	return in;
+}
+
+/* How many parameters row r has. */
+static int nparams_of(const struct pg_grow *row)
+{
+	json_t *p = json_loads(row->params, 0, NULL);
+	int n = (int)json_object_size(p);
+	json_decref(p);
+	return n;
+}
+
 /* The section's declared plot: its x parameter, and the one its lines are
  * for. A section whose rows are (benchmark, value) draws one board's
  * benchmarks on one plot, a line each; several boards, a plot per
- * benchmark with a line per board. */
+ * benchmark with a line per board, rows with more parameters first (a
+ * published table's row joins a measured one's plot). */
 static int find_declared(const struct pg_guide *g, int s, char *used, struct groups *gs)
 {
 	const struct pg_section *sec = &g->sections[s];
-	int across = sec->rows_bench && g->ncols == 1;
+	int across = sec->rows_bench && g->ncols == 1, most = 0;
 	json_t *common = across ? common_params(g, s, used) : NULL;
-	for (int r = 0; r < g->nrows; r++) {
-		const struct pg_grow *row = &g->rows[r];
-		if (row->section != s || used[r])
-			continue;
-		json_t *p = json_loads(row->params, 0, NULL);
-		json_t *x = json_object_get(p, sec->plot_x);
-		json_t *sv = sec->plot_series ? json_object_get(p, sec->plot_series) : NULL;
-		if (common)	/* a cipher's op: a digest has none, it is no other plot */
-			keep_only(p, common, sec->plot_x);
-		char *rest = json_is_number(x) ? rest_of(g, s, p, sec->plot_x, sec->plot_series) : NULL;
-		struct group *grp = rest ? group_of(gs, row, sec->plot_x, rest, 1, across) : NULL;
-		char series[64] = "";
-		if (across)
-			pg_text_copy(series, sizeof(series), short_id(row->bench));
-		else if (json_is_string(sv))
-			pg_text_copy(series, sizeof(series), json_string_value(sv));
-		else if (json_is_number(sv))
-			snprintf(series, sizeof(series), "%g", json_number_value(sv));
-		if (grp && add_point(grp, r, row_x(g, s, r, sec->plot_x, json_number_value(x), grp), series,
-				     json_is_number(sv) && !across ? json_number_value(sv) : NAN) == 0)
-			used[r] = 1;
-		free(rest);
-		json_decref(p);
-	}
+	for (int r = 0; !across && r < g->nrows; r++)	/* across: one plot, lines as the rows come */
+		if (g->rows[r].section == s && !used[r] && nparams_of(&g->rows[r]) > most)
+			most = nparams_of(&g->rows[r]);
+	for (int level = most; level >= 0; level--)
+		for (int r = 0; r < g->nrows; r++)
+			if (g->rows[r].section == s && !used[r] && (across || nparams_of(&g->rows[r]) == level) &&
+			    declared_row(g, s, r, common, across, gs))
+				used[r] = 1;
 	json_decref(common);
 	return across;
 }
@@ -344,6 +395,16 @@ static void labels_prefix(const struct pg_guide *g, const struct group *grp, cha
 	snprintf(buf, len, "%.*s", n >= 3 ? (int)n : 0, a ? a : "");
 }
 
+/* Whether a board has a figure of the row: one no board has (every
+ * result skipped) is on no chart, and no chart needs telling from it. */
+static int row_drawn(const struct pg_guide *g, const struct pg_grow *row)
+{
+	for (int c = 0; c < g->ncols; c++)
+		if (pg_cell_ok(&row->cells[c]))
+			return 1;
+	return 0;
+}
+
 /* The parameters of the group's rest that tell it from other rows of its
  * benchmark (across: of any) in the section, displayed. */
 static void rest_shown(const struct pg_guide *g, int s, const struct group *grp, int across, char *buf, size_t len)
@@ -357,10 +418,11 @@ static void rest_shown(const struct pg_guide *g, int s, const struct group *grp,
 			continue;
 		for (int r = 0; r < g->nrows && !differs; r++) {
 			const struct pg_grow *o = &g->rows[r];
-			if (o->section != s || (!across && strcmp(o->bench, grp->first->bench) != 0))
+			if (o->section != s || (!across && strcmp(o->bench, grp->first->bench) != 0) || !row_drawn(g, o))
 				continue;
-			json_t *p = json_loads(o->params, 0, NULL);
-			differs = !json_equal(json_object_get(p, k), v);
+			json_t *p = json_loads(o->params, 0, NULL), *w = json_object_get(p, k);
+			/* a published table's row, without it, says nothing of it */
+			differs = !(g->sections[s].rows_bench && !w) && !json_equal(w, v);
 			json_decref(p);
 		}
 		if (differs)

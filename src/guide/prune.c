@@ -67,6 +67,9 @@ static int collapse(struct pg_table *t, int c)
 	if (at < sizeof(text) - 1)
 		snprintf(text + at, sizeof(text) - at, ".");
 	pg_utf8_trim(text);
+	size_t before = t->legend ? strlen(t->legend) + 1 : 0;
+	if (!t->pruned_at)	/* where they begin: a split table says them once (split.c) */
+		t->pruned_at = (int)before + 1;
 	return add_remark(t, text);
 }
 

@@ -129,6 +129,20 @@ static int make_part(struct pg_table *t, const int *cols, int k, int nfixed, str
 	return rc;
 }
 
+/* Part p's legend without the lines of the pruned columns, from at on. */
+static void drop_pruned(struct pg_table *p, int at)
+{
+	if (!p->legend_own || (size_t)at > strlen(p->legend_own))
+		return;
+	while (at > 0 && p->legend_own[at - 1] == ' ')
+		at--;
+	p->legend_own[at] = '\0';
+	if (!at) {
+		free(p->legend_own);
+		p->legend = p->legend_own = NULL;
+	}
+}
+
 static int fits(const int *width, const int *cols, int n, int limit)
 {
 	int w = 0;
@@ -232,6 +246,9 @@ int pg_table_split(struct pg_table *t, int width, int keep, struct pg_table **pa
 		*n = 1;
 		return 0;
 	}
+	/* the columns pruned as all skipped: one line, under the last part */
+	for (int i = 0; t->pruned_at && i + 1 < *n; i++)
+		drop_pruned(&(*parts)[i], t->pruned_at - 1);
 	if (*n) {
 		(*parts)[0].intro = t->intro, (*parts)[0].intro_text = t->intro_text, t->intro_text = NULL;
 		(*parts)[0].sub_intro = t->sub_intro, t->sub_intro = NULL;

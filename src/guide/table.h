@@ -41,6 +41,7 @@ struct pg_table {
 	 * pruned columns were (prune.c); NULL: none. */
 	const char *legend;
 	char *legend_own;		/* legend, where the table made it */
+	int pruned_at;			/* 1 + where in legend_own the pruned columns' lines begin; 0: none */
 	int doubts;			/* some cell has PG_DOUBT_MARK */
 	/* Pivoted: a value column is one figure's (a benchmark and its
 	 * parameters) at every row; flat: a board's, a row per figure. */

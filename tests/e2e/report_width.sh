@@ -93,11 +93,23 @@ echo "$et" | grep -q '^| Frame size (bytes) | UDP datagram size (bytes) | vm: Th
 [ "$(echo "$et" | awk '/^### UDP throughput at zero loss/ { on = 1; next } on && /^#/ { exit } on' | sed -n 's/^| \([0-9]*\) | \([0-9]*\) |.*/\1 \2/p' | tr '\n' ' ')" = \
 	"64 18 128 82 256 210 1024 978 1518 1472 " ] || fail "UDP rows not by frame size: $(echo "$et" | grep '^| [0-9]')"
 echo "$et" | grep -q 'ndr_kpps' && fail "a metric's id as a heading or axis"
+# its charts: x is the frame size, as the rows read, named so
+for f in $(echo "$et" | sed -n 's/^!\[.*\](\(guide-ethernet-[0-9]*\.svg\))$/\1/p'); do
+	grep -q '>Frame size (bytes)' "$T/$f" || fail "$f: x is not the frame size"
+	grep -q '>1518<' "$T/$f" && ! grep -q '>1472<' "$T/$f" || fail "$f: x ticks are not the rows' frames"
+	grep -q 'ndr_kpps' "$T/$f" && fail "$f: a metric's id on a chart"
+done
+[ -n "$(echo "$et" | grep '^!\[.*guide-ethernet-')" ] || fail "no Ethernet chart"
 # Crypto: the kernel backend the machine lacks is one line, no column.
 cr=$(sed -n '/^## Crypto/,/^## Not/p' "$M")
 echo "$cr" | grep -q '^- vm: backend=kernel throughput (KBytes/Sec): skipped: the kernel has no AF_ALG' ||
 	fail "the skipped backend is not one line: $(echo "$cr" | grep -i 'kernel' | head -3)"
 echo "$cr" | grep '^| Algorithm' | grep -q 'kernel' && fail "a column of skipped cells"
+[ "$(echo "$cr" | grep -c '^- vm: backend=kernel')" -eq 1 ] || fail "the skipped backend's line under every part"
+echo "$cr" | grep '^| Algorithm' | grep -q 'backend=openssl' && fail "backend=openssl told from a column that is gone"
+# a chart per algorithm, the seed's rows and the measured board's on one
+[ "$(echo "$cr" | grep -c '^!\[')" -eq 10 ] || fail "crypto's charts: $(echo "$cr" | grep '^!\[')"
+echo "$cr" | grep '^!\[' | grep -q 'backend=' && fail "a chart of the measured board apart"
 echo "$cr" | grep -q '^| aes-128-cbc | 16384 |' || fail "crypto sizes not in bytes"
 # The summary: no section without a ratio.
 grep -q '(0 rows) |.*(0 rows) |.*(0 rows) |.*(0 rows) |.*(0 rows) |.*(0 rows) |.*(0 rows) |$' "$M" &&
