@@ -21,6 +21,7 @@ int pg_cmd_runs(int argc, char **argv);
 int pg_cmd_report(int argc, char **argv);
 int pg_cmd_compare(int argc, char **argv);
 int pg_cmd_history(int argc, char **argv);
+int pg_cmd_ab(int argc, char **argv);
 #endif
 
 /* "perfguide: <message>" on stderr, then PG_EXIT_USAGE. */

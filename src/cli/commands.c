@@ -24,6 +24,7 @@ const struct pg_command pg_commands[] = {
 	{ "report", pg_cmd_report, &pg_doc_report },
 	{ "compare", pg_cmd_compare, &pg_doc_compare },
 	{ "history", pg_cmd_history, &pg_doc_history },
+	{ "ab", pg_cmd_ab, &pg_doc_ab },
 #endif
 	{ "help", pg_cmd_help, &pg_doc_help },
 	{ NULL, NULL, NULL },

@@ -66,6 +66,6 @@ void pg_usage_print(FILE *f);
 /* Each command's table (src/cli/<command>.c). */
 extern const struct pg_cmd_doc pg_doc_list, pg_doc_info, pg_doc_run, pg_doc_serve, pg_doc_help;
 extern const struct pg_cmd_doc pg_doc_import, pg_doc_runs, pg_doc_report, pg_doc_compare;
-extern const struct pg_cmd_doc pg_doc_history;
+extern const struct pg_cmd_doc pg_doc_history, pg_doc_ab;
 
 #endif

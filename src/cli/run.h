@@ -105,6 +105,8 @@ void run_print_takes(FILE *out, const struct run_config *c, const struct run_pla
 void run_plan_print(const struct run_config *c, const struct run_plan *p);
 /* "14m31s", "42.0s" */
 void run_format_seconds(double s, char *buf, size_t len);
+/* "90", "90s", "15m", "1h30m": seconds, or -1 (run --budget, ab --budget). */
+double run_parse_duration(const char *s);
 
 /* --wait-quiet (run_quiet.c): before a benchmark, wait a while for other
  * processes that hold the CPUs. */

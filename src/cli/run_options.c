@@ -170,7 +170,7 @@ static int parse_number(const char *opt, const char *s, double lo, double hi, in
 }
 
 /* "90", "90s", "15m", "1h30m": seconds, or -1. */
-static double parse_duration(const char *s)
+double run_parse_duration(const char *s)
 {
 	double total = 0;
 	const char *p = s;
@@ -283,7 +283,7 @@ static int one_option(int opt, const char *arg, struct run_config *c)
 			c->budget = RUN_NO_BUDGET;
 			break;
 		}
-		c->budget = parse_duration(arg);
+		c->budget = run_parse_duration(arg);
 		if (!(c->budget > 0) || c->budget > 30 * 86400)
 			return pg_usage_error("run: --budget '%s': give a duration such as 900, 15m or 1h30m "
 					      "(at most 30 days)", arg);

@@ -1,0 +1,117 @@
+/*
+ * ab's statistics (src/cli/ab.c), apart from the runs they are applied to,
+ * so that a test can drive them with rounds it makes up.
+ *
+ * A round is one fresh run of A and one of B, in an order drawn at random
+ * with as many rounds A-first as B-first. A row's replicate is the round:
+ * the log of B's figure over A's, both taken in that round (a pair), so
+ * what the machine did in that minute is in both and cancels. The test is
+ * the paired t-test on those log ratios, its interval Student's t's, from
+ * the pairs alone (Kalibera and Jones: the interval from the highest level
+ * that was repeated); the verdict is the gate's rule (verdict.h) on that
+ * interval.
+ *
+ * The rows are looked at a few planned times, not after every round:
+ * after PG_AB_LOOK_ROUNDS pairs (6, 12, 24, 48) of every row still
+ * undecided. A row decided at a look (regressed, improved, within noise)
+ * is final and is not measured again. Each look spends a planned share of
+ * the error rates (a weighted Bonferroni split: whatever the looks find,
+ * the chance that any of them calls a false change is at most the sum of
+ * their shares):
+ *
+ *  - regressed or improved: significant at the look with the false
+ *    discovery rate PG_AB_Q x share held across the gated rows
+ *    (Benjamini-Hochberg over all of them: a row decided earlier enters
+ *    with the p it was called at, or 1), and the whole interval beyond the
+ *    threshold;
+ *  - within noise: the whole interval inside +/- the threshold, each bound
+ *    a one-sided bound at PG_AB_EQUIV x share (an equivalence test at the
+ *    threshold, two one-sided tests), so that across the looks a change of
+ *    the threshold or more is called within noise at most 5% of the time.
+ *
+ * The interval of each look is that one (each bound at PG_AB_EQUIV x
+ * share). A look before its planned round count, when the budget ends or
+ * the user stops, takes the next planned look's share in its place: there
+ * are never more looks than planned, each within its share.
+ */
+#ifndef PG_PAIRED_H
+#define PG_PAIRED_H
+
+#include "verdict.h"
+
+/* The planned looks: after this many pairs of every row still undecided. */
+#define PG_AB_NLOOKS 4
+#define PG_AB_LOOK_ROUNDS { 6, 12, 24, 48 }
+/* Each look's share of the error rates. The first look is for the rows
+ * whose change or whose precision is plain after 6 rounds, and takes
+ * little; the 12th round's look most. */
+#define PG_AB_LOOK_SHARE { 0.05, 0.55, 0.2, 0.2 }
+/* The false discovery rate across the gated rows and all looks. 2%, not
+ * compare's 5%: at 5% split so, about 1.1% of simulated A/A ab's of 20
+ * rows called a row (the delta of the threshold keeps it below 5%); at 2%,
+ * 0.65%, and a lone row 20% slower at a spread of 0.1 per round is still
+ * found in 88% within 12 rounds (docs/methodology.md). */
+#define PG_AB_Q 0.02
+/* The one-sided level of each bound of the interval, across all looks. */
+#define PG_AB_EQUIV 0.05
+
+extern const int pg_ab_look_rounds[PG_AB_NLOOKS];
+extern const double pg_ab_look_share[PG_AB_NLOOKS];
+
+/* The paired t-test of n log ratios. */
+struct pg_paired {
+	int n;
+	double mean, sd, se, df;	/* df = n - 1 */
+	double p;			/* two-sided; 1 when n < 2 */
+};
+
+void pg_paired_t(const double *x, int n, struct pg_paired *out);
+
+/* One row: its pairs as the caller adds them round by round, and what the
+ * looks made of them. */
+struct pg_ab_row {
+	int gated;		/* its verdict counts and it decides what is measured */
+	int higher;		/* higher figures are better */
+	int lost;		/* set by the caller: it cannot be measured (failed, no ratio) */
+	double *lr;		/* log(B / A) of each pair */
+	unsigned char *b_first;	/* whether B ran first in its round */
+	int n, cap;
+	/* After the last look: */
+	int decided;		/* a gated row's verdict is final: no more pairs wanted */
+	int decided_look;	/* the look that decided it (0-based) */
+	int used;		/* the pairs the look used: as many A-first as B-first */
+	struct pg_paired t;
+	struct pg_change c;
+	struct pg_decision d;
+};
+
+struct pg_ab {
+	struct pg_ab_row *rows;
+	int n;
+	double threshold_pct;
+	int looks;		/* looks taken */
+};
+
+/* Adds a pair; -1 out of memory. */
+int pg_ab_add_pair(struct pg_ab_row *r, double log_ratio, int b_first);
+/* The pairs a look would use: the first k A-first and the first k B-first
+ * of the row's pairs, k the fewer of the two (a pair lost to a disturbed
+ * round leaves one order short; the latest of the other are left out).
+ * Their log ratios into out (room for r->n) when out is not NULL. */
+int pg_ab_balanced(const struct pg_ab_row *r, double *out);
+/* Whether the row wants more pairs: gated, undecided, not lost. */
+int pg_ab_wanted(const struct pg_ab_row *r);
+/* Whether the next planned look is due: every wanted row has its pairs. */
+int pg_ab_look_due(const struct pg_ab *ab);
+/* Takes the next look (planned, or in its place when the rounds end
+ * early); nothing when every planned look was taken. -1 out of memory. */
+int pg_ab_look(struct pg_ab *ab);
+/* Whether no wanted row is left, or no look. */
+int pg_ab_done(const struct pg_ab *ab);
+/* The pairs the next planned look needs of each row; 0 when none is left. */
+int pg_ab_next_look_rounds(const struct pg_ab *ab);
+/* Gated rows decided, and gated rows not lost. */
+int pg_ab_decided(const struct pg_ab *ab, int *gated);
+void pg_ab_free(struct pg_ab *ab);
+
+#endif
