@@ -41,26 +41,10 @@ os.pipe.lat os.sig.install crypto.sha256"
 SLOWSET="os.syscall.null os.syscall.read os.syscall.write os.pipe.lat os.sig.install mem.bw.rd mem.bw.wr mem.lat.rd
 cpu.dhrystone"
 
-# python3 slow.py PROGRAM ARGS...: PROGRAM with seccomp filters that cost
-# every system call time and change nothing else (SECCOMP_FILTER_FLAG_SPEC_ALLOW:
-# no speculative-store-bypass mitigation, which would slow memory too).
-cat >"$w/slow.py" <<'PY'
-import ctypes, os, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-if libc.prctl(38, 1, 0, 0, 0) != 0:                  # PR_SET_NO_NEW_PRIVS
-    sys.exit("prctl: " + os.strerror(ctypes.get_errno()))
-nr = {"x86_64": 317, "aarch64": 277, "armv7l": 383}[os.uname().machine]
-insns = int(os.environ.get("SLOW_INSNS", "400"))
-code = b"".join(struct.pack("HBBI", 0x20, 0, 0, 16) + struct.pack("HBBI", 0x15, 0, 0, 0x7fffffff - i)
-                for i in range(insns)) + struct.pack("HBBI", 0x06, 0, 0, 0x7fff0000)  # ld arg0; jeq; ...; ALLOW
-buf = ctypes.create_string_buffer(code, len(code))
-prog = ctypes.create_string_buffer(struct.pack("HxxxxxxQ" if ctypes.sizeof(ctypes.c_void_p) == 8 else "HxxI",
-                                               2 * insns + 1, ctypes.addressof(buf)))
-for _ in range(int(os.environ.get("SLOW_FILTERS", "16"))):
-    if libc.syscall(nr, 1, 4, prog) != 0:           # SECCOMP_SET_MODE_FILTER, FLAG_SPEC_ALLOW
-        sys.exit("seccomp: " + os.strerror(ctypes.get_errno()))
-os.execvp(sys.argv[1], sys.argv[1:])
-PY
+# python3 slow-syscalls.py PROGRAM ARGS...: PROGRAM with every system call
+# made slower and nothing else (bench/slow-syscalls.py), grossly here.
+slow="python3 $(dirname "$0")/slow-syscalls.py"
+export SLOW_FILTERS="${SLOW_FILTERS:-16}" SLOW_INSNS="${SLOW_INSNS:-400}"
 
 # summary.py CMP.json EXPECTED_EXIT RC: verdict counts, the rows called, what was lost
 cat >"$w/summary.py" <<'PY'
@@ -182,7 +166,7 @@ mode_load() {
 mode_syscalls() {
 	echo "syscalls: NEW with every system call slowed, three runs a side alternating (load $(load))"
 	# shellcheck disable=SC2086
-	SLOW="python3 $w/slow.py" rounds sys 3 $SLOWSET
+	SLOW="$slow" rounds sys 3 $SLOWSET
 	echo "  load after: $(load)"
 	disturbed "$w/sys-a.jsonl"
 	disturbed "$w/sys-b.jsonl"
@@ -192,7 +176,7 @@ mode_syscalls() {
 mode_five() {
 	echo "five: 3 samples a side, NEW's system calls 5x slower or more (load $(load))"
 	run os.syscall.null --runs 3 --out "$w/five-a.jsonl" >"$w/five-a.log" 2>&1
-	python3 "$w/slow.py" "$pg" run --no-db --wait-quiet 0 os.syscall.null --runs 3 --out "$w/five-b.jsonl" \
+	$slow "$pg" run --no-db --wait-quiet 0 os.syscall.null --runs 3 --out "$w/five-b.jsonl" \
 		>"$w/five-b.log" 2>&1
 	SHOW_INCONCLUSIVE=1 cmp five 1 "$w/five-a.jsonl" "$w/five-b.jsonl"
 }

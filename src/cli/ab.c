@@ -343,7 +343,7 @@ struct ab_state {
 	double t0;
 	int b_first;
 	int rc;			/* an exit status the rounds ended with; -1: the verdicts' */
-	char stopped[400];	/* why the rounds ended before every row was decided */
+	char stopped[800];	/* why the rounds ended before every row was decided */
 	double last_s;		/* the last counted round's seconds and benchmarks */
 	int last_n;
 };
@@ -362,7 +362,7 @@ static void side_failed(struct ab_state *st, int s, enum ab_side_rc rc, const ch
 	const char *what = rc == AB_SIDE_SETUP_FAILED ? "the setup failed (its teardown ran)"
 			   : rc == AB_SIDE_TEARDOWN_FAILED ? "the teardown failed: the machine may not be as it was"
 			   : rc == AB_SIDE_INTERRUPTED ? "stopped" : "its run failed";
-	snprintf(st->stopped, sizeof(st->stopped), "%c, round %d: %s: %s (see %s)", st->o->side[s].name,
+	snprintf(st->stopped, sizeof(st->stopped), "%c, round %d: %s: %.300s (see %.300s)", st->o->side[s].name,
 		 st->x.nrounds + 1, what, why, st->o->side[s].log);
 	st->rc = rc == AB_SIDE_INTERRUPTED ? PG_EXIT_INTERRUPTED : rc == AB_SIDE_LOST ? PG_EXIT_FAIL : PG_EXIT_USAGE;
 	fprintf(stderr, "perfguide: ab: ");
