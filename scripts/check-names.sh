@@ -3,9 +3,9 @@
 # The naming rule (docs/architecture.md, "Names"): every name an object file
 # of perfguide exports begins with pg_, or with the prefix its part of the
 # tree documents: a benchmark group's name (audio_, can_, ...; storage's is
-# st_), the network's net_ (src/net and src/bench/net share it), the run
-# and compare subcommands' run_ and compare_ (src/cli/run*.c,
-# compare*.c), the stores' sq_ (SQLite) and pq_ (PostgreSQL). Prints one
+# st_), the network's net_ (src/net and src/bench/net share it), the run,
+# compare and ab subcommands' run_, compare_ and ab_ (src/cli/run*.c,
+# compare*.c, ab*.c), the stores' sq_ (SQLite) and pq_ (PostgreSQL). Prints one
 # line per other name, FILE: NAME, and exits 1 when there is one.
 #
 # usage: scripts/check-names.sh OBJECT_DIR
@@ -46,6 +46,8 @@ function accepted(f, name,    p) {
 		return name ~ /^run_/
 	if (f ~ /^src\/cli\/compare/)
 		return name ~ /^compare_/
+	if (f ~ /^src\/cli\/ab/)
+		return name ~ /^ab_/
 	if (f ~ /^src\/store\/store_sqlite/)
 		return name ~ /^sq_/
 	if (f ~ /^src\/store\/(store_pgsql|pq_dl)/)

@@ -110,10 +110,11 @@ const struct pg_cmd_doc pg_doc_ab = {
 		 "Progress (the round, the gated rows decided, the time left) goes to stderr; the table or "
 		 "JSON to stdout and into --out.",
 	.opts = ab_opts,
-	.after = "Cost: each round runs the selection twice, so the first 6 rounds cost 12 runs of it; the "
-		 "undecided rows then cost two runs of their benchmarks a round. Rows that vary by a log "
-		 "standard deviation s between rounds are decided within noise after about (3 s / 0.05)^2 "
-		 "rounds at the 5% threshold: s = 0.03 at 6 to 12, s = 0.1 at 24 to 48, s = 0.2 not within 48.",
+	.after = "Cost: each round runs the selection twice, so the first 6 rounds cost 12 runs of it; "
+		 "the undecided rows then cost two runs of their benchmarks a round. A row whose rounds' log "
+		 "ratios spread by s (its runs' spread between rounds, times about 1.4) and that did not "
+		 "change is within noise of the 5% threshold after 6 rounds if s is at most 0.025, after "
+		 "12 at 0.079, 24 at 0.096, 48 at 0.14; noisier rows stay undecided (docs/methodology.md).",
 	.exit_status = "0 every gated row decided and none regressed; 1 a regression, or a benchmark B lost (or a "
 		       "side's run crashed); 3 nothing regressed but a gated row is undecided; 2 bad input, or a "
 		       "setup or teardown failed (what was measured is printed); 130 interrupted (printed too).",

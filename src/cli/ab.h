@@ -83,8 +83,9 @@ struct ab_round {
 
 struct ab_rows {
 	/* every counted run of each side, in round order (the first is the
-	 * rows' names and units: round 1) */
-	struct pg_rrun *runs[2];
+	 * rows' names and units: round 1), each allocated once: the rows and
+	 * what was lost point into them */
+	struct pg_rrun **runs[2];
 	int nruns, cap;
 	struct pg_comparison c;	/* round 1's rows, then ab's verdicts */
 	struct pg_cmp_side first[2];

@@ -123,7 +123,7 @@ static json_t *side_json(const struct ab_report *r, int s)
 		json_object_set_new(j, "teardown", json_string(d->teardown));
 	json_object_set_new(j, "results", json_string(d->path));
 	for (int i = 0; i < r->x->nruns; i++)
-		json_array_append_new(ids, json_string(r->x->runs[s][i].id));
+		json_array_append_new(ids, json_string(r->x->runs[s][i]->id));
 	json_object_set_new(j, "runs", ids);
 	return j;
 }
@@ -176,8 +176,8 @@ void ab_write_json(FILE *out, const struct ab_report *r)
 	const struct pg_comparison *c = &x->c;
 	json_t *o = json_object(), *rows = json_array(), *lost = json_array(), *looks = json_array();
 	int und = 0;
-	json_object_set_new(o, "base", json_string(x->nruns ? x->runs[0][0].id : ""));
-	json_object_set_new(o, "new", json_string(x->nruns ? x->runs[1][0].id : ""));
+	json_object_set_new(o, "base", json_string(x->nruns ? x->runs[0][0]->id : ""));
+	json_object_set_new(o, "new", json_string(x->nruns ? x->runs[1][0]->id : ""));
 	json_object_set_new(o, "a", side_json(r, 0));
 	json_object_set_new(o, "b", side_json(r, 1));
 	json_object_set_new(o, "threshold_pct", json_real(x->ab.threshold_pct));

@@ -48,7 +48,7 @@ static int keep_runs(struct ab_rows *x, struct pg_rrun *a, struct pg_rrun *b)
 	if (x->nruns == x->cap) {
 		int cap = x->cap ? 2 * x->cap : 16;
 		for (int s = 0; s < 2; s++) {
-			struct pg_rrun *r = realloc(x->runs[s], sizeof(*r) * (size_t)cap);
+			struct pg_rrun **r = realloc(x->runs[s], sizeof(*r) * (size_t)cap);
 			if (!r)
 				return -1;
 			x->runs[s] = r;
@@ -59,8 +59,16 @@ static int keep_runs(struct ab_rows *x, struct pg_rrun *a, struct pg_rrun *b)
 		x->rounds = rd;
 		x->cap = cap;
 	}
-	x->runs[0][x->nruns] = *a;
-	x->runs[1][x->nruns] = *b;
+	struct pg_rrun *ka = malloc(sizeof(*ka)), *kb = malloc(sizeof(*kb));
+	if (!ka || !kb) {
+		free(ka);
+		free(kb);
+		return -1;
+	}
+	*ka = *a;
+	*kb = *b;
+	x->runs[0][x->nruns] = ka;
+	x->runs[1][x->nruns] = kb;
 	x->nruns++;
 	return 0;
 }
@@ -68,8 +76,8 @@ static int keep_runs(struct ab_rows *x, struct pg_rrun *a, struct pg_rrun *b)
 /* The rows from round 1: compare's, with every row's gating and names. */
 static int make_rows(struct ab_rows *x, double threshold)
 {
-	x->first[0] = (struct pg_cmp_side){ &x->runs[0][0], 1 };
-	x->first[1] = (struct pg_cmp_side){ &x->runs[1][0], 1 };
+	x->first[0] = (struct pg_cmp_side){ x->runs[0][0], 1 };
+	x->first[1] = (struct pg_cmp_side){ x->runs[1][0], 1 };
 	/* the sides run on one machine by design: what differs (a governor a
 	 * setup changed) is said, and judged */
 	struct pg_cmp_opts o = { .threshold_pct = threshold, .force = 1 };
@@ -162,8 +170,8 @@ int ab_rows_add(struct ab_rows *x, struct pg_rrun *a, struct pg_rrun *b, struct 
 	}
 	x->rounds[x->nrounds++] = *round;
 	struct ab_round *rd = &x->rounds[x->nrounds - 1];
-	a = &x->runs[0][x->nruns - 1];
-	b = &x->runs[1][x->nruns - 1];
+	a = x->runs[0][x->nruns - 1];
+	b = x->runs[1][x->nruns - 1];
 	if (x->nruns == 1 && make_rows(x, threshold) < 0)
 		return -1;
 	if (add_lost(x, a, b, threshold) < 0)
@@ -296,8 +304,10 @@ void ab_rows_free(struct ab_rows *x)
 	pg_comparison_free(&x->c);
 	pg_ab_free(&x->ab);
 	for (int s = 0; s < 2; s++) {
-		for (int i = 0; i < x->nruns; i++)
-			pg_rrun_free(&x->runs[s][i]);
+		for (int i = 0; i < x->nruns; i++) {
+			pg_rrun_free(x->runs[s][i]);
+			free(x->runs[s][i]);
+		}
 		free(x->runs[s]);
 	}
 	free(x->sum_la);

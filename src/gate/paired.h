@@ -48,9 +48,9 @@
 #define PG_AB_LOOK_SHARE { 0.05, 0.55, 0.2, 0.2 }
 /* The false discovery rate across the gated rows and all looks. 2%, not
  * compare's 5%: at 5% split so, about 1.1% of simulated A/A ab's of 20
- * rows called a row (the delta of the threshold keeps it below 5%); at 2%,
- * 0.65%, and a lone row 20% slower at a spread of 0.1 per round is still
- * found in 88% within 12 rounds (docs/methodology.md). */
+ * rows called a row (the threshold's margin keeps it below 5%); at 2%,
+ * 0.6%, and a lone row 20% slower at a spread of 0.1 per round is still
+ * found within 12 rounds in 86% of them (docs/methodology.md). */
 #define PG_AB_Q 0.02
 /* The one-sided level of each bound of the interval, across all looks. */
 #define PG_AB_EQUIV 0.05
