@@ -24,7 +24,8 @@
 #     each (run --processes 2);
 #   - import of that file and the seed fixtures; report in every format,
 #     with a baseline, with --trend; runs; history; compare of two runs (md
-#     and json); the results and peer-frame fuzz corpora replayed.
+#     and json); ab of one benchmark for 10 s; the results and peer-frame
+#     fuzz corpora replayed.
 # Each process's valgrind log is kept; any error fails the pass with the
 # logs that have one. MEMCHECK_ORIGINS=yes adds where uninitialised values
 # came from (twice as slow).
@@ -99,6 +100,9 @@ e2e() {
 	# compare exits 3 for that (issue 25); what is checked is the memory
 	mc compare "0 1 3" "$PG" compare --db "$W/s.db" j7200-evm j721e-idk-gw
 	mc compare-json "0 1 3" "$PG" compare --db "$W/s.db" j784s4-evm j721s2-evm --format json
+	# ab's rounds, rows and looks (its runs are children, not under valgrind)
+	mc ab "0 1 3" "$PG" ab cpu.whetstone --iterations 1 --runs 2 --processes 1 --budget 10s --out "$W/ab" \
+		--format json
 	mc replay-results "0" "$B/fuzz/replay_results" "$top/fuzz/corpus/results"
 	mc replay-frames "0" "$B/fuzz/replay_net_frame" "$top/fuzz/corpus/net_frame"
 	[ ! -x "$B/fuzz/replay_store" ] || mc replay-store "0" "$B/fuzz/replay_store" "$top/fuzz/corpus/store"

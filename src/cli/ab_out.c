@@ -6,7 +6,7 @@
 #include "ab.h"
 #include "run.h"
 #include "core/record_json.h"
-#include "guide/writer.h"
+#include "core/escape.h"
 
 void ab_side_words(const struct ab_side *s, char *buf, size_t len)
 {

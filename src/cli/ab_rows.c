@@ -219,7 +219,7 @@ static void not_gated_why(struct ab_rows *x, int i)
 	if (r->history[0])
 		snprintf(r->why, sizeof(r->why), "decided by %.100s: %s", r->history, was);
 	else
-		snprintf(r->why, sizeof(r->why), "descriptive, not gated: %s", was);
+		snprintf(r->why, sizeof(r->why), "descriptive: %s", was);
 	r->verdict = PG_NOT_GATED;
 }
 
