@@ -9,6 +9,7 @@
 
 const int pg_ab_look_rounds[PG_AB_NLOOKS] = PG_AB_LOOK_ROUNDS;
 const double pg_ab_look_share[PG_AB_NLOOKS] = PG_AB_LOOK_SHARE;
+const double pg_ab_equiv_share[PG_AB_NLOOKS] = PG_AB_EQUIV_SHARE;
 
 void pg_paired_t(const double *x, int n, struct pg_paired *out)
 {
@@ -137,7 +138,7 @@ static double tq(struct tq_cache *c, int df)
 }
 
 /* A row's pairs tested: its paired t and its interval at this look's
- * level. -1 out of memory. */
+ * level for the equivalence test. -1 out of memory. */
 static int test_row(struct pg_ab_row *r, struct tq_cache *q)
 {
 	double *x = malloc(sizeof(double) * (size_t)(r->n ? r->n : 1));
@@ -184,13 +185,41 @@ static int family(struct pg_ab *ab, double q, int *significant)
 	return m;
 }
 
+/* A row's verdict at this look: within noise by the equivalence test's
+ * interval (r->c); regressed or improved when significant and beyond the
+ * threshold by that interval or by the false alarms' own (each bound
+ * one-sided at PG_AB_EQUIV x the look's share of them: qr), which is then
+ * the one shown; else undecided. Fewer pairs than the first planned look
+ * needs decide nothing: Student's t at these levels rests on the tails of
+ * the pairs' distribution, which 2 to 5 pairs do not show. */
+static void decide_row(struct pg_ab_row *r, struct tq_cache *qr, double threshold_pct)
+{
+	pg_decide(&r->c, threshold_pct, &r->d);
+	if (r->d.verdict == PG_UNDECIDED && r->c.significant && r->used >= 2) {
+		struct pg_change c = r->c;
+		struct pg_decision d;
+		double half = tq(qr, (int)r->t.df) * r->t.se;
+		c.lo = r->t.mean - half;
+		c.hi = r->t.mean + half;
+		pg_decide(&c, threshold_pct, &d);
+		if (d.verdict == PG_REGRESSED || d.verdict == PG_IMPROVED) {
+			r->c = c;
+			r->d = d;
+		}
+	}
+	if (r->used < pg_ab_look_rounds[0] && r->d.verdict != PG_UNDECIDED) {
+		r->d.verdict = PG_UNDECIDED;
+		r->d.more = pg_ab_look_rounds[0] - r->used;
+	}
+}
+
 int pg_ab_look(struct pg_ab *ab)
 {
 	if (ab->looks >= PG_AB_NLOOKS)
 		return 0;
 	double share = pg_ab_look_share[ab->looks];
-	/* each bound one-sided at PG_AB_EQUIV x share: two-sided twice that */
-	struct tq_cache q = { .p = 2 * PG_AB_EQUIV * share };
+	/* each bound one-sided at PG_AB_EQUIV x its share: two-sided twice that */
+	struct tq_cache q = { .p = 2 * PG_AB_EQUIV * pg_ab_equiv_share[ab->looks] }, qr = { .p = 2 * PG_AB_EQUIV * share };
 	int *sig = malloc(sizeof(int) * (size_t)(ab->n + 1));
 	if (!sig)
 		return -1;
@@ -213,7 +242,7 @@ int pg_ab_look(struct pg_ab *ab)
 		/* a row that is not gated is shown with its own test, not the rows' */
 		r->c.significant = r->gated ? sig[i] : r->t.p <= PG_AB_Q * share;
 		r->c.alpha = PG_AB_Q * next / (m > 0 ? m : 1);
-		pg_decide(&r->c, ab->threshold_pct, &r->d);
+		decide_row(r, &qr, ab->threshold_pct);
 		if (r->gated && r->d.verdict != PG_UNDECIDED) {
 			r->decided = 1;
 			r->decided_look = ab->looks;
