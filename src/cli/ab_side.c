@@ -235,7 +235,7 @@ enum ab_side_rc ab_side_run(const struct ab_side *s, char *const *run_args, stru
 	memset(run, 0, sizeof(*run));
 	enum ab_side_rc rc = AB_SIDE_OK;
 	if (s->setup && shell(s->setup, s->log, "setup", 0, why, len) < 0)
-		rc = AB_SIDE_SETUP_FAILED;
+		rc = ab_stop ? AB_SIDE_INTERRUPTED : AB_SIDE_SETUP_FAILED;	/* Ctrl-C reached it too */
 	else if (ab_stop)
 		rc = AB_SIDE_INTERRUPTED;
 	else
