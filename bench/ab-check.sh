@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # perfguide ab measured on this machine (issue 37's "done when"):
 #
 #   bench/ab-check.sh [PERFGUIDE] MODE [DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Runs a command with every system call made slower, and nothing else:
 #
 #   python3 bench/slow-syscalls.py CMD [ARGS...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide ab: A and B measured in interleaved rounds until every gated
  * row is decided or the budget ends. A round is one fresh `perfguide run`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfguide ab, in parts: the options and the rounds (ab.c), one side's
  * run with its setup and teardown (ab_side.c), and the runs turned into

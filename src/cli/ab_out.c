@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ab's table and JSON, in compare's shape (gate/compare_out.c's parts). */
 #include <jansson.h>
 #include <math.h>

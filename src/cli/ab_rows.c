@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ab's rounds turned into rows: the first round's two runs compared as
  * compare does (which rows there are, their names and units, which are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One side of a round of perfguide ab: its setup, a fresh `perfguide run`
  * of the selection (through the side's prefix, with the side's binary),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ab's paired test and its planned looks (paired.h). */
 #include "paired.h"
 

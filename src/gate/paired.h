@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ab's statistics (src/cli/ab.c), apart from the runs they are applied to,
  * so that a test can drive them with rounds it makes up.

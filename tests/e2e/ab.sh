@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ab: a prefix that slows every system call (bench/slow-syscalls.py, a
 # seccomp filter) makes os.syscall.null regressed and leaves cpu.whetstone
 # unchanged, exit 1; both sides' results files, logs and verdicts are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ab's decisions (gate/paired.h) driven by simulated rounds, fixed seed
  * (docs/methodology.md quotes the figures this prints). Each round, A and
