@@ -118,6 +118,10 @@ int pg_store_is_url(const char *where);
 struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, size_t errlen);
 int pg_store_pgsql_version(void);
 int pg_store_pgsql_create_at(const char *url, int version, char *err, size_t errlen);
+/* What one statement on a PostgreSQL store connected from now on may take
+ * before the server stops it (default 300 s); tests lower it. <= 0: the
+ * default. */
+void pg_store_pgsql_time_limit(double seconds);
 #else
 #include <stdio.h>
 static inline struct pg_store *pg_store_pgsql_open(const char *url, int create, char *err, size_t errlen)

@@ -80,6 +80,10 @@ PGresult *pq_query(PGconn *c, const char *sql, int n, const char *const *v, Exec
 	PGresult *res = n ? pg_pq.PQexecParams(c, sql, n, NULL, v, NULL, NULL, 0) : pg_pq.PQexec(c, sql);
 	if (pg_pq.PQresultStatus(res) == want)
 		return res;
+	if (pq_guard_timed_out(res, err, errlen)) {
+		pg_pq.PQclear(res);
+		return NULL;
+	}
 	char msg[400];
 	const char *primary = res ? pg_pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	first_line(primary ? primary : pg_pq.PQerrorMessage(c), msg, sizeof(msg));
@@ -141,14 +145,17 @@ static int migrate(PGconn *c, int from, int to, char *err, size_t errlen)
 }
 
 /* A version as the server gave its text: 64 bits, all of it a number (a
- * column another program made TEXT may hold anything); 0 (none perfguide
- * writes) when it is not one. */
-static long long version_of(const char *t)
+ * column another program made TEXT may hold anything); -1 with err set
+ * when it is not one (said as it is, not as a version 0). */
+static int version_of(const char *t, long long *v, char *err, size_t errlen)
 {
 	char *end;
 	errno = 0;
-	long long v = strtoll(t, &end, 10);
-	return errno || end == t || *end ? 0 : v;
+	*v = t ? strtoll(t, &end, 10) : 0;
+	if (t && !errno && end != t && !*end)
+		return 0;
+	return pg_err(err, errlen, "store schema version '%.40s' is not an integer: the store is damaged",
+		      t ? t : "NULL");
 }
 
 /* What the database holds: 0 ours at *version, 1 empty, -1 not ours or
@@ -175,9 +182,9 @@ static int inspect(PGconn *c, long long *version, char *err, size_t errlen)
 		pg_pq.PQclear(res);
 		return -1;
 	}
-	*version = pg_pq.PQgetisnull(res, 0, 0) ? 0 : version_of(pg_pq.PQgetvalue(res, 0, 0));
+	int rc = version_of(pg_pq.PQgetisnull(res, 0, 0) ? NULL : pg_pq.PQgetvalue(res, 0, 0), version, err, errlen);
 	pg_pq.PQclear(res);
-	return 0;
+	return rc;
 }
 
 /* Under the migration lock: refuses what is not ours, creates or brings
@@ -208,6 +215,15 @@ static int check_schema(PGconn *c, int create, int to, long long *version, char 
 			goto bad;
 		newer = st == PG_SCHEMA_NEWER;
 	}
+	/* nothing of the store's own runs: before a statement touches a table */
+	char why[400];
+	int guard = pq_guard_schema(c, what == 0 ? *version : 0, SCHEMA_VERSION, why, sizeof(why));
+	if (guard == -1)
+		snprintf(err, errlen, "not a store as perfguide makes them: %s; it is not read", why);
+	else if (guard < 0)
+		snprintf(err, errlen, "%s", why);
+	if (guard < 0)
+		goto bad;
 	if (to < 0)
 		to = SCHEMA_VERSION;
 	if (!newer && *version < to && migrate(c, (int)*version, to, err, errlen) < 0)
@@ -250,6 +266,12 @@ static PGconn *connect_to(const char *url, char *err, size_t errlen)
 		return NULL;
 	}
 	pg_pq.PQsetNoticeProcessor(c, ignore_notice, NULL);
+	char msg[400];
+	if (pq_guard_session(c, msg, sizeof(msg)) < 0) {
+		snprintf(err, errlen, "the PostgreSQL store: %s", msg);
+		pg_pq.PQfinish(c);
+		return NULL;
+	}
 	/* Every double back as it went in (servers before 12 round). */
 	pg_pq.PQclear(pg_pq.PQexec(c, "SET extra_float_digits = 3"));
 	return c;
@@ -422,6 +444,8 @@ static void result_params_free(struct result_params *p)
 
 static void result_error(PGconn *c, PGresult *res, char *err, size_t errlen)
 {
+	if (pq_guard_timed_out(res, err, errlen))
+		return;
 	const char *primary = res ? pg_pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	char msg[400];
 	first_line(primary ? primary : pg_pq.PQerrorMessage(c), msg, sizeof(msg));

@@ -164,8 +164,16 @@ static int read_version(sqlite3 *db, long long *version, char *err, size_t errle
 	int rc = -1;
 	if (sqlite3_prepare_v2(db, "SELECT version FROM perfguide_schema", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW) {
-		/* a version that is no integer is none perfguide writes */
-		*version = sqlite3_column_type(st, 0) == SQLITE_INTEGER ? sqlite3_column_int64(st, 0) : 0;
+		/* a version that is no integer is none perfguide writes: said
+		 * as it is, not as a version 0 */
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER) {
+			const unsigned char *t = sqlite3_column_text(st, 0);
+			snprintf(err, errlen, "store schema version '%.40s' is not an integer: the store is damaged",
+				 t ? (const char *)t : "NULL");
+			sqlite3_finalize(st);
+			return -1;
+		}
+		*version = sqlite3_column_int64(st, 0);
 		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	}
 	if (rc < 0 && !sq_guard_timed_out(db, err, errlen))

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sqlite3.h>
 #include <cmocka.h>
@@ -358,6 +359,38 @@ static void foreign_database_refused(void **state)
 	assert_non_null(strstr(err, "not a perfguide store"));
 }
 
+/* A statement the server would wait on forever (another session holds the
+ * table) is stopped by the server after the time limit (issue 40, defect
+ * 1: a view with an endless query ran on after the client had gone). */
+static void slow_statement_stopped(void **state)
+{
+	(void)state;
+#ifdef PG_HAVE_LIBPQ
+	char err[512];
+	if (be == &sqlite_backend)
+		skip();
+	const char *where = strdup(path("slow.db"));
+	struct pg_store *s = pg_store_open(where, 1, err, sizeof(err));
+	assert_non_null(s);
+	PGconn *holder = PQconnectdb(where);
+	assert_int_equal(PQstatus(holder), CONNECTION_OK);
+	PQclear(PQexec(holder, "BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE"));
+	pg_store_pgsql_time_limit(1);
+	time_t t0 = time(NULL);
+	struct pg_store *t = pg_store_open(where, 0, err, sizeof(err));
+	assert_null(t);
+	assert_true(time(NULL) - t0 < 30);
+	if (!strstr(err, "stopped after 1 s: the store took longer"))
+		fail_msg("%s", err);
+	pg_store_pgsql_time_limit(0);
+	PQfinish(holder);
+	pg_store_close(s);
+	free((char *)where);
+#else
+	skip();
+#endif
+}
+
 static void parse_errors(void **state)
 {
 	(void)state;
@@ -410,6 +443,7 @@ int main(void)
 		cmocka_unit_test(older_schema_migrated),
 		cmocka_unit_test(foreign_database_refused),
 		cmocka_unit_test(parse_errors),
+		cmocka_unit_test(slow_statement_stopped),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
