@@ -63,7 +63,7 @@ if want 2; then
 	grep -q 'knows schema 4294967300' "$T/err" || fail "2: $(cat "$T/err")"
 	sql "$T/v64.db" "UPDATE perfguide_schema SET version = '4x'"
 	expect_usage_error "2: a version that is text" runs --db "$T/v64.db"
-	grep -q 'schema version 0 is not one perfguide writes' "$T/err" || fail "2: $(cat "$T/err")"
+	grep -q "store schema version '4x' is not an integer" "$T/err" || fail "2: $(cat "$T/err")"
 fi
 
 # 3: report -o writes through a character device, a FIFO and -, and never
