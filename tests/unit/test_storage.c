@@ -531,6 +531,55 @@ static void opened_is_checked(void **state)
 	unlink(keep);
 }
 
+/* What the user named is decided once, at planning (issue 40, defect 2):
+ * a link put at a path planned without one is refused at the next result,
+ * however the checks then see it; a link the user named stays one; another
+ * file at the path is refused. */
+static void planned_once(void **state)
+{
+	(void)state;
+	enum st_target_type type;
+	struct st_target t;
+	char err[512], p[512], q[512], l[512], m[512];
+	st_target_plans_forget();
+	close(zero_file("planned", 1));
+	close(zero_file("victim", 1));
+	snprintf(p, sizeof(p), "%s/planned", dir);
+	snprintf(q, sizeof(q), "%s/victim", dir);
+	snprintf(l, sizeof(l), "%s/plink", dir);
+	snprintf(m, sizeof(m), "%s/named", dir);
+	assert_int_equal(st_target_check(p, 1, p, &type, err, sizeof(err)), 0);
+	assert_int_equal(st_target_again(p, 1, p, &t, err, sizeof(err)), 0);
+	assert_false(t.link);
+	/* kept alive, so that no file made below can reuse its inode */
+	char keep[512];
+	snprintf(keep, sizeof(keep), "%s/pkeep", dir);
+	assert_int_equal(link(p, keep), 0);
+	/* a link swapped in after the first result */
+	assert_int_equal(symlink(q, l), 0);
+	assert_int_equal(rename(l, p), 0);
+	assert_int_equal(st_target_again(p, 1, p, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "became a symbolic link after it was checked"));
+	/* another file */
+	assert_int_equal(unlink(p), 0);
+	close(zero_file("planned", 1));
+	assert_int_equal(st_target_again(p, 1, p, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not what was checked when the run was planned"));
+	/* a link the user named is followed, at every result */
+	assert_int_equal(symlink(q, m), 0);
+	assert_int_equal(st_target_check(m, 0, "", &type, err, sizeof(err)), 0);
+	assert_int_equal(st_target_again(m, 0, "", &t, err, sizeof(err)), 0);
+	assert_true(t.link);
+	int fd = st_target_open(m, &t, O_RDONLY, err, sizeof(err));
+	assert_true(fd >= 0);
+	close(fd);
+	st_target_plans_forget();
+	unlink(keep);
+	unlink(m);
+	unlink(p);
+	unlink(q);
+}
+
 static void set_arg(struct pg_args *a, const char *name, const char *value)
 {
 	char err[128];
@@ -648,6 +697,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(busy_devices_are_found, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(targets_are_checked, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(opened_is_checked, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(planned_once, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(a_benchmark_leaves_nothing, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(a_write_job_lays_out_its_file, make_dir, remove_dir),
 	};

@@ -316,9 +316,9 @@ static int take_target(struct pg_ctx *ctx, struct st_state *s, const char *path,
 	char err[PG_MSG_LEN];
 	/* Checked at planning already; again now, as things may have moved:
 	 * fully by copy 0, which then holds a device it writes exclusively
-	 * (the others' check of it would find it busy). */
-	if (st_target_examine(path, ctx->copy == 0 && s->kind->writes, destroy, &s->target, err,
-			      sizeof(err)) < 0)
+	 * (the others' check of it would find it busy). What is there must
+	 * be what planning saw, a link only where the user named one. */
+	if (st_target_again(path, ctx->copy == 0 && s->kind->writes, destroy, &s->target, err, sizeof(err)) < 0)
 		return pg_error(ctx, "%s", err);
 	s->type = s->target.type;
 	int own = s->type == ST_DIR || s->type == ST_NEWFILE, rc;

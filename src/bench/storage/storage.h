@@ -176,9 +176,18 @@ struct st_target {
  */
 int st_target_examine(const char *path, int writes, const char *destroy, struct st_target *t,
 		      char *err, size_t errlen);
-/* The same, for the type alone. */
+/* The same, for the type alone, at planning: what it saw at path (a link
+ * the user named or not, the node) is held for the run. */
 int st_target_check(const char *path, int writes, const char *destroy,
 		    enum st_target_type *type, char *err, size_t errlen);
+/* At each result: the checks again, and what is at path must be what
+ * planning saw (the same type and node); whether the user named a link is
+ * planning's answer, not a new one. Without a plan for path (a setup run
+ * alone), st_target_examine. */
+int st_target_again(const char *path, int writes, const char *destroy, struct st_target *t, char *err,
+		    size_t errlen);
+/* Forgets the plans (tests). */
+void st_target_plans_forget(void);
 
 /* Opens what the check saw at path (open(2) flags; O_NOFOLLOW unless the
  * user gave a link), and makes sure it is that node: the same type and

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -494,20 +495,104 @@ static int same_target(const char *a, const char *b)
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* Whether path (lstat) is a symbolic link. */
+static int is_link(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* What planning saw at each path the run names, held for the run: whether
+ * the user named a link is decided once, there, and not again at each
+ * result (a link swapped in between two results was taken for one the
+ * user gave, and followed). */
+static struct plan {
+	char *path;
+	struct st_target t;
+} *plans;
+static int nplans;
+static pthread_mutex_t plans_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void plan_note(const char *path, const struct st_target *t)
+{
+	pthread_mutex_lock(&plans_lock);
+	int i = 0;
+	while (i < nplans && strcmp(plans[i].path, path) != 0)
+		i++;
+	struct plan *n = i == nplans ? realloc(plans, sizeof(*n) * (size_t)(nplans + 1)) : NULL;
+	if (n && (n[nplans].path = strdup(path))) {
+		plans = n;
+		plans[nplans++].t = *t;
+	} else if (n) {
+		plans = n;
+	}
+	pthread_mutex_unlock(&plans_lock);
+}
+
+static int plan_find(const char *path, struct st_target *t)
+{
+	pthread_mutex_lock(&plans_lock);
+	int found = 0;
+	for (int i = 0; !found && i < nplans; i++)
+		if (strcmp(plans[i].path, path) == 0) {
+			*t = plans[i].t;
+			found = 1;
+		}
+	pthread_mutex_unlock(&plans_lock);
+	return found;
+}
+
+void st_target_plans_forget(void)
+{
+	pthread_mutex_lock(&plans_lock);
+	for (int i = 0; i < nplans; i++)
+		free(plans[i].path);
+	free(plans);
+	plans = NULL;
+	nplans = 0;
+	pthread_mutex_unlock(&plans_lock);
+}
+
 int st_target_check(const char *path, int writes, const char *destroy, enum st_target_type *type,
 		    char *err, size_t errlen)
 {
 	struct st_target t;
 	int rc = st_target_examine(path, writes, destroy, &t, err, errlen);
 	*type = t.type;
+	if (rc == 0)
+		plan_note(path, &t);
 	return rc;
 }
 
-/* Whether path (lstat) is a symbolic link. */
-static int is_link(const char *path)
+/* The same node: its type, and its device and inode (a block device: its
+ * device number). */
+static int same_node(const struct stat *a, const struct stat *b)
 {
-	struct stat st;
-	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+	return (a->st_mode & S_IFMT) == (b->st_mode & S_IFMT) &&
+	       (S_ISBLK(a->st_mode) ? a->st_rdev == b->st_rdev : a->st_dev == b->st_dev && a->st_ino == b->st_ino);
+}
+
+int st_target_again(const char *path, int writes, const char *destroy, struct st_target *tg, char *err,
+		    size_t errlen)
+{
+	struct st_target plan;
+	if (!plan_find(path, &plan))
+		return st_target_examine(path, writes, destroy, tg, err, errlen);
+	char dir[PATH_MAX];
+	const char *named = path;
+	if (plan.type == ST_NEWFILE) {
+		st_parent_dir(path, dir, sizeof(dir));
+		named = dir;
+	}
+	if (!plan.link && is_link(named))
+		return pg_err(err, errlen, "%s became a symbolic link after it was checked: refused", named);
+	if (st_target_examine(path, writes, destroy, tg, err, errlen) < 0)
+		return -1;
+	tg->link = plan.link;
+	if (tg->type != plan.type || !same_node(&tg->st, &plan.st))
+		return pg_err(err, errlen, "%s is not what was checked when the run was planned (it was replaced "
+			      "meanwhile): refused", path);
+	return 0;
 }
 
 int st_target_open(const char *path, const struct st_target *t, int flags, char *err, size_t errlen)
@@ -522,11 +607,7 @@ int st_target_open(const char *path, const struct st_target *t, int flags, char 
 		return -1;
 	}
 	struct stat now;
-	const struct stat *was = &t->st;
-	int same = fstat(fd, &now) == 0 && (now.st_mode & S_IFMT) == (was->st_mode & S_IFMT) &&
-		   (S_ISBLK(was->st_mode) ? now.st_rdev == was->st_rdev
-					  : now.st_dev == was->st_dev && now.st_ino == was->st_ino);
-	if (!same) {
+	if (fstat(fd, &now) != 0 || !same_node(&now, &t->st)) {
 		close(fd);
 		return pg_err(err, errlen, "%s is not what was checked (it was replaced meanwhile): refused", path);
 	}
