@@ -11,10 +11,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/text.h"
 #include "gate/compare.h"
 #include "guide/writer.h"
+
+static char tmpdir[4096];
+
+static void remove_tmpdir(void)
+{
+	rmdir(tmpdir);
+}
+
+const char *fuzz_tmpdir(void)
+{
+	if (!tmpdir[0]) {
+		const char *t = getenv("TMPDIR");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/pg-fuzz.XXXXXX", t && t[0] ? t : "/tmp");
+		if (!mkdtemp(tmpdir)) {
+			perror(tmpdir);
+			abort();
+		}
+		atexit(remove_tmpdir);
+	}
+	return tmpdir;
+}
 
 void fuzz_check_text(const char *fmt, const char *s, size_t n)
 {

@@ -17,6 +17,10 @@ char *fuzz_guide_text(const struct pg_rrun *const *runs, int n, const struct pg_
 		      size_t *len);
 /* The guide in every format, each checked. */
 void fuzz_every_format(const struct pg_rrun *const *runs, int n, int baseline);
+/* A directory of this process's own in $TMPDIR (else /tmp), made at the
+ * first call and removed at exit (its files are the caller's to remove):
+ * no fixed name in a shared directory, whatever TMPDIR says. */
+const char *fuzz_tmpdir(void);
 /* compare base new, in md and json, checked. */
 void fuzz_compare(const struct pg_rrun *base, const struct pg_rrun *new);
 

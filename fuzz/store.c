@@ -21,7 +21,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[64];
+static char path[4200];
 
 /* The file and what SQLite keeps beside it: a hot journal or a WAL left by
  * one input would be rolled into the next. */
@@ -29,7 +29,7 @@ static void remove_db(void)
 {
 	static const char *const ext[] = { "", "-journal", "-wal", "-shm" };
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		char p[96];
+		char p[4300];
 		snprintf(p, sizeof(p), "%s%s", path, ext[i]);
 		unlink(p);
 	}
@@ -39,7 +39,7 @@ static void remove_db(void)
 static const char *db_path(void)
 {
 	if (!path[0]) {
-		snprintf(path, sizeof(path), "/tmp/pg-fuzz-store.%ld.db", (long)getpid());
+		snprintf(path, sizeof(path), "%s/store.db", fuzz_tmpdir());
 		pg_store_sqlite_time_limit(1);
 		atexit(remove_db);
 	}
