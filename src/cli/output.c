@@ -14,27 +14,23 @@
 #include "cli.h"
 #include "output.h"
 
-/* A new file beside path, only ours (mkstemp: never one planted there, never
- * through a symbolic link), with the mode a file made by fopen would have. */
-static FILE *open_temp(const char *path, char *tmp, size_t len)
+/* A new file in target's directory, to be named target. */
+static int open_new(struct pg_output *out)
 {
-	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", path) >= len) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return NULL;
-	mode_t mask = umask(0);
-	umask(mask);
-	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
+	char dir[PATH_MAX], err[PATH_MAX + 100];
+	char *slash = strrchr(out->target, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - out->target) + (slash == out->target) : 1,
+		 slash ? out->target : ".");
+	if ((out->dirfd = pg_dir_open(dir, err, sizeof(err))) < 0)
+		return -1;
+	if (!(out->f = pg_newfile_fopen(&out->nf, out->dirfd, slash ? slash + 1 : out->target, 0666))) {
 		int e = errno;
-		close(fd);
-		unlink(tmp);
+		close(out->dirfd);
 		errno = e;
+		return -1;
 	}
-	return f;
+	out->replace = 1;
+	return 0;
 }
 
 /* fd still is the device or FIFO that path was (not swapped meanwhile). */
@@ -87,30 +83,31 @@ int pg_output_open(const char *cmd, const char *path, struct pg_output *out)
 	if (link ? !realpath(path, out->target)
 		 : (size_t)snprintf(out->target, sizeof(out->target), "%s", path) >= sizeof(out->target))
 		return pg_usage_error("%s: cannot write %s: %s", cmd, path, link ? strerror(errno) : "name too long");
-	if (!(out->f = open_temp(out->target, out->tmp, sizeof(out->tmp))))
+	if (open_new(out) < 0)
 		return pg_usage_error("%s: cannot write %s: %s", cmd, path, strerror(errno));
 	return -1;
 }
 
-/* The complete file in place: the temporary renamed over the target,
- * unless that became something else than a regular file meanwhile. */
+/* The complete file in place: the new file named over the target, unless
+ * that became something else than a regular file meanwhile. */
 int pg_output_close(const char *cmd, struct pg_output *out, int wrc, const char *path)
 {
 	if (out->f == stdout)
 		return wrc;
-	struct stat sb;
-	if (fclose(out->f) != 0)
+	if (!out->replace)
+		return fclose(out->f) != 0 ? -1 : wrc;
+	char why[400];
+	if (wrc == 0 && (fflush(out->f) != 0 || ferror(out->f)))
 		wrc = -1;
-	if (!out->tmp[0])
-		return wrc;
-	if (wrc == 0 && lstat(out->target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+	if (wrc == 0)
+		wrc = pg_newfile_commit(&out->nf, why, sizeof(why));
+	else
+		pg_newfile_abort(&out->nf);
+	int e = errno;
+	if (wrc == -2)
 		fprintf(stderr, "perfguide: %s: %s is no longer a regular file: not replaced\n", cmd, path);
-		unlink(out->tmp);
-		return -2;
-	}
-	if (wrc < 0 || rename(out->tmp, out->target) < 0) {
-		unlink(out->tmp);
-		return -1;
-	}
-	return 0;
+	fclose(out->f);
+	close(out->dirfd);
+	errno = e;
+	return wrc;
 }

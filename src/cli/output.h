@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Where a command's output file goes (report -o, history -o): a regular
- * file (or a new name) is written to a temporary file beside it, renamed
- * over it once complete, so a failed write leaves no half file; standard
+ * file (or a new name) is written to a new file of ours in its directory
+ * (core/newfile.h: O_TMPFILE or a random name made O_EXCL|O_NOFOLLOW, never
+ * a name someone could plant a link at, nothing left if the command is
+ * killed), named over it once complete, so a failed write leaves no half
+ * file; standard
  * output ("-"), a character device (/dev/null, a serial console) or a FIFO
  * is written through, never replaced; nothing else is replaced, as root
  * neither (output.c).
@@ -13,10 +16,14 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "core/newfile.h"
+
 struct pg_output {
 	FILE *f;
-	char tmp[PATH_MAX + 16];	/* "": written through */
-	char target[PATH_MAX];		/* renamed over: path, or where its link leads */
+	int replace;			/* 0: written through */
+	int dirfd;			/* replaced: the target's directory */
+	struct pg_newfile nf;
+	char target[PATH_MAX];		/* replaced: path, or where its link leads */
 };
 
 /* -1 when out is ready, else the exit status, the reason said as

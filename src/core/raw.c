@@ -21,12 +21,23 @@ FILE *pg_raw_open(struct pg_ctx *ctx, const char *ext, char *name, size_t len)
 		snprintf(name, len, "not kept (%s)", strerror(errno));
 		return NULL;
 	}
+	/* The directory as it is, never a link someone put at its name, and
+	 * each file in it new (O_EXCL, O_NOFOLLOW): nothing planted there is
+	 * written through. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		int e = errno;
+		struct stat st;
+		int link = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode);
+		snprintf(name, len, "not kept (%s: %s)", dir, link ? "a symbolic link" : strerror(e));
+		return NULL;
+	}
 	const char *base = strrchr(dir, '/');
 	base = base ? base + 1 : dir;
 	for (int n = 1; n < 100000; n++) {
-		char path[4400];
-		snprintf(path, sizeof(path), "%s/%s-%d.%s", dir, ctx->bench->id, n, ext);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		char file[300];
+		snprintf(file, sizeof(file), "%s-%d.%s", ctx->bench->id, n, ext);
+		int fd = openat(dfd, file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0 && errno == EEXIST)
 			continue;
 		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -34,11 +45,14 @@ FILE *pg_raw_open(struct pg_ctx *ctx, const char *ext, char *name, size_t len)
 			snprintf(name, len, "not kept (%s)", strerror(errno));
 			if (fd >= 0)
 				close(fd);
+			close(dfd);
 			return NULL;
 		}
-		snprintf(name, len, "%s/%s-%d.%s", base, ctx->bench->id, n, ext);
+		close(dfd);
+		snprintf(name, len, "%s/%s", base, file);
 		return f;
 	}
+	close(dfd);
 	snprintf(name, len, "not kept (too many files in %s)", base);
 	return NULL;
 }

@@ -10,7 +10,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/newfile.h"
 #include "plots.h"
 #include "core/text.h"
 #include "trend.h"
@@ -24,6 +26,9 @@ struct sink {
 	struct pg_walk *w;
 	const char *slug;
 	int n;
+	/* a chart's file: a new file of ours, named when it is complete
+	 * (core/newfile.h), never a link, FIFO or device planted at its name */
+	struct pg_newfile nf;
 	void (*ref)(struct pg_walk *w, const char *file, const char *title);
 };
 
@@ -191,19 +196,53 @@ void pg_charts_inline(struct pg_walk *w, int s)
 
 /* --- files beside the guide (md, rst) --- */
 
+/* The walk's chart files: the guide's directory, opened once (every
+ * chart is made in it, core/newfile.h). */
+struct pg_chart_files {
+	int dirfd;
+};
+
+static struct pg_chart_files *chart_files(struct pg_walk *w)
+{
+	if (w->chart_files)
+		return w->chart_files;
+	char dir[1100], err[1300];
+	const char *p = w->g->opts.charts, *slash = strrchr(p, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - p) + (slash == p) : 1, slash ? p : ".");
+	struct pg_chart_files *cf = calloc(1, sizeof(*cf));
+	if (cf && (cf->dirfd = pg_dir_open(dir, err, sizeof(err))) < 0) {
+		fprintf(stderr, "perfguide: report: the charts' directory %s\n", err);
+		free(cf);
+		return NULL;
+	}
+	return w->chart_files = cf;
+}
+
+void pg_charts_done(struct pg_walk *w)
+{
+	struct pg_chart_files *cf = w->chart_files;
+	if (!cf)
+		return;
+	close(cf->dirfd);
+	free(cf);
+	w->chart_files = NULL;
+}
+
 static FILE *file_open(struct sink *k, const char *title)
 {
 	const struct pg_guide *g = k->w->g;
-	char path[1400], file[800];
-	if ((size_t)snprintf(file, sizeof(file), "%s-%s-%d.svg", g->opts.charts_ref, k->slug, ++k->n) >= sizeof(file) ||
-	    (size_t)snprintf(path, sizeof(path), "%s-%s-%d.svg", g->opts.charts, k->slug, k->n) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
+	struct pg_chart_files *cf = chart_files(k->w);
+	char name[800], file[800];
+	const char *stem = strrchr(g->opts.charts, '/') ? strrchr(g->opts.charts, '/') + 1 : g->opts.charts;
+	int n = ++k->n;
+	if (!cf || (size_t)snprintf(file, sizeof(file), "%s-%s-%d.svg", g->opts.charts_ref, k->slug, n) >= sizeof(file) ||
+	    (size_t)snprintf(name, sizeof(name), "%s-%s-%d.svg", stem, k->slug, n) >= sizeof(name)) {
 		k->w->failed = 1;
 		return NULL;
 	}
-	FILE *f = fopen(path, "w");
+	FILE *f = pg_newfile_fopen(&k->nf, cf->dirfd, name, 0666);
 	if (!f) {
-		fprintf(stderr, "perfguide: report: cannot write the chart %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "perfguide: report: cannot write the chart %s: %s\n", name, strerror(errno));
 		k->w->failed = 1;
 		return NULL;
 	}
@@ -213,10 +252,16 @@ static FILE *file_open(struct sink *k, const char *title)
 
 static void file_close(struct sink *k, FILE *f)
 {
-	if (fclose(f) != 0) {
-		fprintf(stderr, "perfguide: report: writing a chart: %s\n", strerror(errno));
+	char why[400];
+	int rc = fflush(f) != 0 || ferror(f) ? -1 : pg_newfile_commit(&k->nf, why, sizeof(why));
+	if (rc == -1 && k->nf.tmp[0])
+		pg_newfile_abort(&k->nf);
+	if (rc == -2)
+		fprintf(stderr, "perfguide: report: the chart %s\n", why);
+	else if (rc < 0)
+		fprintf(stderr, "perfguide: report: writing the chart %s: %s\n", k->nf.name, strerror(errno));
+	if (fclose(f) != 0 || rc < 0)
 		k->w->failed = 1;
-	}
 }
 
 void pg_charts_to_files(struct pg_walk *w, int s, void (*ref)(struct pg_walk *w, const char *file, const char *title))

@@ -361,6 +361,7 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	if (rc == 0)
 		not_measured(&w, wr, unfilled, nunfilled);
 	int end = wr->end ? wr->end(&w) : 0;
+	pg_charts_done(&w);
 	pg_unfilled_free(unfilled, nunfilled);
 	free(gone);
 	free(w.toc);

@@ -34,6 +34,7 @@ struct pg_walk {
 	 * sections a chart's file. */
 	char (*slugs)[200];
 	int failed;			/* something beside the guide (a chart's file) could not be written */
+	struct pg_chart_files *chart_files;	/* charts.c's, while charts are written to files */
 };
 
 /* Text under a heading of its own: the figures to doubt, the sections
@@ -82,6 +83,8 @@ const char *pg_walk_anchor(const struct pg_walk *w, const char *title);
 /* md and rst: section s's charts (s < 0: the summary's) as SVG files
  * beside the guide, each referred to by ref(w, file, title) (charts.c). */
 void pg_charts_to_files(struct pg_walk *w, int s, void (*ref)(struct pg_walk *w, const char *file, const char *title));
+/* The end of the walk's chart files. */
+void pg_charts_done(struct pg_walk *w);
 /* html: the same inline. */
 void pg_charts_inline(struct pg_walk *w, int s);
 

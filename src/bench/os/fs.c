@@ -175,7 +175,7 @@ static int fs_setup(struct pg_ctx *ctx)
 	if (k == FS_CREATE || k == FS_DELETE)
 		return files_where(ctx, s);
 	snprintf(s->path, sizeof(s->path), "%s/data", s->dir);
-	s->fd = open(s->path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	s->fd = open(s->path, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0600);
 	if (s->fd < 0 || os_write_all(s->fd, s->data, s->size) < 0)
 		return pg_skip(ctx, "cannot write %zu bytes in %s: is there room?", s->size, s->dir);
 	if (k == RD_IO || k == RD_O2C) {

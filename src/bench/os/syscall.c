@@ -51,7 +51,7 @@ static int sc_setup(struct pg_ctx *ctx)
 	if (rc != PG_OK)
 		return rc;
 	snprintf(s->file, sizeof(s->file), "%s/file", s->dir);
-	s->fd = open(s->file, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	s->fd = open(s->file, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0600);
 	if (s->fd < 0 || write(s->fd, "perfguide\n", 10) != 10)
 		return pg_error(ctx, "cannot write %s", s->file);
 	return PG_OK;

@@ -39,7 +39,7 @@ static int make_file(struct pg_ctx *ctx, const char *dir, size_t size, int *fd_o
 {
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/data", dir);
-	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	int fd = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return pg_error(ctx, "cannot create %s", path);
 	*fd_out = fd;
