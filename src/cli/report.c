@@ -406,6 +406,34 @@ static int select_runs(struct selection *sel, const struct report_opts *o)
 	return 0;
 }
 
+/* csv is data and keeps every byte of a field in a file; a console (a
+ * terminal, a pipe, a serial line: what a LAVA job's log shows) takes
+ * "<LAVA_SIGNAL..." anywhere in a line, so there a '<' is written \x3c, as
+ * every other foreign text on a console is (core/text.h). */
+static int csv_on_console(const struct report_opts *o, const struct pg_output *out)
+{
+	struct stat st;
+	return o->writer == &pg_writer_csv && !out->replace &&
+	       !(fstat(fileno(out->f), &st) == 0 && S_ISREG(st.st_mode));
+}
+
+static int write_console_csv(const struct pg_guide *g, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc = m ? pg_guide_write(g, &pg_writer_csv, m) : -1;
+	if (m && fclose(m) != 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < len; i++)
+		if (buf[i] == '<')
+			fputs("\\x3c", out);
+		else
+			fputc(buf[i], out);
+	free(buf);
+	return rc;
+}
+
 /* Into a temporary file first, so a failed write leaves no half guide. */
 static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 {
@@ -413,7 +441,7 @@ static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 	int rc = o->outpath ? pg_output_open("report", o->outpath, &out) : -1;
 	if (rc >= 0)
 		return rc;
-	int wrc = pg_guide_write(g, o->writer, out.f);
+	int wrc = csv_on_console(o, &out) ? write_console_csv(g, out.f) : pg_guide_write(g, o->writer, out.f);
 	if (fflush(out.f) != 0 || ferror(out.f))
 		wrc = -1;
 	if (o->outpath)
@@ -536,6 +564,7 @@ static int build_and_write(const struct selection *sel, struct report_opts *o)
 {
 	const struct pg_rrun **ptrs = malloc(sizeof(*ptrs) * (size_t)(sel->nruns + 1));
 	struct pg_guide g;
+	char err[600];
 	int rc;
 	if (!ptrs)
 		return pg_usage_error("report: out of memory");
@@ -545,6 +574,8 @@ static int build_and_write(const struct selection *sel, struct report_opts *o)
 	o->guide.date = guide_date();
 	if (pg_guide_build_opts(&g, ptrs, sel->nruns, &o->guide) < 0)
 		rc = pg_usage_error("report: out of memory");
+	else if (pg_guide_check_metrics(&g, err, sizeof(err)) < 0)
+		rc = pg_usage_error("report: %s", err);
 	else if (o->baseline && pg_guide_baseline(&g, o->baseline) < 0)
 		rc = pg_usage_error("report: --baseline '%s': no such board among the runs reported", o->baseline);
 	else {
