@@ -3,9 +3,8 @@
  * Fuzz target for import --from-lava-log: the bytes are a LAVA job log
  * (a console, or LAVA's YAML log) that may hold results files run --lava
  * put there as base64. Beyond "no crash, no leak, no undefined behaviour":
- * each file taken out has exactly the size its first line announced, and
- * nothing is left in the temporary directory whether the log is accepted
- * or refused.
+ * each file taken out is there, has no name in the temporary directory
+ * (nothing can be left of it) and is read from its start.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,12 +14,14 @@
 #include <unistd.h>
 
 #include "cli/lava_log.h"
+#include "common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char log[] = "/tmp/pg-fuzz-lava-XXXXXX";
+	char log[4200];
+	snprintf(log, sizeof(log), "%s/log.XXXXXX", fuzz_tmpdir());
 	int fd = mkstemp(log);
 	if (fd < 0)
 		return 0;
@@ -35,8 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n = pg_lava_log_extract(log, &files, err, sizeof(err));
 	for (int i = 0; i < n; i++) {
 		struct stat sb;
-		if (stat(files[i].path, &sb) < 0) {
-			fprintf(stderr, "%s: taken out of the log but not there\n", files[i].name);
+		if (!files[i].f || fstat(fileno(files[i].f), &sb) < 0 || sb.st_nlink != 0 || ftell(files[i].f) != 0) {
+			fprintf(stderr, "%s: taken out of the log but not there, named, or not at its start\n", files[i].name);
 			abort();
 		}
 	}

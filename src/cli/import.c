@@ -170,10 +170,14 @@ static void say_unmapped(void *arg, int line, const char *row, const char *why)
 	fputc('\n', u->out);
 }
 
-/* The runs of one file: a results file, or with --table a table. */
-static int read_file(const char *path, const struct table_opts *t, const struct pg_table_map *map,
-		     struct pg_rrun **runs, int *n, char *err, size_t errlen)
+/* The runs of one file: a results file (path, or a LAVA log's stream, which
+ * messages and the runs' source call by the name shown), or with --table a
+ * table. */
+static int read_file(const char *path, FILE *stream, const char *shown, const struct table_opts *t,
+		     const struct pg_table_map *map, struct pg_rrun **runs, int *n, char *err, size_t errlen)
 {
+	if (stream)
+		return pg_rrun_read_stream(stream, shown, runs, n, err, errlen);
 	if (!t->table)
 		return pg_rrun_read_all(path, runs, n, err, errlen);
 	struct pg_table_stats st;
@@ -213,16 +217,62 @@ static int table_map(struct table_opts *t, struct pg_table_map *map, char *err, 
 	return 0;
 }
 
+struct pg_file {
+	struct pg_rrun *runs;
+	int n;
+};
+
+/* A run of the files given and where it came from, for finding ids given
+ * twice. */
+struct given {
+	const struct pg_rrun *r;
+	int file;
+};
+
+static int by_given_id(const void *a, const void *b)
+{
+	const struct given *x = a, *y = b;
+	int c = strcmp(x->r->id, y->r->id);
+	return c ? c : x->file - y->file;
+}
+
+/* Two files giving one run id with other content (two tables of one name:
+ * their runs' ids are the file's name and the board's) are refused before
+ * anything is added, naming both; the same run twice is not a collision. */
+static int ids_collide(const struct pg_file *files, char **shown, int nfiles, const struct table_opts *t)
+{
+	int total = 0, rc = -1;
+	for (int i = 0; i < nfiles; i++)
+		total += files[i].n;
+	struct given *all = malloc(sizeof(*all) * (size_t)(total + 1));
+	if (!all)
+		return pg_usage_error("import: out of memory");
+	total = 0;
+	for (int i = 0; i < nfiles; i++)
+		for (int k = 0; k < files[i].n; k++)
+			all[total++] = (struct given){ &files[i].runs[k], i };
+	qsort(all, (size_t)total, sizeof(*all), by_given_id);
+	for (int i = 1; rc < 0 && i < total; i++) {
+		char what[300];
+		if (strcmp(all[i].r->id, all[i - 1].r->id) != 0 || pg_rrun_same(all[i - 1].r, all[i].r, what, sizeof(what)))
+			continue;
+		rc = pg_usage_error("import: %s and %s both give run %s, with other content (%s)%s", shown[all[i - 1].file],
+				    shown[all[i].file], all[i].r->id, what,
+				    t->table ? ": a table's runs are named by its file's name and the boards; rename one, "
+					       "or give --release" : "");
+	}
+	free(all);
+	return rc;
+}
+
 /* Every file read and checked first, then each in one transaction.
- * shown[i]: what messages call file i (a LAVA log's file: the log). */
-static int import_files(const char *db, char **paths, char **shown, int nfiles, struct table_opts *t,
+ * shown[i]: what messages call file i (a LAVA log's file: the log and its
+ * name there, read from streams[i]). */
+static int import_files(const char *db, char **paths, char **shown, FILE **streams, int nfiles, struct table_opts *t,
 			struct pg_table_map *map)
 {
 	char err[1024];
-	struct pg_file {
-		struct pg_rrun *runs;
-		int n;
-	} *files = calloc((size_t)nfiles, sizeof(*files));
+	struct pg_file *files = calloc((size_t)nfiles, sizeof(*files));
 	if (!files)
 		return pg_usage_error("import: out of memory");
 	int rc = PG_EXIT_OK, nread = 0;
@@ -231,12 +281,15 @@ static int import_files(const char *db, char **paths, char **shown, int nfiles, 
 		return pg_usage_error("import: %s", err);
 	}
 	for (; nread < nfiles; nread++) {
-		if (read_file(paths[nread], t, map, &files[nread].runs, &files[nread].n, err, sizeof(err)) < 0) {
-			rc = paths[nread] == shown[nread] ? pg_usage_error("import: %s", err)
-							  : pg_usage_error("import: %s: %s", shown[nread], err);
+		if (read_file(paths[nread], streams[nread], shown[nread], t, map, &files[nread].runs, &files[nread].n, err,
+			      sizeof(err)) < 0) {
+			rc = pg_usage_error("import: %s", err);
 			goto out;
 		}
 	}
+	if ((rc = ids_collide(files, shown, nfiles, t)) >= 0)
+		goto out;
+	rc = PG_EXIT_OK;
 	struct pg_store *s = pg_select_store(db, 1, err, sizeof(err));
 	if (!s) {
 		rc = pg_usage_error("import: %s", err);
@@ -268,6 +321,7 @@ out:
  * shown as "LOG (NAME)"). */
 struct inputs {
 	char **paths, **shown;
+	FILE **streams;
 	char (*names)[600];
 	int n;
 	struct pg_lava_file *lava[MAX_LOGS];
@@ -288,15 +342,16 @@ static int add_inputs(struct inputs *in, int argc, char **argv, const char *cons
 	in->paths = calloc((size_t)total + 1, sizeof(*in->paths));
 	in->shown = calloc((size_t)total + 1, sizeof(*in->shown));
 	in->names = calloc((size_t)total + 1, sizeof(*in->names));
-	if (!in->paths || !in->shown || !in->names)
+	in->streams = calloc((size_t)total + 1, sizeof(*in->streams));
+	if (!in->paths || !in->shown || !in->names || !in->streams)
 		return pg_usage_error("import: out of memory");
 	for (int i = 0; i < argc; i++, in->n++)
 		in->paths[in->n] = in->shown[in->n] = argv[i];
 	for (int l = 0; l < in->nlogs; l++)
 		for (int k = 0; k < in->nlava[l]; k++, in->n++) {
 			snprintf(in->names[in->n], sizeof(in->names[0]), "%.300s (%.250s)", logs[l], in->lava[l][k].name);
-			in->paths[in->n] = in->lava[l][k].path;
-			in->shown[in->n] = in->names[in->n];
+			in->paths[in->n] = in->shown[in->n] = in->names[in->n];
+			in->streams[in->n] = in->lava[l][k].f;
 		}
 	return -1;
 }
@@ -306,6 +361,7 @@ static void free_inputs(struct inputs *in)
 	for (int l = 0; l < in->nlogs; l++)
 		pg_lava_files_free(in->lava[l], in->nlava[l]);
 	free(in->paths);
+	free(in->streams);
 	free(in->shown);
 	free(in->names);
 }
@@ -348,7 +404,7 @@ int pg_cmd_import(int argc, char **argv)
 	if (rc < 0)
 		rc = add_inputs(&in, nfiles, argv + optind, logs, nlogs);
 	if (rc < 0)
-		rc = import_files(db, in.paths, in.shown, in.n, &t, &map);
+		rc = import_files(db, in.paths, in.shown, in.streams, in.n, &t, &map);
 	free_inputs(&in);
 	pg_table_map_free(&map);
 	free((char *)t.imp.labels);

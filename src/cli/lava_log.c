@@ -18,6 +18,7 @@
 
 #include "core/base64.h"
 #include "core/err.h"
+#include "core/newfile.h"
 #include "run.h"
 
 /* The console line a log line carries, in place; NULL when it carries
@@ -45,12 +46,15 @@ static char *console_text(char *line)
 }
 
 struct block {
-	FILE *f;
+	FILE *f;		/* the file's (struct pg_lava_file's) */
 	char name[256];
 	long size, got;
 	struct pg_base64_decoder dec;
 };
 
+/* The decoded file goes into a file of no name in $TMPDIR (core/newfile.h):
+ * nothing is left of it, whatever ends the import, and nothing planted in
+ * the temporary directory is written through. */
 static int begin_block(struct block *b, const char *text, struct pg_lava_file *lf, char *err, size_t errlen)
 {
 	const char *p = strstr(text, PG_LAVA_LOG_BEGIN) + strlen(PG_LAVA_LOG_BEGIN);
@@ -59,18 +63,14 @@ static int begin_block(struct block *b, const char *text, struct pg_lava_file *l
 	if (sscanf(p, " %255s %ld %15s", b->name, &b->size, fmt) != 3 || strcmp(fmt, "base64") != 0 || b->size < 0)
 		return pg_err(err, errlen, "a results file's first line is damaged: '%.80s'", text);
 	const char *tmp = getenv("TMPDIR");
-	snprintf(lf->path, sizeof(lf->path), "%s/perfguide-lava-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	int fd = mkstemp(lf->path);
-	if (fd < 0 || !(b->f = fdopen(fd, "wb"))) {
-		pg_err(err, errlen, "cannot make a temporary file in %s: %s", tmp && tmp[0] ? tmp : "/tmp",
-		       strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(lf->path);
-		}
-		lf->path[0] = '\0';
+	int fd = pg_scratch_file(tmp && tmp[0] ? tmp : "/tmp", err, errlen);
+	if (fd < 0)
 		return -1;
+	if (!(lf->f = fdopen(fd, "w+b"))) {
+		close(fd);
+		return pg_err(err, errlen, "out of memory");
 	}
+	b->f = lf->f;
 	snprintf(lf->name, sizeof(lf->name), "%s", b->name);
 	return 0;
 }
@@ -98,7 +98,7 @@ static int block_line(struct block *b, const char *text, char *err, size_t errle
 static int end_block(struct block *b, const char *text, char *err, size_t errlen)
 {
 	int complete = strstr(text, "incomplete") == NULL;
-	int rc = fclose(b->f);
+	int rc = fflush(b->f) != 0 || ferror(b->f) ? -1 : fseek(b->f, 0, SEEK_SET);
 	b->f = NULL;
 	if (rc != 0)
 		return pg_err(err, errlen, "writing %s: %s", b->name, strerror(errno));
@@ -111,23 +111,55 @@ static int end_block(struct block *b, const char *text, char *err, size_t errlen
 void pg_lava_files_free(struct pg_lava_file *files, int n)
 {
 	for (int i = 0; files && i < n; i++)
-		if (files[i].path[0])
-			unlink(files[i].path);
+		if (files[i].f)
+			fclose(files[i].f);
 	free(files);
 }
+
+/* A line of the log into buf (cap bytes): its length, or -1 at the end. A
+ * longer line is cut (*cut set) and the rest of it read past, never held:
+ * a log may hold a line of hundreds of megabytes, none of ours. */
+static long log_line(FILE *f, char *buf, size_t cap, int *cut)
+{
+	size_t n = 0;
+	int c = EOF;
+	*cut = 0;
+	while ((c = getc(f)) != EOF) {
+		if (n + 1 < cap)
+			buf[n++] = (char)c;
+		else
+			*cut = 1;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	return c == EOF && n == 0 ? -1 : (long)n;
+}
+
+/* The longest line of a log that is read: a results file's lines are 76
+ * characters of base64, a console line as LAVA's log holds it a few more. */
+#define LOG_LINE_MAX (64 * 1024)
 
 int pg_lava_log_extract(const char *log, struct pg_lava_file **out, char *err, size_t errlen)
 {
 	FILE *f = fopen(log, "r");
-	if (!f)
-		return pg_err(err, errlen, "%s: %s", log, strerror(errno));
+	char *line = malloc(LOG_LINE_MAX);
+	if (!f || !line) {
+		free(line);
+		if (f)
+			fclose(f);
+		return pg_err(err, errlen, "%s: %s", log, f ? "out of memory" : strerror(errno));
+	}
 	struct pg_lava_file *files = NULL;
 	struct block b = { 0 };
-	int n = 0, rc = 0, in = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	while (rc == 0 && getline(&line, &cap, f) >= 0) {
-		char *text = console_text(line);
+	int n = 0, rc = 0, in = 0, cut;
+	while (rc == 0 && log_line(f, line, LOG_LINE_MAX, &cut) >= 0) {
+		if (cut && in) {
+			rc = pg_err(err, errlen, "the results file %s in the log is damaged: a line of it is longer than "
+				    "%d bytes", b.name, LOG_LINE_MAX);
+			break;
+		}
+		char *text = cut ? NULL : console_text(line);
 		if (!text)
 			continue;
 		if (!in && strstr(text, PG_LAVA_LOG_BEGIN)) {
@@ -150,8 +182,6 @@ int pg_lava_log_extract(const char *log, struct pg_lava_file **out, char *err, s
 	}
 	free(line);
 	fclose(f);
-	if (b.f)
-		fclose(b.f);
 	if (rc == 0 && in)
 		rc = pg_err(err, errlen, "the log ends inside the results file %s: it was cut", b.name);
 	if (rc == 0 && n == 0)

@@ -3,17 +3,17 @@
 #ifndef PG_CLI_LAVA_LOG_H
 #define PG_CLI_LAVA_LOG_H
 
-#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct pg_lava_file {
 	char name[256];		/* the results file's name on the board */
-	char path[PATH_MAX];	/* where it is now: a temporary file */
+	FILE *f;		/* where it is now: a temporary file of no name, at its start */
 };
 
-/* Every results file in the log, each decoded into a temporary file;
- * returns how many (at least one), or -1 with err set and nothing left
- * behind. pg_lava_files_free removes the files. */
+/* Every results file in the log, each decoded into a temporary file of no
+ * name; returns how many (at least one), or -1 with err set and nothing
+ * left behind. pg_lava_files_free closes (and so removes) the files. */
 int pg_lava_log_extract(const char *log, struct pg_lava_file **files, char *err, size_t errlen);
 void pg_lava_files_free(struct pg_lava_file *files, int n);
 
