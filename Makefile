@@ -76,11 +76,13 @@ cross-armhf:
 # imported into a store, the guide in every format, compare: fuzz/results.c),
 # then a store perfguide did not write (an SQLite file opened, listed,
 # reported, added to: fuzz/store.c), then a LAVA job log's results files
-# taken out (fuzz/lava_log.c). FUZZ_TARGETS picks some of them.
+# taken out (fuzz/lava_log.c), then a published table read as import
+# --table reads it (fuzz/table.c). FUZZ_TARGETS picks some of them; the
+# targets keep their files in $TMPDIR.
 # New inputs go to build-fuzz/corpus/; the committed seeds in fuzz/corpus/
 # are replayed by `make check`.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS ?= net_frame results store lava_log
+FUZZ_TARGETS ?= net_frame results store lava_log table
 fuzz:
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DPG_FUZZ=ON -DBUILD_TESTING=OFF
 	cmake --build build-fuzz --target $(addprefix fuzz_,$(FUZZ_TARGETS)) -j $(JOBS)
@@ -95,6 +97,8 @@ fuzz:
 		build-fuzz/corpus/store fuzz/corpus/store ;; esac
 	case " $(FUZZ_TARGETS) " in *" lava_log "*) \
 	./build-fuzz/fuzz/fuzz_lava_log -max_total_time=$(FUZZ_TIME) -max_len=8192 build-fuzz/corpus/lava_log fuzz/corpus/lava_log ;; esac
+	case " $(FUZZ_TARGETS) " in *" table "*) \
+	./build-fuzz/fuzz/fuzz_table -max_total_time=$(FUZZ_TIME) -max_len=16384 -timeout=10 build-fuzz/corpus/table fuzz/corpus/table ;; esac
 
 # A release: VERSION and debian/changelog (when VERSION= names a new one),
 # then the Yocto recipe and the Buildroot package pinned to that commit with
