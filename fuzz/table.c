@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for import --table: the bytes are a published guide's table
  * (CSV). It is read as import reads it (runs/table_import.c, with the map

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* New files in a directory opened once: see newfile.h. */
 #include "newfile.h"
 

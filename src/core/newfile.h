@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Files perfguide makes besides the results file (the guide, its charts, a
  * LAVA log's results files, raw output): never opened at a name someone

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A PostgreSQL store as untrusted input, held to the SQLite store's rule
  * (store_sqlite_guard.c). The roles that share a farm's store may own its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 40, defect 5: bash completion inserts what it completes quoted.
 # Completing a results file named 'r1;touch PWNED;.jsonl' and pressing
 # Enter ran touch. Here an interactive bash in a pseudo-terminal (python3's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 40 at the command line: the fourth audit's defects (the PostgreSQL
 # store's are tests/e2e/store_pg_guard.sh, completion's
 # tests/e2e/completion_pty.sh). Each check failed before its fix; the

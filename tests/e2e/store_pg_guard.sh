@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 40, defect 1: a PostgreSQL store runs none of its own SQL, as an
 # SQLite store does not (tests/e2e/hardening3.sh, 8). A role that owns the
 # store's tables planted a trigger on runs; an administrator's import ran it
