@@ -233,7 +233,8 @@ static int map_line(struct keys *ks, char **f, int nf, char *err, size_t errlen)
 }
 
 /* The fields of one CSV line (RFC 4180: quoted fields, "" a quote), in
- * place; returns how many, -1 when a quote is left open. */
+ * place; returns how many, -1 when a quote is left open, -2 when there
+ * are more than max (never cut short without a word). */
 static int csv_fields(char *line, char **f, int max)
 {
 	int n = 0;
@@ -268,7 +269,7 @@ static int csv_fields(char *line, char **f, int max)
 			return sep ? -1 : n;
 		p++;
 	}
-	return n;
+	return -2;
 }
 
 int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, size_t errlen)
@@ -408,6 +409,9 @@ static int read_header(char *line, int keys, struct board_col *cols, int *ncols,
 {
 	char *f[MAX_COLS];
 	int nf = csv_fields(line, f, MAX_COLS);
+	if (nf < 0)
+		return pg_err(err, errlen, "line 1: %s", nf == -1 ? "a quote is not closed"
+				: "more than 255 columns (a table of more boards is split in several)");
 	if (nf <= keys)
 		return pg_err(err, errlen, "line 1: no board columns after the %d naming the rows", keys);
 	*ncols = nf - keys;
@@ -566,8 +570,8 @@ static int read_row(char *line, int lineno, const struct pg_table_import *o, str
 {
 	char *f[MAX_COLS], row[512] = "", name[512], unit[64];
 	int nf = csv_fields(line, f, MAX_COLS), first;
-	if (nf < 0 || nf > o->keys + ncols)
-		return pg_err(err, errlen, "line %d: %s", lineno, nf < 0 ? "a quote is not closed" : "more cells than the header");
+	if (nf == -1 || nf == -2 || nf > o->keys + ncols)
+		return pg_err(err, errlen, "line %d: %s", lineno, nf == -1 ? "a quote is not closed" : "more cells than the header");
 	for (int i = 0; i < o->keys && i < nf; i++)
 		snprintf(row + strlen(row), sizeof(row) - strlen(row), "%s%s", i ? " " : "", f[i]);
 	split_unit(row, name, sizeof(name), unit, sizeof(unit));
@@ -642,6 +646,26 @@ static char *as_results(const char *path, const char *stem, const struct pg_tabl
 	return text;
 }
 
+/* Each board's run has an id of its own: two board columns of one name,
+ * or of names alike in as much as an id holds, would be one run twice. */
+static int one_run_per_id(const char *path, struct pg_rrun **runs, int *n, char *err, size_t errlen)
+{
+	for (int i = 0; i < *n; i++)
+		for (int k = 0; k < i; k++)
+			if (strcmp((*runs)[i].id, (*runs)[k].id) == 0) {
+				pg_err(err, errlen, "%s: the boards '%s' and '%s' give one run id, %s: name each board "
+				       "once, the names apart within the %d characters an id holds", path, (*runs)[k].board,
+				       (*runs)[i].board, (*runs)[i].id, PG_RUN_ID_MAX);
+				for (int r = 0; r < *n; r++)
+					pg_rrun_free(&(*runs)[r]);
+				free(*runs);
+				*runs = NULL;
+				*n = 0;
+				return -1;
+			}
+	return 0;
+}
+
 int pg_table_import(const char *path, const struct pg_table_map *map, const struct pg_table_import *o,
 		    struct pg_rrun **runs, int *n, struct pg_table_stats *st, char *err, size_t errlen)
 {
@@ -665,12 +689,18 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 	struct names seen = { 0 };
 	for (int i = 0; i < ks->n; i++)
 		ks->k[i].used_line = 0;
-	while (rc == 0 && pg_read_line(f, &line, &cap, PG_LINE_MAX) > 0) {
-		if (++lineno == 1)
+	ssize_t len = 0;
+	while (rc == 0 && (len = pg_read_line(f, &line, &cap, PG_LINE_MAX)) > 0) {
+		if (strlen(line) != (size_t)len)
+			rc = pg_err(why, sizeof(why), "line %d holds a NUL byte: not a table", lineno + 1);
+		else if (++lineno == 1)
 			rc = read_header(line, o->keys, cols, &ncols, why, sizeof(why));
 		else if (line[strspn(line, " \r\n")])
 			rc = read_row(line, lineno, o, ks, &seen, cols, ncols, stem, st, why, sizeof(why));
 	}
+	if (rc == 0 && (len < 0 || ferror(f)))
+		rc = pg_err(why, sizeof(why), "line %d: %s", lineno + 1,
+			    ferror(f) ? strerror(errno) : "longer than 1 MiB, or out of memory");
 	fclose(f);
 	free(line);
 	names_free(&seen);
@@ -695,5 +725,5 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 		fclose(m);
 	st->boards = *n;
 	free(text);
-	return rc;
+	return rc < 0 ? rc : one_run_per_id(path, runs, n, err, errlen);
 }

@@ -93,4 +93,61 @@ if want 2; then
 		rm -f "$T/target"
 	done
 fi
+# 3: the charts beside -o guide.md are new files of perfguide's: a link, a
+# FIFO or a device node planted at a chart's name is left as it is (the
+# victim unchanged, the FIFO never opened), the report fails in words, and
+# nothing of perfguide's is left in the directory.
+if want 3; then
+	F="$PG_SOURCE_DIR/tests/fixtures"
+	yes precious | head -c 4096 >"$T/victim"
+	sum=$(cksum <"$T/victim")
+	for kind in link fifo device; do
+		rm -rf "$T/c" && mkdir "$T/c"
+		case $kind in
+		link) ln -s "$T/victim" "$T/c/guide-crypto-1.svg" ;;
+		fifo) mkfifo "$T/c/guide-crypto-1.svg" ;;
+		device) mknod "$T/c/guide-crypto-1.svg" c 1 3 2>/dev/null || { echo "3: no mknod here: device case left out"; continue; } ;;
+		esac
+		rc timeout 60 "$PG" report "$F"/seed-*.jsonl -o "$T/c/guide.md"
+		[ $RC -ne 124 ] || fail "3: a $kind at a chart's name blocked the report"
+		[ $RC -ne 0 ] || fail "3: a $kind at a chart's name: the report said nothing"
+		grep -q 'guide-crypto-1.svg is a' "$T/err" || fail "3: $kind: $(cat "$T/err")"
+		[ "$(cksum <"$T/victim")" = "$sum" ] || fail "3: a link at a chart's name was written through"
+		case $kind in
+		link) [ -L "$T/c/guide-crypto-1.svg" ] ;;
+		fifo) [ -p "$T/c/guide-crypto-1.svg" ] ;;
+		device) [ -c "$T/c/guide-crypto-1.svg" ] ;;
+		esac || fail "3: the $kind at a chart's name was replaced"
+		left=$(ls -A "$T/c" | grep -v '^guide' || true)
+		[ -z "$left" ] || fail "3: $kind: left in the directory: $left"
+	done
+	# a clean directory: every chart the guide names is there, nothing else
+	rm -rf "$T/c" && mkdir "$T/c"
+	"$PG" report "$F"/seed-*.jsonl -o "$T/c/guide.md" 2>"$T/err" || fail "3: report: $(cat "$T/err")"
+	for f in $(sed -n 's/.*](\(guide-[^)]*\.svg\)).*/\1/p' "$T/c/guide.md"); do
+		[ -s "$T/c/$f" ] || fail "3: the chart $f was not written"
+	done
+	left=$(ls -A "$T/c" | grep -v '^guide' || true)
+	[ -z "$left" ] || fail "3: left in the directory: $left"
+fi
+
+# 7: import --table refuses in one line what it cannot take whole: more
+# than 255 columns, a line of 1 MiB or more, a NUL byte, one board twice
+# (cells, rows or runs were dropped and the import said "imported").
+if want 7; then
+	python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+open(t + "/wide.csv", "w").write("row," + ",".join("b%d" % i for i in range(300)) + "\n" +
+                                  "x (MB/s)," + ",".join("1" for i in range(300)) + "\n")
+open(t + "/long.csv", "w").write("row,b1\n" + "x (MB/s)," + "1" * (1 << 20) + "\n" + "y (MB/s),2\n")
+open(t + "/nul.csv", "wb").write(b"row,b1,b2\nx (MB/s),1\x00,2\ny (MB/s),3,4\n")
+open(t + "/twice.csv", "w").write("row,same,same (MB/s)\nx (MB/s),1,2\n")
+PY
+	for f in wide long nul twice; do
+		expect_usage_error "7: $f" import --db "$T/t7.db" --table "$T/$f.csv"
+		[ ! -e "$T/t7.db" ] || [ -z "$("$PG" runs --db "$T/t7.db" 2>/dev/null | grep table-)" ] ||
+			fail "7: $f: runs were added"
+	done
+fi
 echo ok
