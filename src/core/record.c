@@ -135,9 +135,12 @@ int pg_field_there(const struct pg_field *f, const struct pg_record *x)
 		return 0;
 	if ((f->flags & PG_F_NONZERO) && pg_field_is_zero(f, x))
 		return 0;
-	if ((f->flags & PG_F_ENV) && !x->env)
+	/* a mark that is set is kept without what it is usually read beside:
+	 * a file may say bimodal (or disturbed) without its processes (or
+	 * conditions), and the store must say what the file said */
+	if ((f->flags & PG_F_ENV) && !x->env && pg_field_is_zero(f, x))
 		return 0;
-	if ((f->flags & PG_F_PROCS) && !x->processes)
+	if ((f->flags & PG_F_PROCS) && !x->processes && pg_field_is_zero(f, x))
 		return 0;
 	return 1;
 }

@@ -98,8 +98,8 @@ enum pg_ftype {
 #define PG_F_SAMPLES 0x10	/* the store keeps it in the samples table */
 #define PG_F_HAVE 0x20		/* there when the int at count_off is set */
 #define PG_F_NONZERO 0x40	/* written and stored only when not 0 (or empty) */
-#define PG_F_ENV 0x80		/* written and stored only when the record has an env (it was observed) */
-#define PG_F_PROCS 0x100	/* written and stored only when the record has processes */
+#define PG_F_ENV 0x80		/* written and stored when the record has an env (it was observed), or set */
+#define PG_F_PROCS 0x100	/* written and stored when the record has processes, or set */
 
 struct pg_field {
 	const char *name;	/* JSON key and store column */
