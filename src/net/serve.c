@@ -71,10 +71,24 @@ void pg_serve_log(const struct pg_serve_opts *o, const char *who, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* what a client sent may be in msg: escaped */
-	fprintf(stderr, "perfguide serve: %s: ", who);
-	pg_term_puts(stderr, msg);
-	fputc('\n', stderr);
+	/* what a client sent may be in msg: escaped. The line is made whole
+	 * first and written at once under stderr's lock: sessions are threads,
+	 * and piece by piece their lines interleaved. */
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+	if (!m)
+		return;
+	fprintf(m, "perfguide serve: %s: ", who);
+	pg_term_puts(m, msg);
+	fputc('\n', m);
+	if (fclose(m) == 0) {
+		flockfile(stderr);
+		fwrite(line, 1, len, stderr);
+		fflush(stderr);
+		funlockfile(stderr);
+	}
+	free(line);
 }
 
 int pg_serve_same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
