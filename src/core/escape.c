@@ -62,7 +62,9 @@ static int needs_backslash(const char *s, const char *start, int rst)
 static void put_escaped(FILE *out, const char *s, int rst, int block)
 {
 	const char *start = s;
-	if (block && block_start_mark(s) && !(*s == '<' && !rst))
+	/* a mark that needs a backslash anyway gets it once, below: two were
+	 * an escaped backslash and the mark bare (rst's "\\<") */
+	if (block && block_start_mark(s) && !(*s == '<' && !rst) && !needs_backslash(s, start, rst))
 		fputc('\\', out);
 	while (*s) {
 		size_t k = control_at(s);

@@ -257,6 +257,36 @@ static int read_record(struct pg_rrun **runs, int *nruns, struct pg_rrun **cur, 
 	return r < 0 ? -1 : 0;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	const struct pg_rrun *x = *(const struct pg_rrun *const *)a, *y = *(const struct pg_rrun *const *)b;
+	int c = strcmp(x->id ? x->id : "", y->id ? y->id : "");
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+/* A file's runs are one run per id, as a store holds them: two runs of one
+ * id with other content were read by report and compare (one of them
+ * dropped unsaid) where import refused the file. 0, or -1 with err set. */
+static int one_run_per_id(const char *name, struct pg_rrun *runs, int n, char *err, size_t errlen)
+{
+	const struct pg_rrun **by = malloc(sizeof(*by) * (size_t)(n + 1));
+	int rc = 0;
+	if (!by)
+		return pg_err(err, errlen, "%s: out of memory", name);
+	for (int i = 0; i < n; i++)
+		by[i] = &runs[i];
+	qsort(by, (size_t)n, sizeof(*by), by_id);
+	for (int i = 1; rc == 0 && i < n; i++) {
+		char what[300];
+		if (strcmp(by[i]->id ? by[i]->id : "", by[i - 1]->id ? by[i - 1]->id : "") == 0 &&
+		    !pg_rrun_same(by[i - 1], by[i], what, sizeof(what)))
+			rc = pg_err(err, errlen, "%s: two runs of id %s with other content (%s): not one run", name,
+				    by[i]->id ? by[i]->id : "", what);
+	}
+	free(by);
+	return rc;
+}
+
 int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *nruns, char *err, size_t errlen)
 {
 	*runs = NULL;
@@ -294,6 +324,8 @@ int pg_rrun_read_stream(FILE *f, const char *name, struct pg_rrun **runs, int *n
 		pg_err(err, errlen, "%s: empty: not a perfguide results file", name);
 		rc = -1;
 	}
+	if (rc == 0)
+		rc = one_run_per_id(name, *runs, *nruns, err, errlen);
 	free(line);
 	if (rc < 0) {
 		for (int i = 0; i < *nruns; i++)

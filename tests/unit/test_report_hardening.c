@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
+#include "core/escape.h"
 #include "core/text.h"
 #include "gate/compare.h"
 #include "store/store.h"
@@ -468,6 +469,52 @@ static void defect12_text(void **state)
 	assert_false(pg_utf8_valid("\xc0\xaf", 2));	/* overlong */
 }
 
+/* Issue 40, defect 8h: a block's leading mark that needs a backslash in
+ * any case got two, an escaped backslash and the mark bare (rst's "\\<"). */
+static void issue40_leading_mark(void **state)
+{
+	(void)state;
+	char *rst = pg_rst_string("<b>", 1);
+	assert_non_null(rst);
+	assert_string_equal(rst, "\\<\\ b\\>");
+	free(rst);
+	rst = pg_rst_string("*x", 1);
+	assert_string_equal(rst, "\\*x");
+	free(rst);
+	rst = pg_rst_string("#x", 1);	/* a mark needing none elsewhere still gets one */
+	assert_string_equal(rst, "\\#x");
+	free(rst);
+	char *md = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&md, &len);
+	pg_md_text(m, "*x", 1);
+	fclose(m);
+	assert_string_equal(md, "\\*x");
+	free(md);
+}
+
+/* Issue 40, defect 8f: a results file with two runs of one id and other
+ * content was read by report and compare (one dropped unsaid); import
+ * refused it. Now the reader refuses it; the same run twice is one run. */
+static void issue40_two_runs_one_id(void **state)
+{
+	(void)state;
+	char err[512];
+	struct pg_rrun *runs;
+	int n;
+#define RES(v) "{\"type\":\"result\",\"bench\":\"x.y\",\"params\":{},\"metric\":\"m\",\"samples\":[" v "]," \
+	"\"median\":" v ",\"min\":" v ",\"max\":" v ",\"status\":\"ok\"}\n"
+	const char *two = RUN("r", "b") RES("1") END RUN("r", "b") RES("2") END;
+	assert_int_equal(read_text(two, strlen(two), &runs, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "two runs of id r with other content"));
+	const char *same = RUN("r", "b") RES("1") END RUN("r", "b") RES("1") END;
+	assert_int_equal(read_text(same, strlen(same), &runs, &n, err, sizeof(err)), 0);
+	for (int i = 0; i < n; i++)
+		pg_rrun_free(&runs[i]);
+	free(runs);
+#undef RES
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -494,6 +541,8 @@ int main(void)
 		cmocka_unit_test(defect9_limits),
 		cmocka_unit_test(defect10_long_names),
 		cmocka_unit_test(defect12_text),
+		cmocka_unit_test(issue40_leading_mark),
+		cmocka_unit_test(issue40_two_runs_one_id),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
