@@ -150,4 +150,60 @@ PY
 			fail "7: $f: runs were added"
 	done
 fi
+# 8: the smaller ones, each by its letter.
+if want 8; then
+	C="$PG_SOURCE_DIR/fuzz/corpus"
+	{ run_line r1 b1; result_line x.y 1; end_line; } >"$T/r1.jsonl"
+	# 8a: a LAVA log's line is never held whole: a 64 MiB line outside the
+	# results files is read past, the files in the log imported
+	{
+		head -c 67108864 /dev/zero | tr '\0' x
+		echo
+		echo "perfguide-results-begin r1.jsonl $(wc -c <"$T/r1.jsonl") base64"
+		base64 <"$T/r1.jsonl"
+		echo "perfguide-results-end complete"
+	} >"$T/long.log"
+	rc "$PG" import --db "$T/8a.db" --from-lava-log "$T/long.log"
+	[ $RC -eq 0 ] || fail "8a: a long line in a LAVA log: $(cat "$T/err")"
+	# 8d: an object named sqlite_stat* that is no ANALYZE table refuses the store
+	python3 -c 'import sqlite3' 2>/dev/null || skip "python3's sqlite3 module is needed to make a hostile store"
+	"$PG" import --db "$T/8d.db" "$T/r1.jsonl" 2>/dev/null || fail "8d: import"
+	python3 - "$T/8d.db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA writable_schema=ON")
+c.execute("INSERT INTO sqlite_master VALUES('trigger','sqlite_stat_t','runs',0,"
+          "'CREATE TRIGGER sqlite_stat_t AFTER INSERT ON runs BEGIN DELETE FROM runs; END')")
+c.commit()
+PY
+	{ run_line r2 b2; result_line x.y 2; end_line; } >"$T/r2.jsonl"
+	rc "$PG" import --db "$T/8d.db" "$T/r2.jsonl"
+	[ $RC -ne 0 ] || fail "8d: a trigger named sqlite_stat_t was passed over: $(cat "$T/err")"
+	# 8e: csv on a console (a pipe here) never writes <LAVA_SIGNAL
+	{ run_line r3 '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=x RESULT=fail>'; result_line x.y 1; end_line; } >"$T/r3.jsonl"
+	"$PG" report "$T/r3.jsonl" --format csv 2>/dev/null | cat >"$T/csv" || fail "8e: report --format csv"
+	grep -q 'LAVA_SIGNAL' "$T/csv" || fail "8e: the board is not in the csv"
+	! grep -q '<LAVA_SIGNAL' "$T/csv" || fail "8e: csv on a console holds <LAVA_SIGNAL: $(cat "$T/csv")"
+	"$PG" report "$T/r3.jsonl" -o "$T/r3.csv" 2>/dev/null || fail "8e: report -o x.csv"
+	grep -q '<LAVA_SIGNAL' "$T/r3.csv" || fail "8e: csv in a file lost its bytes"
+	# 8g: --metrics naming a metric the section does not have
+	"$PG" report "$T/r1.jsonl" --format md >"$T/g.md" 2>/dev/null || fail "8g: report"
+	sec=$(sed -n 's/^## //p' "$T/g.md" | grep -v Machines | head -n 1)
+	expect_usage_error "8g: --metrics naming no metric of the section" report "$T/r1.jsonl" --metrics "$sec=nosuch"
+	grep -q "no metric 'nosuch'" "$T/err" || fail "8g: $(cat "$T/err")"
+	# 8i: a refused results file from a LAVA log is named by the log and its name there
+	expect_usage_error "8i: a damaged results file in a LAVA log" import --db "$T/8i.db" --from-lava-log "$C/lava_log/refused-file"
+	grep -q 'refused-file (bad.jsonl)' "$T/err" || fail "8i: $(cat "$T/err")"
+	! grep -q 'perfguide-lava-\|/tmp/' "$T/err" || fail "8i: named by its temporary file: $(cat "$T/err")"
+	# 8j: report -o leaves nothing beside the guide, killed or not
+	mkdir "$T/j"
+	"$PG" report "$T/r1.jsonl" -o "$T/j/guide.md" 2>/dev/null || fail "8j: report"
+	[ "$(ls -A "$T/j")" = guide.md ] || fail "8j: left beside the guide: $(ls -A "$T/j")"
+	# 8k: two tables of one name giving one run id with other content
+	mkdir "$T/k1" "$T/k2"
+	printf 'row,b1\nx (MB/s),1\n' >"$T/k1/t.csv"
+	printf 'row,b1\nx (MB/s),2\n' >"$T/k2/t.csv"
+	expect_usage_error "8k: two tables of one name" import --db "$T/8k.db" --table "$T/k1/t.csv" "$T/k2/t.csv"
+	grep -q 'both give run table-t-b1' "$T/err" || fail "8k: $(cat "$T/err")"
+fi
 echo ok
