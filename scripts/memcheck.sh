@@ -103,9 +103,23 @@ e2e() {
 	# ab's rounds, rows and looks (its runs are children, not under valgrind)
 	mc ab "0 1 3" "$PG" ab cpu.whetstone --iterations 1 --runs 2 --processes 1 --budget 10s --out "$W/ab" \
 		--format json
+	# the input paths since (issue 40, defect 8n): a LAVA job's log with a
+	# results file in it, published tables (the charts beside guide.md and
+	# rst, history and the trend charts are above)
+	{
+		echo "perfguide-results-begin quick.jsonl $(wc -c <"$W/quick.jsonl") base64"
+		base64 <"$W/quick.jsonl"
+		echo "perfguide-results-end complete"
+	} >"$W/job.log"
+	mc import-lava-log "0" "$PG" import --db "$W/lava.db" --from-lava-log "$W/job.log"
+	mc import-table "0" "$PG" import --db "$W/table.db" --table "$F/seed-lmbench.csv" --map "$top/maps/lmbench.csv" \
+		--release 09.02 --date 2024-06-01
+	mc import-table-openssl "0" "$PG" import --db "$W/table.db" --table "$F/seed-openssl.csv" --keys 2
 	mc replay-results "0" "$B/fuzz/replay_results" "$top/fuzz/corpus/results"
 	mc replay-frames "0" "$B/fuzz/replay_net_frame" "$top/fuzz/corpus/net_frame"
 	[ ! -x "$B/fuzz/replay_store" ] || mc replay-store "0" "$B/fuzz/replay_store" "$top/fuzz/corpus/store"
+	[ ! -x "$B/fuzz/replay_lava_log" ] || mc replay-lava-log "0" "$B/fuzz/replay_lava_log" "$top/fuzz/corpus/lava_log"
+	[ ! -x "$B/fuzz/replay_table" ] || mc replay-table "0" "$B/fuzz/replay_table" "$top/fuzz/corpus/table"
 }
 e2e &
 e2e_pid=$!
