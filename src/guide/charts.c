@@ -256,10 +256,12 @@ static void file_close(struct sink *k, FILE *f)
 	int rc = fflush(f) != 0 || ferror(f) ? -1 : pg_newfile_commit(&k->nf, why, sizeof(why));
 	if (rc == -1 && k->nf.tmp[0])
 		pg_newfile_abort(&k->nf);
-	if (rc == -2)
+	if (rc == -2) {
 		fprintf(stderr, "perfguide: report: the chart %s\n", why);
-	else if (rc < 0)
+		errno = EEXIST;	/* what the guide's own message then says */
+	} else if (rc < 0) {
 		fprintf(stderr, "perfguide: report: writing the chart %s: %s\n", k->nf.name, strerror(errno));
+	}
 	if (fclose(f) != 0 || rc < 0)
 		k->w->failed = 1;
 }
