@@ -166,9 +166,9 @@ if want 8; then
 	rc "$PG" import --db "$T/8a.db" --from-lava-log "$T/long.log"
 	[ $RC -eq 0 ] || fail "8a: a long line in a LAVA log: $(cat "$T/err")"
 	# 8d: an object named sqlite_stat* that is no ANALYZE table refuses the store
-	python3 -c 'import sqlite3' 2>/dev/null || skip "python3's sqlite3 module is needed to make a hostile store"
-	"$PG" import --db "$T/8d.db" "$T/r1.jsonl" 2>/dev/null || fail "8d: import"
-	python3 - "$T/8d.db" <<'PY'
+	if python3 -c 'import sqlite3' 2>/dev/null; then
+		"$PG" import --db "$T/8d.db" "$T/r1.jsonl" 2>/dev/null || fail "8d: import"
+		python3 - "$T/8d.db" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("PRAGMA writable_schema=ON")
@@ -176,9 +176,12 @@ c.execute("INSERT INTO sqlite_master VALUES('trigger','sqlite_stat_t','runs',0,"
           "'CREATE TRIGGER sqlite_stat_t AFTER INSERT ON runs BEGIN DELETE FROM runs; END')")
 c.commit()
 PY
-	{ run_line r2 b2; result_line x.y 2; end_line; } >"$T/r2.jsonl"
-	rc "$PG" import --db "$T/8d.db" "$T/r2.jsonl"
-	[ $RC -ne 0 ] || fail "8d: a trigger named sqlite_stat_t was passed over: $(cat "$T/err")"
+		{ run_line r2 b2; result_line x.y 2; end_line; } >"$T/r2.jsonl"
+		rc "$PG" import --db "$T/8d.db" "$T/r2.jsonl"
+		[ $RC -ne 0 ] || fail "8d: a trigger named sqlite_stat_t was passed over: $(cat "$T/err")"
+	else
+		echo "8d: python3 has no sqlite3 module: left out"
+	fi
 	# 8e: csv on a console (a pipe here) never writes <LAVA_SIGNAL
 	{ run_line r3 '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=x RESULT=fail>'; result_line x.y 1; end_line; } >"$T/r3.jsonl"
 	"$PG" report "$T/r3.jsonl" --format csv 2>/dev/null | cat >"$T/csv" || fail "8e: report --format csv"
