@@ -287,7 +287,8 @@ int pg_table_map_read(const char *path, struct pg_table_map *map, char *err, siz
 			continue;
 		int nf = csv_fields(line, fields, 8);
 		if (nf < 0 || map_line(ks, fields, nf, why, sizeof(why)) < 0) {
-			pg_err(err, errlen, "%s: line %d: %s", path, no, nf < 0 ? "a quote is not closed" : why);
+			pg_err(err, errlen, "%s: line %d: %s", path, no, nf == -1 ? "a quote is not closed"
+					      : nf == -2 ? "a map line is ROW,BENCHMARK,PARAMS,METRIC" : why);
 			rc = -1;
 		}
 	}
