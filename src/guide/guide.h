@@ -230,4 +230,9 @@ struct pg_doubts {
 /* Counts over the cells the guide's tables show. */
 void pg_guide_doubts(const struct pg_guide *g, struct pg_doubts *d);
 
+/* Every metric each --metrics names (opts.metrics) is one its section's
+ * rows have: a section is never emptied by a name it does not know. 0, or
+ * -1 with err saying which metric and what the section has. */
+int pg_guide_check_metrics(const struct pg_guide *g, char *err, size_t errlen);
+
 #endif
