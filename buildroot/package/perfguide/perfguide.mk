@@ -8,7 +8,7 @@
 # hash in perfguide.hash, and the Yocto recipe's PERFGUIDE_RELEASE_REV), and
 # make check's style.release fails when it lags behind a hardening fix
 # listed in docs/security.md or disagrees with the tree (docs/install.md).
-PERFGUIDE_RELEASE_VERSION = c0b2a407aa00fd9a18685272de30dbe36bf6767e
+PERFGUIDE_RELEASE_VERSION = 3f30f82d56471309c8919b067a9a5430a5517af6
 PERFGUIDE_SITE_METHOD = git
 ifneq ($(call qstrip,$(BR2_PACKAGE_PERFGUIDE_CUSTOM_REPO_URL)),)
 PERFGUIDE_SITE = $(call qstrip,$(BR2_PACKAGE_PERFGUIDE_CUSTOM_REPO_URL))

@@ -19,7 +19,7 @@ LIC_FILES_CHKSUM = "file://LICENSE;md5=9706a535028071c7a315b0c3840f0522"
 # `make release` sets PERFGUIDE_RELEASE_REV and PV, and make check's
 # style.release fails when they lag behind a hardening fix listed in
 # docs/security.md or disagree with the tree.
-PERFGUIDE_RELEASE_REV = "c0b2a407aa00fd9a18685272de30dbe36bf6767e"
+PERFGUIDE_RELEASE_REV = "3f30f82d56471309c8919b067a9a5430a5517af6"
 PV = "0.1.0+git"
 PERFGUIDE_GIT_URL ??= "git://${@os.path.dirname(d.getVar('PERFGUIDE_LAYERDIR') or '/perfguide-layer-not-added')};protocol=file;nobranch=1"
 PERFGUIDE_GIT_REV ??= "${PERFGUIDE_RELEASE_REV}"
