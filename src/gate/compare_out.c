@@ -41,9 +41,12 @@ json_t *pg_compare_row_json(const struct pg_cmp_row *r)
 	json_object_set_new(j, "test", json_string(pg_gate_test_name(r->g.test)));
 	json_object_set_new(j, "p", r->g.test == PG_TEST_NONE ? json_null() : real_or_null(r->g.p));
 	if (r->g.test != PG_TEST_NONE) {
-		json_t *iv = json_array();
-		json_array_append_new(iv, real_or_null(r->dec.lo_pct));
-		json_array_append_new(iv, real_or_null(r->dec.hi_pct));
+		json_t *iv = json_null();	/* a restating row: its source row's is it */
+		if (r->alias < 0) {
+			iv = json_array();
+			json_array_append_new(iv, real_or_null(r->dec.lo_pct));
+			json_array_append_new(iv, real_or_null(r->dec.hi_pct));
+		}
 		json_object_set_new(j, "interval_pct", iv);
 		json_t *sp = json_object();
 		json_object_set_new(sp, "from", json_string(pg_gate_spread_name(r->g.spread)));
@@ -188,7 +191,8 @@ static void pct(FILE *out, double v)
 void pg_compare_write_interval(FILE *out, const struct pg_cmp_row *r)
 {
 	fputs(" | ", out);
-	if (r->g.test == PG_TEST_NONE) {
+	/* a restating row has no interval of its own: its source row's is it */
+	if (r->g.test == PG_TEST_NONE || r->alias >= 0) {
 		fputc('-', out);
 		return;
 	}

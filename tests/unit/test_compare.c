@@ -474,6 +474,14 @@ static void same_figure_and_descriptive(void **state)
 	assert_int_equal(c.rows[1].verdict, PG_NOT_GATED);
 	assert_int_equal(c.rows[1].alias, 0);
 	assert_non_null(strstr(c.rows[1].why, "derived from dhrystones, judged there (regressed)"));
+	/* the restating row shows no interval of its own ("-"), its source one */
+	char buf[200] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	pg_compare_write_interval(f, &c.rows[1]);
+	pg_compare_write_interval(f, &c.rows[0]);
+	fclose(f);
+	assert_int_equal(strncmp(buf, " | - | ", 7), 0);
+	assert_non_null(strstr(buf + 7, " .. "));
 	assert_int_equal(c.rows[2].verdict, PG_NOT_GATED);
 	assert_non_null(strstr(c.rows[2].why, "descriptive"));
 	assert_int_equal(c.nreg, 1);
