@@ -73,6 +73,11 @@ rc=0; "$PGC" run os.sem -p cpu=bogus --no-db --out "$T/bad.jsonl" >/dev/null 2>"
 [ -z "$(ls -A "$T/work")" ] || fail "left in dir=: $(ls -A "$T/work")"
 ! pgrep -f "$PGC" >/dev/null || fail "processes left: $(pgrep -af "$PGC")"
 
+# A file system of its own needs its mounts kept from the namespace it
+# came from: in a chroot, / is no mount point and cannot be made private.
+PG_MAY_PRIVATE=0
+unshare -m mount --make-rprivate / 2>/dev/null && PG_MAY_PRIVATE=1
+export PG_MAY_PRIVATE
 python3 - "$T/r.jsonl" "$T/f.jsonl" "$T/o.jsonl" "$T/d.jsonl" <<'PY'
 import os, sys
 from pgcheck import check, results
@@ -156,7 +161,8 @@ def ext4_no_journal(path):
 # may (root, loop devices, mkfs.ext4): its figure no longer depends on what
 # was deleted before; else the result is marked so.
 import shutil
-may = os.geteuid() == 0 and os.path.exists("/dev/loop-control") and shutil.which("mkfs.ext4") is not None
+may = (os.geteuid() == 0 and os.path.exists("/dev/loop-control") and shutil.which("mkfs.ext4") is not None
+       and os.environ.get("PG_MAY_PRIVATE") == "1")
 for r in by["os.fs.create"]:
     note, hist = r.get("note", ""), (r.get("env") or {}).get("history", "")
     own, marked = "ext4 of its own" in note, "recent deletes" in str(hist)
