@@ -67,27 +67,14 @@ static void write_head(FILE *out, const struct ab_report *r)
 	}
 }
 
-static void write_list(FILE *out, const char *title, const char (*t)[PG_CMP_NOTE_LEN], int n)
-{
-	if (!n)
-		return;
-	fprintf(out, "%s\n\n", title);
-	for (int i = 0; i < n; i++) {
-		fputs("- ", out);
-		pg_md_text(out, t[i], 0);
-		fputc('\n', out);
-	}
-	fputc('\n', out);
-}
-
 void ab_write_md(FILE *out, const struct ab_report *r)
 {
 	const struct ab_rows *x = r->x;
 	const struct pg_comparison *c = &x->c;
 	write_head(out, r);
-	write_list(out, "What differs between the sides' machines (ab judges it: both ran here):",
+	pg_compare_write_list(out, "What differs between the sides' machines (ab judges it: both ran here):",
 		   (const char (*)[PG_CMP_NOTE_LEN])c->unlike, c->nunlike);
-	write_list(out, "Notes:", (const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes);
+	pg_compare_write_list(out, "Notes:", (const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes);
 	fputs("| Benchmark | A | B | Change | p | Interval | Rounds | Verdict |\n|---|---|---|---|---|---|---|---|\n", out);
 	for (int i = 0; i < c->n; i++) {
 		char iv[80];

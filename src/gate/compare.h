@@ -152,6 +152,8 @@ void pg_compare_write_name(FILE *out, const struct pg_record *x);
 void pg_compare_write_figures(FILE *out, const struct pg_cmp_row *r);
 /* " | -4.0% .. +118%" (the change's 90% interval, "-" untested), for the
  * column after the change. */
+/* "title" and a Markdown list of n notes, escaped; nothing when n is 0. */
+void pg_compare_write_list(FILE *out, const char *title, const char (*t)[PG_CMP_NOTE_LEN], int n);
 void pg_compare_write_interval(FILE *out, const struct pg_cmp_row *r);
 /* The spread between runs a row was judged with: "runs", "5.4% allowed",
  * "0.8% (7 runs of the board)", "-". */

@@ -268,7 +268,7 @@ void pg_compare_write_lost(FILE *out, const struct pg_comparison *c, int allow_m
 	}
 }
 
-static void write_list(FILE *out, const char *title, const char (*t)[PG_CMP_NOTE_LEN], int n)
+void pg_compare_write_list(FILE *out, const char *title, const char (*t)[PG_CMP_NOTE_LEN], int n)
 {
 	if (!n)
 		return;
@@ -288,10 +288,10 @@ void pg_compare_write_md(FILE *out, const struct pg_verdicts *v)
 	side_name(out, "NEW", v->new);
 	fprintf(out, "threshold %g%%, false discovery rate %g%% across the rows, %g%% intervals\n\n", c->threshold,
 		100 * PG_GATE_Q, 100 * PG_DECIDE_LEVEL);
-	write_list(out, c->forced ? "Unlike machines (judged anyway: --force):"
+	pg_compare_write_list(out, c->forced ? "Unlike machines (judged anyway: --force):"
 		   : "Unlike machines (nothing is judged; --force to judge anyway):",
 		   (const char (*)[PG_CMP_NOTE_LEN])c->unlike, c->nunlike);
-	write_list(out, "Notes:", (const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes);
+	pg_compare_write_list(out, "Notes:", (const char (*)[PG_CMP_NOTE_LEN])c->notes, c->nnotes);
 	fputs("| Benchmark | Base | New | Change | Interval | p | Spread | Verdict |\n|---|---|---|---|---|---|---|---|\n",
 	      out);
 	for (int i = 0; i < c->n; i++) {
