@@ -23,7 +23,7 @@ for t in aarch64-linux-gnu:aarch64:arm64 arm-linux-gnueabihf:arm:armhf; do
 	done
 	b="$T/build-$triple"
 	"$CMAKE" -S "$PG_SOURCE_DIR" -B "$b" -DCMAKE_TOOLCHAIN_FILE="$PG_SOURCE_DIR/cmake/$triple.cmake" \
-		-DCMAKE_BUILD_TYPE=Release -DPG_STATIC=ON -DBUILD_TESTING=OFF >"$T/cfg.log" 2>&1 \
+		$BUILD_UNOPT -DPG_STATIC=ON -DBUILD_TESTING=OFF >"$T/cfg.log" 2>&1 \
 		|| fail "$triple: configure failed: $(tail -n 5 "$T/cfg.log")"
 	"$CMAKE" --build "$b" -j 2 >"$T/build.log" 2>&1 || fail "$triple: build failed: $(tail -n 20 "$T/build.log")"
 	file "$b/perfguide" 2>/dev/null | grep -q 'statically linked' || fail "$triple: binary is not static"

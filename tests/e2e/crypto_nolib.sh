@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${PG_SOURCE_DIR:?}"
 CMAKE=${CMAKE_COMMAND:-cmake}
-"$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" -DPG_WITH_CRYPTO=OFF -DPG_WITH_JANSSON=OFF -DBUILD_TESTING=OFF \
+"$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" $BUILD_UNOPT -DPG_WITH_CRYPTO=OFF -DPG_WITH_JANSSON=OFF -DBUILD_TESTING=OFF \
 	>"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
 grep -q 'crypto group: kernel backend only' "$T/cfg.log" || fail "configure does not say the openssl backend is off"
 "$CMAKE" --build "$T/b" -j 2 >"$T/build.log" 2>&1 || fail "build without libcrypto failed: $(tail -n 20 "$T/build.log")"

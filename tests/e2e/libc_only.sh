@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${PG_SOURCE_DIR:?}"
 CMAKE=${CMAKE_COMMAND:-cmake}
-"$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" -DPG_WITH_JANSSON=OFF -DBUILD_TESTING=OFF \
+"$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" $BUILD_UNOPT -DPG_WITH_JANSSON=OFF -DBUILD_TESTING=OFF \
 	>"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
 "$CMAKE" --build "$T/b" -j 2 >"$T/build.log" 2>&1 || fail "libc-only build failed: $(tail -n 20 "$T/build.log")"
 ldd "$T/b/perfguide" 2>/dev/null | grep -q jansson && fail "linked jansson anyway"

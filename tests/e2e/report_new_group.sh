@@ -17,7 +17,7 @@ CMAKE=${CMAKE_COMMAND:-cmake}
 mkdir -p "$T/tree"
 cp -r "$PG_SOURCE_DIR/CMakeLists.txt" "$PG_SOURCE_DIR/VERSION" "$PG_SOURCE_DIR/cmake" "$PG_SOURCE_DIR/src" "$T/tree/"
 cp -r "$PG_SOURCE_DIR/examples/group_synth" "$T/tree/src/bench/synth"
-"$CMAKE" -S "$T/tree" -B "$T/b" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF -DPG_WITH_LIBPQ=OFF \
+"$CMAKE" -S "$T/tree" -B "$T/b" $BUILD_UNOPT -DBUILD_TESTING=OFF -DPG_WITH_LIBPQ=OFF \
 	>"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
 grep -q 'benchmark groups: .*synth' "$T/cfg.log" || fail "the new group was not found: $(grep groups "$T/cfg.log")"
 "$CMAKE" --build "$T/b" -j 2 --target perfguide >"$T/build.log" 2>&1 || fail "build failed: $(tail -n 20 "$T/build.log")"
