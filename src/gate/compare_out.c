@@ -2,6 +2,7 @@
 /* What compare found, as a Markdown table or JSON. */
 #include <jansson.h>
 #include <math.h>
+#include <string.h>
 
 #include "compare.h"
 #include "core/record_json.h"
@@ -156,12 +157,17 @@ static void side_name(FILE *out, const char *what, const struct pg_cmp_side *s)
 void pg_compare_write_name(FILE *out, const struct pg_record *x)
 {
 	char params[200], name[400];
+	int has_unit = 0;
 	pg_params_display(x->bench, x->params, params, sizeof(params));
-	if (x->label && x->label[0])
+	if (x->label && x->label[0]) {
 		pg_text_copy(name, sizeof(name), x->label);
-	else if ((size_t)snprintf(name, sizeof(name), "%s %s %s", x->bench, params, x->metric) >= sizeof(name))
+		/* a guide's label carries its unit ("whetstone (MIPS)"): once is enough */
+		has_unit = name[0] && name[strlen(name) - 1] == ')';
+	} else if ((size_t)snprintf(name, sizeof(name), "%s %s %s", x->bench, params, x->metric) >= sizeof(name))
 		pg_utf8_trim(name);
 	pg_md_text(out, name, 0);
+	if (has_unit)
+		return;
 	fputs(" (", out);
 	pg_md_text(out, x->unit, 0);
 	fputc(')', out);

@@ -488,6 +488,28 @@ static void same_figure_and_descriptive(void **state)
 	pg_comparison_free(&c);
 }
 
+/* A row's name says its unit once: a guide's label ("whetstone (MIPS)")
+ * carries its own, a bare name gets the record's. */
+static void row_name_unit_once(void **state)
+{
+	(void)state;
+	struct pg_record x = { .bench = "cpu.whetstone", .params = "{}", .metric = "mwips", .unit = "MWIPS",
+			       .label = "whetstone (MIPS)" };
+	char buf[200] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	pg_compare_write_name(f, &x);
+	fputc('|', f);
+	x.label = NULL;
+	pg_compare_write_name(f, &x);
+	fclose(f);
+	assert_int_equal(strncmp(buf, "whetstone (MIPS)|cpu.whetstone ", 31), 0);
+	assert_non_null(strstr(buf, "mwips (MWIPS)"));
+	int opens = 0;
+	for (const char *c = buf; *c; c++)
+		opens += *c == '(';
+	assert_int_equal(opens, 2);	/* "(MIPS)" and "(MWIPS)", neither twice */
+}
+
 /* Two one-figure metrics of a result with the same stated uncertainty
  * (cpu.scaling's speedup and its efficiency, the speedup over N) are one
  * figure: judged once. Another se is another figure. */
@@ -733,6 +755,7 @@ int main(void)
 		cmocka_unit_test(same_figure_and_descriptive),
 		cmocka_unit_test(same_stated_figure),
 		cmocka_unit_test(lost),
+		cmocka_unit_test(row_name_unit_once),
 		cmocka_unit_test(unlike),
 		cmocka_unit_test(disturbed_and_env),
 		cmocka_unit_test(history_not_gated),
