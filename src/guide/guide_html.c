@@ -13,8 +13,14 @@
 #include "core/text.h"
 #include "writer.h"
 
+/* The page is never wider than the window, whatever the reader's fonts
+ * (a table split to fit in DejaVu is wider in another font): a table
+ * still wider than the page scrolls in its own box (.wide), a word or
+ * path longer than a line breaks, a chart shrinks to the page. */
 static const char style[] =
 	"body{font-family:sans-serif;margin:2em;color:#222}"
+	"p,li,h1,h2,h3{overflow-wrap:break-word}.wide{overflow-x:auto;max-width:100%}"
+	".charts>svg{max-width:100%;height:auto}"
 	"table{border-collapse:collapse;margin:1em 0;font-size:13px}"
 	"th,td{border:1px solid #bbb;padding:3px 6px;text-align:right}"
 	"th:first-child,td:first-child{text-align:left}"
@@ -43,7 +49,7 @@ static const char *cell_class(const struct pg_tcell *tc)
 
 static void html_table(FILE *out, const struct pg_table *t)
 {
-	fputs("<table>\n<tr>", out);
+	fputs("<div class=\"wide\"><table>\n<tr>", out);
 	for (int c = 0; c < t->ncols; c++) {
 		fprintf(out, "<th%s>", t->head[c].kind == PG_T_CPU ? " class=\"cpu\"" : "");
 		pg_html_esc(out, t->head[c].text);
@@ -68,7 +74,7 @@ static void html_table(FILE *out, const struct pg_table *t)
 		}
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 	if (t->nnotes) {
 		fputs("<ol class=\"notes\">\n", out);
 		for (int i = 0; i < t->nnotes; i++) {

@@ -7,6 +7,21 @@
 
 #include "writer.h"
 
+/* What keeps the page as wide as the theme's column, whatever the fonts:
+ * how wide a table is laid out depends on the fonts the reader has (a
+ * table that fits in DejaVu does not in a wider one, and Sphinx's themes
+ * put tables in a column narrower than the window: alabaster's 660 px),
+ * and a table wider than the column widened the page. Each table scrolls
+ * in its own box instead, in a smaller font than the text (alabaster's
+ * 17 px is wide for tables of figures: 14 px, as its sidebar); a word or
+ * path longer than a line breaks; a chart shrinks to the column. A style in the page itself (raw html, which
+ * other builders leave out) needs nothing in the project's conf.py. */
+#define RST_TABLE_CLASS "pg-table"
+static const char rst_style[] =
+	"table." RST_TABLE_CLASS "{display:block;overflow-x:auto;max-width:100%;width:max-content;font-size:.85em}"
+	"div.body p,div.body li,div.body h1,div.body h2,div.body h3{overflow-wrap:break-word}"
+	"div.body img{max-width:100%;height:auto}";
+
 static void rst_title(FILE *out, const char *t, char ch)
 {
 	char *e = pg_rst_string(t, 1);
@@ -44,7 +59,7 @@ static void rst_table(FILE *out, const struct pg_table *t)
 {
 	fputs(".. csv-table:: ", out);
 	pg_rst_text(out, t->caption, 0);
-	fputs("\n    :header: ", out);
+	fputs("\n    :class: " RST_TABLE_CLASS "\n    :header: ", out);
 	for (int c = 0; c < t->ncols; c++) {
 		if (c)
 			fputc(',', out);
@@ -89,6 +104,7 @@ static int rst_begin(struct pg_walk *w)
 {
 	rst_title(w->out, w->title, '#');
 	rst_text(w->out, w->about);
+	fprintf(w->out, ".. raw:: html\n\n    <style>%s</style>\n\n", rst_style);
 	/* the headings' list, as docutils and Sphinx make it */
 	fputs(".. contents::\n    :local:\n    :depth: 1\n\n", w->out);
 	return 0;

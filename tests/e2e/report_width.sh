@@ -5,7 +5,10 @@
 # five jobs wide), Ethernet by frame size and crypto with a backend the
 # kernel lacks, neither the html guide nor its Sphinx page is wider than
 # a 1400 px window (document.documentElement.scrollWidth, measured in
-# headless Chromium). Storage is a table per medium and configuration,
+# headless Chromium), in whatever fonts the machine has: in its own
+# choice, then in each installed font directory alone (a fresh Debian root
+# has DejaVu alone, fontconfig's dependency; another machine Liberation,
+# narrower; PG_WIDTH_FONTS adds directories). Storage is a table per medium and configuration,
 # never named by its path; UDP rows go by frame size.
 . "$(dirname "$0")/lib.sh"
 [ "${PG_HAVE_STORE:-ON}" = ON ] || skip "built without SQLite"
@@ -120,21 +123,40 @@ for c in chromium chromium-browser google-chrome; do
 	command -v $c >/dev/null 2>&1 && B=$c && break
 done
 [ -n "$B" ] || skip "no headless Chromium (apt-get install chromium) to measure the page"
-# width PAGE: the page's scrollWidth in a 1400 px window (a copy of it,
-# beside its files, with a script that writes it into the DOM).
+# width PAGE [FONTDIR]: the page's scrollWidth in a 1400 px window (a copy
+# of it, beside its files, with a script that writes it into the DOM),
+# laid out in the fonts of FONTDIR alone (a fonts.conf of it) if given.
 width() {
 	cp "$1" "$(dirname "$1")/measure.html"
 	echo "<script>addEventListener('load',function(){document.documentElement.setAttribute('data-w',document.documentElement.scrollWidth)})</script>" >>"$(dirname "$1")/measure.html"
-	timeout 120 "$B" --headless --no-sandbox --disable-gpu --disable-quic --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run --user-data-dir="$T/chrome" \
-		--window-size=1400,1000 --virtual-time-budget=3000 --dump-dom "file://$(dirname "$1")/measure.html" \
-		2>"$T/chrome.err" | sed -n 's/.*data-w="\([0-9]*\)".*/\1/p' | head -n 1
+	fc=""
+	if [ -n "${2:-}" ]; then
+		fc="$T/fonts-$(echo "$2" | tr -c 'a-zA-Z0-9\n' _).conf"
+		printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir><include ignore_missing="yes">/etc/fonts/conf.d</include></fontconfig>\n' \
+			"$2" "$T/fc-cache" >"$fc"
+	fi
+	${fc:+env FONTCONFIG_FILE="$fc"} timeout 120 "$B" --headless --no-sandbox --disable-gpu --disable-quic \
+		--disable-background-networking --disable-component-update --disable-sync --no-first-run \
+		--user-data-dir="$T/chrome" --window-size=1400,1000 --virtual-time-budget=3000 \
+		--dump-dom "file://$(dirname "$1")/measure.html" 2>"$T/chrome.err" | sed -n 's/.*data-w="\([0-9]*\)".*/\1/p' | head -n 1
 }
 echo '<!doctype html><title>probe</title><p>probe' >"$T/probe.html"
 [ -n "$(width "$T/probe.html")" ] ||
 	skip "$B cannot render even an empty page here: $(grep -v '^$' "$T/chrome.err" | tail -n 1 | cut -c1-200)"
-w=$(width "$T/guide.html")
-[ -n "$w" ] && [ "$w" -le 1400 ] || fail "the html guide is ${w:-?} px wide in a 1400 px window"
+# The font sets: the machine's choice (""), each font directory alone.
+fonts=""
+for d in /usr/share/fonts/truetype/* /usr/share/fonts/opentype/* ${PG_WIDTH_FONTS:-}; do
+	[ -d "$d" ] && [ -n "$(find "$d" -name '*.[ot]tf' | head -n 1)" ] && fonts="$fonts $d"
+done
+# fits WHAT PAGE: PAGE is at most 1400 px wide in every font set.
+fits() {
+	for f in "" $fonts; do
+		w=$(width "$2" "$f")
+		[ -n "$w" ] && [ "$w" -le 1400 ] ||
+			fail "the $1 is ${w:-?} px wide in a 1400 px window (fonts: ${f:-the machine's})"
+	done
+}
+fits "html guide" "$T/guide.html"
 
 command -v sphinx-build >/dev/null 2>&1 || skip "no sphinx-build (apt-get install python3-sphinx) for the Sphinx page"
 mkdir "$T/doc"
@@ -142,6 +164,5 @@ mkdir "$T/doc"
 printf 'project = "guide"\nextensions = []\nexclude_patterns = ["_build"]\n' >"$T/doc/conf.py"
 printf 'Guides\n======\n\n.. toctree::\n\n   guide\n' >"$T/doc/index.rst"
 sphinx-build -W -q -b html "$T/doc" "$T/doc/_build" >"$T/sphinx.out" 2>&1 || fail "sphinx-build -W: $(tail -5 "$T/sphinx.out")"
-w=$(width "$T/doc/_build/guide.html")
-[ -n "$w" ] && [ "$w" -le 1400 ] || fail "the Sphinx page is ${w:-?} px wide in a 1400 px window"
+fits "Sphinx page" "$T/doc/_build/guide.html"
 echo ok

@@ -221,9 +221,17 @@ static void defect4_markup(void **state)
 		assert_false(strncmp(line, ".. raw", 6) == 0);
 	free(md);
 	char *rst = guide(runs, n, &pg_writer_rst, &len);
+	/* no directive but the tables, the contents and the guide's own style
+	 * (one raw block, before the contents: nothing from the results) */
 	for (char *line = rst; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
 		assert_false(strncmp(line, ".. ", 3) == 0 && strncmp(line, ".. csv-table:: ", 15) != 0 &&
-			     strncmp(line, ".. contents::\n", 14) != 0);
+			     strncmp(line, ".. contents::\n", 14) != 0 && strncmp(line, ".. raw:: html\n", 14) != 0);
+	char *raw = strstr(rst, "\n.. raw:: html\n");
+	assert_non_null(raw);
+	assert_null(strstr(raw + 1, "\n.. raw::"));
+	assert_true(raw < strstr(rst, "\n.. contents::\n"));
+	static const char head[] = "\n.. raw:: html\n\n    <style>";
+	assert_int_equal(strncmp(raw, head, sizeof(head) - 1), 0);
 	assert_null(strstr(rst, "javascript:"));	/* javascript\: is no link */
 	assert_null(strstr(rst, "`_"));
 	free(rst);
