@@ -212,6 +212,21 @@ int pg_cell_ok(const struct pg_gcell *c);
  * with --all-metrics in a table of their own after the section's. */
 int pg_row_main(const struct pg_guide *g, const struct pg_grow *row);
 
+/* --- join.c: where a row that lacks parameters goes --- */
+
+/* How a row of benchmark bench with parameters rest (canonical JSON, the
+ * table's row parameter left out: a published table's row, its size
+ * alone) stands to a fuller row's full: PG_JOIN_NO when they differ in a
+ * parameter both have; PG_JOIN_DEFAULT when each parameter of the
+ * benchmark's that rest lacks is at its default in full (perfguide's
+ * figure of what a published table names without it); PG_JOIN_SOME else. */
+enum { PG_JOIN_NO, PG_JOIN_SOME, PG_JOIN_DEFAULT };
+int pg_row_joins(const char *bench, const char *rest, const char *full);
+/* Which of n candidates (their PG_JOIN_*) a row joins: the first at its
+ * benchmark's defaults, else the one it could join if only one; -1: none
+ * (a column or chart of its own rather than a guess between two). */
+int pg_join_pick(const int *how, int n);
+
 /* --- doubt.c: how far a figure can be trusted --- */
 
 /* Adds what result x of run k of column col says about its trust to c. */

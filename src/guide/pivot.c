@@ -36,6 +36,7 @@ struct pivot {
 	char *cpu;		/* per column: the system's CPU load goes beside it (its result's first) */
 	char *dead;		/* per column: skipped figures alone (a line under the table, prune.c) */
 	int *val_of, *key_of;	/* per model row of the section */
+	int *how;		/* per column: how the row being placed may join it (join.c) */
 };
 
 /* Part j of a '|'-separated list ("" where it has fewer); 0: none. */
@@ -121,15 +122,27 @@ static int rests_match(const struct pivot *pv, const char *a, const char *b)
 	return match;
 }
 
+/* The column of row r: the one of its parameters; for a row that lacks
+ * some (by_bench: a published table's), the one join.c picks of those it
+ * agrees with, never merely the first (the backend a run recorded first). */
 static int pivot_key(const struct pg_guide *g, struct pivot *pv, int r, char **rests, int first)
 {
 	const struct pg_grow *row = &g->rows[r];
+	int *how = pv->how;
 	for (int k = 0; k < pv->nkeys; k++) {
 		const struct pg_grow *o = &g->rows[pv->keys[k]];
-		if (same_bench(pv, o, row) && strcmp(o->metric, row->metric) == 0 &&
-		    rests_match(pv, rests[pv->keys[k] - first], rests[r - first]))
+		const char *full = rests[pv->keys[k] - first], *rest = rests[r - first];
+		how[k] = PG_JOIN_NO;
+		if (!same_bench(pv, o, row) || strcmp(o->metric, row->metric) != 0)
+			continue;
+		if (strcmp(full, rest) == 0)
 			return k;
+		if (pv->by_bench && rests_match(pv, full, rest))
+			how[k] = pg_row_joins(row->bench, rest, full);
 	}
+	int k = pg_join_pick(how, pv->nkeys);
+	if (k >= 0)
+		return k;
 	pv->keys[pv->nkeys] = r;
 	return pv->nkeys++;
 }
@@ -300,8 +313,9 @@ static int pivot_alloc(struct pivot *pv, int n)
 	pv->merged = calloc((size_t)n + 1, 1);
 	pv->cpu = calloc((size_t)n + 1, 1);
 	pv->dead = calloc((size_t)n + 1, 1);
+	pv->how = calloc((size_t)n + 1, sizeof(int));
 	return pv->vals && pv->num && pv->bench && pv->group && pv->keys && pv->val_of && pv->key_of &&
-			       pv->merged && pv->cpu && pv->dead ? 0 : -1;
+			       pv->merged && pv->cpu && pv->dead && pv->how ? 0 : -1;
 }
 
 /* Per column: whether every figure in it was skipped (backend=kernel
@@ -439,6 +453,7 @@ static void pivot_free(struct pivot *pv)
 	free(pv->merged);
 	free(pv->cpu);
 	free(pv->dead);
+	free(pv->how);
 	free(pv->bench);
 	free(pv->group);
 }

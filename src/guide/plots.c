@@ -221,17 +221,24 @@ static int rest_within(const char *rest, const char *group_rest)
 }
 
 /* A row with fewer parameters than others of its benchmark (a published
- * table's: its size alone) joins the first group of a fuller row it
- * agrees with, as it joins that row's column in the table (pivot.c). */
+ * table's: its size alone) joins the group of a fuller row that join.c
+ * picks of those it agrees with, as it joins that row's column in the
+ * table (pivot.c). */
 static struct group *group_joined(struct groups *gs, const struct pg_grow *row, const char *param, const char *rest)
 {
 	struct group *grp = group_of(gs, row, param, rest, 0, 0);
-	for (int i = 0; !grp && i < gs->n; i++) {
+	int *how = grp ? NULL : calloc((size_t)gs->n + 1, sizeof(int));
+	for (int i = 0; how && i < gs->n; i++) {
 		const struct pg_grow *o = gs->g[i].first;
+		how[i] = PG_JOIN_NO;
 		if (strcmp(o->bench, row->bench) == 0 && strcmp(o->metric, row->metric) == 0 &&
 		    strcmp(gs->g[i].param, param) == 0 && rest_within(rest, gs->g[i].rest))
-			grp = &gs->g[i];
+			how[i] = pg_row_joins(row->bench, rest, gs->g[i].rest);
 	}
+	int i = how ? pg_join_pick(how, gs->n) : -1;
+	free(how);
+	if (i >= 0)
+		grp = &gs->g[i];
 	return grp ? grp : group_of(gs, row, param, rest, 1, 0);
 }
 

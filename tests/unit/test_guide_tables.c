@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "guide/guide.h"
+#include "guide/plots.h"
 #include "guide/svg.h"
 #include "guide/table.h"
 #include "guide/writer.h"
@@ -308,6 +309,75 @@ static void log_axes(void **state)
 	assert_true(pg_plot_constant(&p));
 }
 
+
+#define KERNEL "\"backend\":\"kernel\",\"driver\":\"auto\",\"op\":\"encrypt\",\"path\":\"sendmsg\",\"threads\":1"
+#define OPENSSL "\"backend\":\"openssl\",\"driver\":\"auto\",\"op\":\"encrypt\",\"path\":\"sendmsg\",\"threads\":1"
+
+/* A published table's row names its algorithm and size alone: it goes
+ * beside the measured row at the benchmark's defaults (backend=openssl,
+ * op=encrypt...), not the first measured row it does not contradict (a
+ * run records the kernel's first here); in the table and on the charts.
+ * With no default to go by and two to choose from, a column of its own. */
+static void published_join(void **state)
+{
+	(void)state;
+	assert_int_equal(pg_row_joins("crypto.aes-128-cbc", "{}", "{" OPENSSL "}"), PG_JOIN_DEFAULT);
+	assert_int_equal(pg_row_joins("crypto.aes-128-cbc", "{}", "{" KERNEL "}"), PG_JOIN_SOME);
+	assert_int_equal(pg_row_joins("crypto.aes-128-cbc", "{\"backend\":\"kernel\"}", "{" OPENSSL "}"),
+			 PG_JOIN_NO);
+	/* a digest has no op: the cipher's says nothing of it */
+	assert_int_equal(pg_row_joins("crypto.sha256", "{}", "{" OPENSSL "}"), PG_JOIN_DEFAULT);
+	/* a benchmark perfguide does not know has no defaults */
+	assert_int_equal(pg_row_joins("other.x", "{}", "{\"a\":1}"), PG_JOIN_SOME);
+	int how[] = { PG_JOIN_SOME, PG_JOIN_DEFAULT }, two[] = { PG_JOIN_SOME, PG_JOIN_SOME },
+	    one[] = { PG_JOIN_NO, PG_JOIN_SOME };
+	assert_int_equal(pg_join_pick(how, 2), 1);
+	assert_int_equal(pg_join_pick(two, 2), -1);
+	assert_int_equal(pg_join_pick(one, 2), 1);
+
+	struct pg_record m[] = { res("crypto.aes-128-cbc", "{" KERNEL ",\"size\":16}", "throughput", 10),
+				 res("crypto.aes-128-cbc", "{" KERNEL ",\"size\":1024}", "throughput", 20),
+				 res("crypto.aes-128-cbc", "{" OPENSSL ",\"size\":16}", "throughput", 30),
+				 res("crypto.aes-128-cbc", "{" OPENSSL ",\"size\":1024}", "throughput", 40) };
+	struct pg_record pub[] = { res("crypto.aes-128-cbc", "{\"size\":16}", "throughput", 50),
+				   res("crypto.aes-128-cbc", "{\"size\":1024}", "throughput", 60) };
+	for (int i = 0; i < 4; i++)
+		m[i].section = (char *)"Crypto";
+	for (int i = 0; i < 2; i++)
+		pub[i].section = (char *)"Crypto";
+	struct pg_rrun runs[] = { { .id = (char *)"m", .board = (char *)"M", .res = m, .nres = 4 },
+				  { .id = (char *)"p", .board = (char *)"P", .res = pub, .nres = 2,
+				    .version = (char *)"published table" } };
+	const struct pg_rrun *p[] = { &runs[0], &runs[1] };
+	struct pg_guide g;
+	struct pg_table t;
+	assert_int_equal(pg_guide_build(&g, p, 2), 0);
+	assert_int_equal(pg_table_section(&g, 0, 0, &t), 0);
+	/* P's figures under the openssl column, beside M's */
+	assert_int_equal(t.ncols, 8);
+	assert_string_equal(t.head[2].text, "M: backend=kernel throughput (MB/s)");
+	assert_string_equal(t.head[4].text, "M: backend=openssl throughput (MB/s)");
+	assert_string_equal(t.head[6].text, "P: backend=openssl throughput (MB/s)");
+	assert_int_equal(t.nrows, 2);
+	assert_string_equal(pg_table_cell(&t, 0, 6)->text, "50.00");
+	assert_string_equal(pg_table_cell(&t, 1, 6)->text, "60.00");
+	pg_table_free(&t);
+	char used[16] = { 0 };
+	struct pg_plot *pl;
+	int n;
+	assert_int_equal(pg_section_plots(&g, 0, used, &pl, &n), 0);
+	assert_int_equal(n, 2);
+	for (int i = 0; i < n; i++) {
+		int openssl = strstr(pl[i].title, "backend=openssl") != NULL;
+		assert_true(openssl || strstr(pl[i].title, "backend=kernel"));
+		assert_int_equal(pl[i].ns, 2);
+		assert_string_equal(pl[i].s[1].name, "P");
+		assert_int_equal(pl[i].s[1].n, openssl ? 2 : 0);
+	}
+	pg_plots_free(pl, n);
+	pg_guide_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +388,7 @@ int main(void)
 		cmocka_unit_test(merge_notes),
 		cmocka_unit_test(wide_interval),
 		cmocka_unit_test(log_axes),
+		cmocka_unit_test(published_join),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
