@@ -124,6 +124,9 @@ bt = one(t, "net.tcp.bidir", "throughput")
 tx = one(t, "net.tcp.bidir", "tx")
 rx = one(t, "net.tcp.bidir", "rx")
 check(bt["label"] == "TCP Bidirectional Throughput", "bidir label %r" % bt.get("label"))
+# each way named as part of that test, not as a second bidirectional row
+check(tx["label"] == "TCP Bidirectional Throughput: this side sends", "tx label %r" % tx.get("label"))
+check(rx["label"] == "TCP Bidirectional Throughput: the peer sends", "rx label %r" % rx.get("label"))
 for a, b, c in zip(bt["samples"], tx["samples"], rx["samples"]):
     check(abs(a - (b + c)) <= 1e-6 * a and b > 0 and c > 0, "bidir %g != %g + %g" % (a, b, c))
 
@@ -187,6 +190,15 @@ s = results(d + "/s.jsonl", end=None)
 check(len(s) == 1 and s[0]["status"] == "error" and "127.0.0.1:9" in s[0]["reason"],
       "unreachable peer: %s" % s)
 PY
+
+# In the guide, the bidirectional test is one row and its two ways, named
+# as such: no second "TCP bidirectional throughput" row.
+"$PG" report "$T/t.jsonl" -o "$T/t.md" 2>/dev/null || fail "report of the TCP streams failed"
+[ "$(grep -ci '^| TCP bidirectional' "$T/t.md")" -eq 3 ] &&
+	grep -q '^| TCP Bidirectional Throughput (Mbit/s) |' "$T/t.md" &&
+	grep -q '^| TCP Bidirectional Throughput: this side sends (Mbit/s) |' "$T/t.md" &&
+	grep -q '^| TCP Bidirectional Throughput: the peer sends (Mbit/s) |' "$T/t.md" ||
+	fail "the bidirectional rows: $(grep -i '^| TCP bidirectional' "$T/t.md")"
 
 # A peer of our own on loopback: one with a key, then one killed mid-test.
 start_serve() {

@@ -226,6 +226,9 @@ static int tcp_stream_check(const struct pg_args *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* The seed's row for the sum; each way named as a part of that test, not
+ * as another ("TCP bidirectional throughput (...) tx" read as a second
+ * bidirectional row beside the first). */
 static void bidir_label(const struct pg_bench *b, const struct pg_args *a, const char *metric,
 			char *buf, size_t len)
 {
@@ -233,6 +236,10 @@ static void bidir_label(const struct pg_bench *b, const struct pg_args *a, const
 	(void)a;
 	if (strcmp(metric, "throughput") == 0)
 		snprintf(buf, len, "TCP Bidirectional Throughput");
+	else if (strcmp(metric, "tx") == 0)
+		snprintf(buf, len, "TCP Bidirectional Throughput: this side sends");
+	else if (strcmp(metric, "rx") == 0)
+		snprintf(buf, len, "TCP Bidirectional Throughput: the peer sends");
 }
 
 #define STREAM_PARAMS(quick_time)							\
