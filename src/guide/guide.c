@@ -384,15 +384,77 @@ static int fill_column(struct pg_guide *g, int c)
 	return rc;
 }
 
-/* Whether row r's parameter name has the value v in every other row of its
- * benchmark (then naming the row by it tells a reader nothing). */
-static int shared_by_all(const struct pg_guide *g, json_t **params, int r, const char *name, json_t *v)
+/* Rows in an order that puts alike rows side by side (a sort, so that
+ * what all of a benchmark's rows share, or which rows share a label, is
+ * found in one pass over them, not by a scan of every row per row: a guide
+ * of 100,000 rows took minutes, issue 40). */
+struct row_ref {
+	const struct pg_grow *row;
+	int r;
+};
+
+static int cmp_bench(const void *a, const void *b)
 {
-	for (int o = 0; o < g->nrows; o++)
-		if (o != r && strcmp(g->rows[o].bench, g->rows[r].bench) == 0 &&
-		    !json_equal(json_object_get(params[o], name), v))
-			return 0;
-	return 1;
+	const struct row_ref *x = a, *y = b;
+	int c = strcmp(x->row->bench, y->row->bench);
+	return c ? c : x->r - y->r;
+}
+
+/* Rows with a label by section, label and metric. */
+static int cmp_label(const void *a, const void *b)
+{
+	const struct row_ref *x = a, *y = b;
+	int c = x->row->section - y->row->section;
+	if (!c)
+		c = strcmp(x->row->label, y->row->label);
+	if (!c)
+		c = strcmp(x->row->metric, y->row->metric);
+	return c ? c : x->r - y->r;
+}
+
+static int same_label(const struct pg_grow *x, const struct pg_grow *y)
+{
+	return x->section == y->section && strcmp(x->label, y->label) == 0 && strcmp(x->metric, y->metric) == 0;
+}
+
+/* label_shared of every row with a label: another row of its section
+ * carries its label (and metric). */
+static int mark_shared_labels(struct pg_guide *g)
+{
+	struct row_ref *by = malloc(sizeof(*by) * ((size_t)g->nrows + 1));
+	if (!by)
+		return -1;
+	int n = 0;
+	for (int r = 0; r < g->nrows; r++)
+		if (g->rows[r].label)
+			by[n++] = (struct row_ref){ &g->rows[r], r };
+	qsort(by, (size_t)n, sizeof(*by), cmp_label);
+	for (int i = 0; i < n; i++)
+		g->rows[by[i].r].label_shared = (i > 0 && same_label(by[i - 1].row, by[i].row)) ||
+						(i + 1 < n && same_label(by[i].row, by[i + 1].row));
+	free(by);
+	return 0;
+}
+
+/* The parameters that have one value in every row of a benchmark (rows
+ * by[first..last)): those of the first row that each other row has too,
+ * with that value. Naming a row by them tells a reader nothing. */
+static json_t *shared_params(json_t **params, const struct row_ref *by, int first, int last)
+{
+	json_t *all = json_object(), *v;
+	const char *name;
+	if (!all)
+		return NULL;
+	json_object_foreach(params[by[first].r], name, v) {
+		int i = first + 1;
+		while (i < last && json_equal(json_object_get(params[by[i].r], name), v))
+			i++;
+		if (i == last && json_object_set(all, name, v) < 0) {
+			json_decref(all);
+			return NULL;
+		}
+	}
+	return all;
 }
 
 int pg_place_param(const struct pg_guide *g, int s, const char *name)
@@ -405,14 +467,21 @@ int pg_place_param(const struct pg_guide *g, int s, const char *name)
 	return 0;
 }
 
-/* Whether another row of r's section carries r's label. */
-static int label_shared(const struct pg_guide *g, int r)
+/* Row r's dist: its parameters less those its benchmark's rows share
+ * and those that say where it ran (the medium's to say, in its table's
+ * intro). */
+static int name_row(struct pg_guide *g, int r, json_t *params, json_t *shared)
 {
-	for (int o = 0; o < g->nrows; o++)
-		if (o != r && g->rows[o].label && g->rows[o].section == g->rows[r].section &&
-		    strcmp(g->rows[o].label, g->rows[r].label) == 0 && strcmp(g->rows[o].metric, g->rows[r].metric) == 0)
-			return 1;
-	return 0;
+	json_t *keep = json_object(), *v;
+	const char *name;
+	json_object_foreach(params, name, v)
+		if (!json_object_get(shared, name) && !pg_place_param(g, g->rows[r].section, name))
+			json_object_set(keep, name, v);
+	char *t = pg_json_text(keep), shown[160];
+	pg_params_display(g->rows[r].bench, t ? t : "{}", shown, sizeof(shown));
+	free(t);
+	json_decref(keep);
+	return (g->rows[r].dist = strdup(shown)) ? 0 : -1;
 }
 
 /* A row with no label is named by its benchmark's title, the parameters
@@ -422,29 +491,32 @@ static int label_shared(const struct pg_guide *g, int r)
 static int name_rows(struct pg_guide *g)
 {
 	json_t **params = calloc((size_t)g->nrows + 1, sizeof(*params));
-	int rc = params ? 0 : -1;
-	for (int r = 0; rc == 0 && r < g->nrows; r++)
+	struct row_ref *by = malloc(sizeof(*by) * ((size_t)g->nrows + 1));
+	int rc = params && by ? mark_shared_labels(g) : -1;
+	for (int r = 0; rc == 0 && r < g->nrows; r++) {
 		if (!(params[r] = json_loads(g->rows[r].params, 0, NULL)))
 			params[r] = json_object();
-	for (int r = 0; rc == 0 && r < g->nrows; r++) {
-		if (g->rows[r].label && !(g->rows[r].label_shared = label_shared(g, r)))
-			continue;
-		json_t *keep = json_object(), *v;
-		const char *name;
-		/* where it ran is the medium's to say, in its table's intro */
-		json_object_foreach(params[r], name, v)
-			if (!shared_by_all(g, params, r, name, v) && !pg_place_param(g, g->rows[r].section, name))
-				json_object_set(keep, name, v);
-		char *t = pg_json_text(keep), shown[160];
-		pg_params_display(g->rows[r].bench, t ? t : "{}", shown, sizeof(shown));
-		free(t);
-		json_decref(keep);
-		if (!(g->rows[r].dist = strdup(shown)))
+		by[r] = (struct row_ref){ &g->rows[r], r };
+	}
+	if (rc == 0)
+		qsort(by, (size_t)g->nrows, sizeof(*by), cmp_bench);
+	for (int first = 0, last; rc == 0 && first < g->nrows; first = last) {
+		for (last = first + 1; last < g->nrows && strcmp(by[last].row->bench, by[first].row->bench) == 0;)
+			last++;
+		json_t *shared = shared_params(params, by, first, last);
+		if (!shared)
 			rc = -1;
+		for (int i = first; rc == 0 && i < last; i++) {
+			int r = by[i].r;
+			if (!g->rows[r].label || g->rows[r].label_shared)
+				rc = name_row(g, r, params[r], shared);
+		}
+		json_decref(shared);
 	}
 	for (int r = 0; params && r < g->nrows; r++)
 		json_decref(params[r]);
 	free(params);
+	free(by);
 	return rc;
 }
 
