@@ -511,6 +511,55 @@ def only_client(port):
     s.sendall(frame(BYE))
 
 
+def log_lines(port, nthreads, per):
+    """nthreads clients at once, per connections each: HELLO, then (when
+    welcome) three STARTs of a test that does not exist, each refused in a
+    line of the peer's log, then BYE. Prints what the peer answered."""
+    counts = {"welcome": 0, "busy": 0, "refused": 0, "closed": 0}
+    lock = threading.Lock()
+    errors = []
+
+    def client(n):
+        try:
+            for i in range(per):
+                s = conn(port)
+                s.sendall(frame(HELLO))
+                f = recv(s)
+                if f is not None and f[0] == WELCOME:
+                    for k in range(3):
+                        s.sendall(frame(START, {"test": "z" * 40}))
+                        g = recv(s)
+                        if g is None or g[0] != ERROR:
+                            errors.append("START of an unknown test: %r" % (g,))
+                            break
+                        with lock:
+                            counts["refused"] += 1
+                    s.sendall(frame(BYE))
+                    with lock:
+                        counts["welcome"] += 1
+                elif f is not None and f[0] == BUSY:
+                    with lock:
+                        counts["busy"] += 1
+                elif f is None:	# closed at once (a limit on connections)
+                    with lock:
+                        counts["closed"] += 1
+                else:
+                    errors.append("HELLO: answered %r" % (f,))
+                recv(s)	# the peer closes
+                s.close()
+        except OSError as e:
+            errors.append("client %d: %s" % (n, e))
+
+    ts = [threading.Thread(target=client, args=(n,)) for n in range(nthreads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        fail("; ".join(errors[:3]))
+    print("welcome=%(welcome)d busy=%(busy)d refused=%(refused)d closed=%(closed)d" % counts)
+
+
 def main():
     port, case = int(sys.argv[1]), sys.argv[2]
     # the key file is the last argument of the cases that take one
@@ -661,6 +710,8 @@ def main():
         icmp(port)
     elif case == "sharedcap":
         shared_cap(port, float(sys.argv[3]))
+    elif case == "loglines":
+        log_lines(port, int(sys.argv[3]), int(sys.argv[4]))
     elif case == "onlyclient":
         only_client(port)
     else:
