@@ -45,9 +45,24 @@ int pg_guide_add_column(struct pg_guide *g, const struct pg_rrun *run, int nruns
 	return 0;
 }
 
+struct by_start {
+	const struct pg_rrun *run;
+	int at;
+};
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct by_start *x = a, *y = b;
+	int c = strcmp(x->run->started, y->run->started);
+	return c ? c : x->at - y->at;
+}
+
 /* Runs of a column by when they started (ISO times sort as text), the
- * order given where they say the same. */
-void pg_column_sort(struct pg_gcol *c)
+ * order given where they say the same; a run that does not say stays
+ * where it is, and no run passes it. A sort of each stretch between such
+ * runs, by time then place (stable): the insertion sort it replaces took
+ * seconds for a column of 30,000 runs (issue 40). */
+static void insertion_sort(struct pg_gcol *c)
 {
 	for (int i = 1; i < c->nruns; i++)
 		for (int j = i; j > 0; j--) {
@@ -58,6 +73,23 @@ void pg_column_sort(struct pg_gcol *c)
 			c->runs[j] = c->runs[j - 1];
 			c->runs[j - 1] = t;
 		}
+}
+
+void pg_column_sort(struct pg_gcol *c)
+{
+	struct by_start *by = malloc(sizeof(*by) * ((size_t)c->nruns + 1));
+	if (!by) {	/* no memory for the fast way: the slow one needs none */
+		insertion_sort(c);
+		return;
+	}
+	for (int first = 0, end; first < c->nruns; first = end + 1) {
+		for (end = first; end < c->nruns && c->runs[end]->started; end++)
+			by[end - first] = (struct by_start){ c->runs[end], end };
+		qsort(by, (size_t)(end - first), sizeof(*by), cmp_start);
+		for (int i = first; i < end; i++)
+			c->runs[i] = by[i - first].run;
+	}
+	free(by);
 }
 
 /* What emulated the CPU of each run, from its machine (machine.emulated,
