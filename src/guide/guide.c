@@ -108,15 +108,15 @@ static void section_describe(struct pg_section *s, const char *title, json_t *ru
 
 static int section_index(struct pg_guide *g, const char *title, json_t *run_sections)
 {
-	for (int i = 0; i < g->nsections; i++)
-		if (strcasecmp(g->sections[i].title, title) == 0)
-			return i;
+	int i = pg_guide_find_section(g, title);
+	if (i >= 0)
+		return i;
 	struct pg_section *n = realloc(g->sections, sizeof(*n) * (size_t)(g->nsections + 1));
 	if (!n)
 		return -1;
 	g->sections = n;
 	section_describe(&n[g->nsections], title, run_sections);
-	return g->nsections++;
+	return pg_guide_index_section(g, g->nsections) < 0 ? -1 : g->nsections++;
 }
 
 static int same_key(const struct pg_grow *r, const struct pg_record *x)
@@ -526,8 +526,6 @@ int pg_guide_build(struct pg_guide *g, const struct pg_rrun *const *runs, int nr
 	return pg_guide_build_opts(g, runs, nruns, &o);
 }
 
-static int note_sections(struct pg_guide *g);
-
 int pg_guide_build_opts(struct pg_guide *g, const struct pg_rrun *const *runs, int nruns,
 			const struct pg_guide_opts *o)
 {
@@ -551,7 +549,7 @@ int pg_guide_build_opts(struct pg_guide *g, const struct pg_rrun *const *runs, i
 		if (pg_column_emulators(&g->cols[c]) < 0 || fill_column(g, c) < 0)
 			return -1;
 	}
-	return note_sections(g) < 0 ? -1 : pg_guide_name_columns(g);
+	return pg_guide_note_sections(g) < 0 ? -1 : pg_guide_name_columns(g);
 }
 
 void pg_guide_free(struct pg_guide *g)
@@ -577,6 +575,8 @@ void pg_guide_free(struct pg_guide *g)
 	free(g->ngeo);
 	free(g->has);
 	free(g->index);
+	free(g->titles);
+	free(g->sec_start);
 	memset(g, 0, sizeof(*g));
 	g->baseline = -1;
 }
@@ -752,46 +752,4 @@ const char *pg_metric_title(const struct pg_guide *g, int section, const char *m
 			return buf;
 		}
 	return metric;
-}
-
-int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last)
-{
-	*first = *last = -1;
-	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == s) {
-			if (*first < 0)
-				*first = r;
-			*last = r;
-		}
-	return *first >= 0;
-}
-
-int pg_section_has_cpu(const struct pg_guide *g, int section)
-{
-	if (!g->sections[section].cpu_load)
-		return 0;
-	for (int c = 0; c < g->ncols; c++)
-		if (g->has[(size_t)section * (size_t)g->ncols + (size_t)c] & PG_HAS_BUSY)
-			return 1;
-	return 0;
-}
-
-int pg_column_in_section(const struct pg_guide *g, int s, int c)
-{
-	return (g->has[(size_t)s * (size_t)g->ncols + (size_t)c] & PG_HAS_RESULT) != 0;
-}
-
-/* What each column has in each section, once. */
-static int note_sections(struct pg_guide *g)
-{
-	g->has = calloc((size_t)g->nsections * (size_t)g->ncols + 1, 1);
-	if (!g->has)
-		return -1;
-	for (int r = 0; r < g->nrows; r++)
-		for (int c = 0; c < g->ncols; c++) {
-			const struct pg_gcell *cell = &g->rows[r].cells[c];
-			unsigned char *h = &g->has[(size_t)g->rows[r].section * (size_t)g->ncols + (size_t)c];
-			*h |= (cell->present ? PG_HAS_RESULT : 0) | (cell->have_busy ? PG_HAS_BUSY : 0);
-		}
-	return 0;
 }

@@ -155,6 +155,13 @@ struct pg_guide {
 	/* Rows by key (guide.c): a hash table of row indices, -1 empty. */
 	int *index;
 	size_t index_cap;
+	/* Sections by title, case aside (sections.c): a hash table of
+	 * indices into sections as they were read, -1 empty; only while
+	 * building (sort_sections reorders the sections). */
+	int *titles;
+	size_t title_cap;
+	/* The rows of section s are sec_start[s] .. sec_start[s + 1] - 1. */
+	int *sec_start;
 };
 
 /* Runs of one board go into one column, in the order given. */
@@ -192,6 +199,12 @@ void pg_cell_text(const struct pg_gcell *c, char *buf, size_t len);
  * unit in brackets. */
 void pg_row_name(const struct pg_grow *r, char *buf, size_t len);
 int pg_section_has_cpu(const struct pg_guide *g, int section);
+/* Building the sections (sections.c): the section of this title, case
+ * aside (-1: none yet), a new section s into that look-up, and once the
+ * cells are filled, each section's rows and what each column has there. */
+int pg_guide_find_section(const struct pg_guide *g, const char *title);
+int pg_guide_index_section(struct pg_guide *g, int s);
+int pg_guide_note_sections(struct pg_guide *g);
 /* Whether column c has a result in section s. */
 int pg_column_in_section(const struct pg_guide *g, int s, int c);
 /* How a metric is named in the section's tables: its title there
