@@ -8,16 +8,17 @@
 #include "guide.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <strings.h>
 
 /* Titles are one section whatever their case: the hash folds it. */
 static size_t title_hash(const char *t)
 {
-	size_t h = 14695981039346656037u;
+	uint64_t h = 14695981039346656037u;	/* FNV-1a, 64 bits on every target */
 	for (; *t; t++)
-		h = (h ^ (size_t)tolower((unsigned char)*t)) * 1099511628211u;
-	return h;
+		h = (h ^ (uint64_t)tolower((unsigned char)*t)) * 1099511628211u;
+	return (size_t)(h ^ (h >> 32));
 }
 
 static void title_put(struct pg_guide *g, int s)
