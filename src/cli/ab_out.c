@@ -137,7 +137,8 @@ static json_t *row_json(const struct ab_rows *x, int i)
 {
 	const struct pg_ab_row *e = &x->ab.rows[i];
 	json_t *j = pg_compare_row_json(&x->c.rows[i]);
-	json_object_set_new(j, "test", json_string("paired t on the rounds' log ratios"));
+	json_object_set_new(j, "test", json_string(e->t.kept < e->t.n ? "paired Yuen (10% trimmed mean) on the rounds' log ratios" :
+								 "paired t on the rounds' log ratios"));
 	json_object_set_new(j, "rounds", json_integer(e->used));
 	if (e->used >= 2 && x->ab.looks && !e->lost) {
 		json_object_set_new(j, "interval_lo_pct", isfinite(e->d.lo_pct) ? json_real(e->d.lo_pct) : json_null());

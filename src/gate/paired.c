@@ -15,7 +15,7 @@ const double pg_ab_equiv_share[PG_AB_NLOOKS] = PG_AB_EQUIV_SHARE;
 void pg_paired_t(const double *x, int n, struct pg_paired *out)
 {
 	double sum = 0, sq = 0;
-	*out = (struct pg_paired){ .n = n, .p = 1 };
+	*out = (struct pg_paired){ .n = n, .kept = n, .p = 1 };
 	if (n < 1)
 		return;
 	for (int i = 0; i < n; i++)
@@ -34,6 +34,50 @@ void pg_paired_t(const double *x, int n, struct pg_paired *out)
 		out->p = pg_student_p(out->mean / out->se, out->df);
 	else
 		out->p = out->mean == 0 ? 1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Yuen (1974): the trimmed mean over its standard error, which is the
+ * winsorized sample's spread over the pairs kept, on kept - 1 degrees
+ * of freedom. */
+int pg_paired_trimmed(const double *x, int n, double trim, struct pg_paired *out)
+{
+	int g = n > 0 ? (int)floor(trim * n) : 0;
+	if (g < 1 || n - 2 * g < 2) {
+		pg_paired_t(x, n, out);
+		return 0;
+	}
+	double *s = malloc(sizeof(double) * (size_t)n);
+	if (!s)
+		return -1;
+	for (int i = 0; i < n; i++)
+		s[i] = x[i];
+	qsort(s, (size_t)n, sizeof(double), cmp_double);
+	int h = n - 2 * g;
+	double sum = 0, wsum = 0, wsq = 0;
+	for (int i = g; i < n - g; i++)
+		sum += s[i];
+	for (int i = 0; i < n; i++)
+		wsum += s[i < g ? g : i >= n - g ? n - g - 1 : i];
+	double wmean = wsum / n;
+	for (int i = 0; i < n; i++) {
+		double w = s[i < g ? g : i >= n - g ? n - g - 1 : i] - wmean;
+		wsq += w * w;
+	}
+	free(s);
+	*out = (struct pg_paired){ .n = n, .kept = h, .p = 1, .mean = sum / h, .df = h - 1 };
+	out->sd = sqrt(wsq / (n - 1));
+	out->se = sqrt(wsq / ((double)h * (h - 1)));
+	if (out->se > 0)
+		out->p = pg_student_p(out->mean / out->se, out->df);
+	else
+		out->p = out->mean == 0 ? 1 : 0;
+	return 0;
 }
 
 int pg_ab_add_pair(struct pg_ab_row *r, double log_ratio, int b_first)
@@ -146,8 +190,10 @@ static int test_row(struct pg_ab_row *r, struct tq_cache *q)
 	if (!x)
 		return -1;
 	r->used = pg_ab_balanced(r, x);
-	pg_paired_t(x, r->used, &r->t);
+	int rc = pg_paired_trimmed(x, r->used, PG_AB_TRIM, &r->t);
 	free(x);
+	if (rc < 0)
+		return -1;
 	r->c = (struct pg_change){ .est = r->t.mean, .higher = r->higher, .n_base = r->used, .n_new = r->used,
 				   .more_by = PG_MORE_PAIRS, .df = r->t.df };
 	double half = r->used < 2 ? INFINITY : tq(q, (int)r->t.df) * r->t.se;

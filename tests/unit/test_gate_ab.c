@@ -10,8 +10,11 @@
  *    them call any row regressed or improved;
  *  - every row +20% at that spread: at least 90% of the rows regressed
  *    within 12 rounds; a lone row +20% among 19 that did not change: found
- *    within 12 rounds in at least 85% of the ab's (88% expected: the rate
- *    of false alarms that the looks hold, gate/paired.h, costs that);
+ *    within 12 rounds in at least 70% of the ab's (77% expected: the rate
+ *    of false alarms that the looks hold and the trimmed test cost that,
+ *    gate/paired.h), within 24 in at least 95%;
+ *  - an A/A on a host with long tails (one pair in 20 far off): at most
+ *    1% call a row, at least 90% of the rows within noise;
  *  - a row of spread 0.3 and no change, the ab ended after 3 rounds:
  *    undecided, never within noise;
  *  - a disturbed round's lost pair keeps the orders balanced.
@@ -60,6 +63,7 @@ struct sim {
 	int n;
 	double change[ROWS], spread[ROWS];
 	int max_rounds;
+	double wild_rate, wild_sd;	/* a share of the pairs off by N(0, wild_sd): the host's tails */
 };
 
 static void sim_ab(const struct sim *s, struct pg_ab *ab)
@@ -81,6 +85,8 @@ static void sim_ab(const struct sim *s, struct pg_ab *ab)
 				continue;
 			double a = drift + s->spread[i] / sqrt(2) * normal() + (b_first ? ORDER : 0);
 			double b = drift + s->change[i] + s->spread[i] / sqrt(2) * normal() + (b_first ? 0 : ORDER);
+			if (s->wild_rate > 0 && uniform() < s->wild_rate)
+				b += s->wild_sd * normal();
 			assert_int_equal(pg_ab_add_pair(&ab->rows[i], b - a, b_first), 0);
 		}
 		if (pg_ab_look_due(ab))
@@ -121,13 +127,43 @@ static void aa_false_alarms(void **state)
 	assert_true(any <= TRIALS / 100);
 }
 
-/* How many rows with a change were regressed within 12 rounds. */
-static int found_in_12(const struct pg_ab *ab, const struct sim *s)
+/* An A/A on a host with long tails, as this VM's rounds showed: pairs at
+ * a spread of 0.05, one in 20 off by a further N(0, 0.4). The trimmed
+ * test holds the false alarms and still finds most rows within noise
+ * (Student's t, whose interval one wild pair widens for every later look,
+ * left most undecided). */
+static void aa_long_tails(void **state)
+{
+	(void)state;
+	rng_state = 40;
+	struct sim s = { .n = ROWS, .max_rounds = 48, .wild_rate = 0.05, .wild_sd = 0.4 };
+	for (int i = 0; i < ROWS; i++)
+		s.spread[i] = 0.05;
+	int any = 0, same = 0;
+	for (int t = 0; t < TRIALS; t++) {
+		struct pg_ab ab;
+		sim_ab(&s, &ab);
+		int call = 0;
+		for (int i = 0; i < ROWS; i++) {
+			call |= called(&ab.rows[i]);
+			same += ab.rows[i].decided && ab.rows[i].d.verdict == PG_SAME;
+		}
+		any += call;
+		pg_ab_free(&ab);
+	}
+	printf("A/A with long tails, %d ab's of %d rows: %d called a row; rows within noise %d of %d\n", TRIALS, ROWS,
+	       any, same, TRIALS * ROWS);
+	assert_true(any <= TRIALS / 100);
+	assert_true(same >= TRIALS * ROWS * 9 / 10);
+}
+
+/* How many rows with a change were regressed within this many rounds. */
+static int found_within(const struct pg_ab *ab, const struct sim *s, int rounds)
 {
 	int f = 0;
 	for (int i = 0; i < s->n; i++)
 		f += s->change[i] != 0 && ab->rows[i].decided && ab->rows[i].d.verdict == PG_REGRESSED &&
-		     pg_ab_look_rounds[ab->rows[i].decided_look] <= 12;
+		     pg_ab_look_rounds[ab->rows[i].decided_look] <= rounds;
 	return f;
 }
 
@@ -141,24 +177,26 @@ static void power_twenty_percent(void **state)
 		all.change[i] = log(1.2);
 	}
 	lone.change[0] = log(1.2);
-	int found_all = 0, found_lone = 0, wrong = 0;
+	int found_all = 0, found_lone = 0, found_lone24 = 0, wrong = 0;
 	for (int t = 0; t < TRIALS; t++) {
 		struct pg_ab ab;
 		sim_ab(&all, &ab);
-		found_all += found_in_12(&ab, &all);
+		found_all += found_within(&ab, &all, 12);
 		for (int i = 0; i < ROWS; i++)
 			wrong += ab.rows[i].decided && ab.rows[i].d.verdict != PG_REGRESSED;
 		pg_ab_free(&ab);
 		sim_ab(&lone, &ab);
-		found_lone += found_in_12(&ab, &lone);
+		found_lone += found_within(&ab, &lone, 12);
+		found_lone24 += found_within(&ab, &lone, 24);
 		pg_ab_free(&ab);
 	}
 	printf("+20%% at %.1f: every row: %d of %d rows regressed within 12 rounds (%d decided otherwise); "
-	       "a lone row among %d: found within 12 rounds in %d of %d\n", SPREAD, found_all, TRIALS * ROWS, wrong,
-	       ROWS, found_lone, TRIALS);
+	       "a lone row among %d: found within 12 rounds in %d of %d, within 24 in %d\n", SPREAD, found_all,
+	       TRIALS * ROWS, wrong, ROWS, found_lone, TRIALS, found_lone24);
 	assert_true(found_all >= TRIALS * ROWS * 9 / 10);
 	assert_int_equal(wrong, 0);
-	assert_true(found_lone >= TRIALS * 85 / 100);
+	assert_true(found_lone >= TRIALS * 70 / 100);
+	assert_true(found_lone24 >= TRIALS * 95 / 100);
 }
 
 static void wide_three_rounds(void **state)
@@ -197,6 +235,20 @@ static void balance_and_t(void **state)
 	assert_true(fabs(t.mean - 0.275) < 1e-12);
 	assert_true(fabs(t.sd - 0.170783) < 1e-5);
 	assert_true(fabs(t.p - 0.04867) < 2e-4);
+	/* Yuen's: one wild pair of ten trimmed from each end; the rest
+	 * winsorized (sd 0.0157762), se = sqrt(sum of squares / (8 x 7)),
+	 * t = 0.005 / 0.0063246 = 0.7906 on 7 degrees of freedom */
+	double wild[] = { 0.01, 0.02, -0.01, 0.00, 0.03, 0.01, -0.02, 0.02, 0.01, -0.5 };
+	assert_int_equal(pg_paired_trimmed(wild, 10, 0.1, &t), 0);
+	assert_int_equal(t.kept, 8);
+	assert_true(fabs(t.mean - 0.005) < 1e-12);
+	assert_true(fabs(t.sd - 0.0157762) < 1e-6);
+	assert_true(fabs(t.se - 0.0063246) < 1e-6);
+	assert_true(t.df == 7);
+	assert_true(t.p > 0.4 && t.p < 0.5);
+	/* fewer than 10 pairs: nothing to trim at 10%, Student's t */
+	assert_int_equal(pg_paired_trimmed(out, 4, 0.1, &t), 0);
+	assert_true(t.kept == 4 && fabs(t.p - 0.04867) < 2e-4);
 	/* the same figure every round: no spread, certain */
 	double same[] = { 0.0, 0.0, 0.0 };
 	pg_paired_t(same, 3, &t);
@@ -218,6 +270,7 @@ int main(void)
 		cmocka_unit_test(balance_and_t),
 		cmocka_unit_test(wide_three_rounds),
 		cmocka_unit_test(aa_false_alarms),
+		cmocka_unit_test(aa_long_tails),
 		cmocka_unit_test(power_twenty_percent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
