@@ -41,7 +41,8 @@ static const struct pg_opt report_opts[] = {
 	  "release=09.02) or per run" },
 	{ "baseline", 0, 'B', "BOARD",
 	  "each board's ratio to BOARD per row (above 1: better), the geometric mean per section, and a "
-	  "mark where the two boards' min..max overlap" },
+	  "mark where the two boards' min..max overlap; with --label or --release, BOARD's runs whatever "
+	  "their labels when none has them (a table imported from another release)" },
 	{ "title", 0, 'T', "TEXT", "the guide's title (default: Performance guide)" },
 	{ "all-metrics", 0, 'M', NULL,
 	  "also every metric a section's table leaves out, in a table of its own (csv and json always have "
@@ -121,6 +122,10 @@ struct selection {
 	 * (a file of 30,000 runs took seconds, issue 40). */
 	int *byid;
 	size_t byid_cap;
+	/* The --baseline board's runs from the files given that lack a label
+	 * asked for: taken when it has no run with them (held below). */
+	struct pg_rrun *held;
+	int nheld;
 	char err[2048];		/* a path of the store (512) and more */
 };
 
@@ -353,6 +358,26 @@ static int labels_match(const struct report_opts *o, const char *labels)
 	return 1;
 }
 
+/* A run of the --baseline board without the labels asked for, kept
+ * aside in case that board has no run with them. */
+static int hold(struct selection *sel, struct pg_rrun *r)
+{
+	struct pg_rrun *p = realloc(sel->held, sizeof(*p) * (size_t)(sel->nheld + 1));
+	if (!p) {
+		pg_rrun_free(r);
+		snprintf(sel->err, sizeof(sel->err), "out of memory");
+		return -1;
+	}
+	sel->held = p;
+	sel->held[sel->nheld++] = *r;
+	return 0;
+}
+
+static int is_baseline(const struct report_opts *o, const struct pg_rrun *r)
+{
+	return o->baseline && r->board && strcmp(r->board, o->baseline) == 0;
+}
+
 static int add_files(struct selection *sel, const struct report_opts *o)
 {
 	for (int i = 0; i < o->nfiles; i++) {
@@ -364,6 +389,8 @@ static int add_files(struct selection *sel, const struct report_opts *o)
 		for (int k = 0; k < nfr; k++)
 			if (rc == 0 && labels_match(o, fr[k].labels))
 				rc = add_run(sel, &fr[k]);
+			else if (rc == 0 && is_baseline(o, &fr[k]))
+				rc = hold(sel, &fr[k]);
 			else
 				pg_rrun_free(&fr[k]);
 		free(fr);
@@ -399,8 +426,9 @@ static void asked(const struct report_opts *o, char *buf, size_t len)
 /* Every run of the store (of board, when not NULL) with the labels asked
  * for, oldest first: the guide takes per benchmark the latest result of a
  * column's runs (or with --all-runs merges them), so a run of a few
- * benchmarks never hides an earlier full one. */
-static int add_store_runs(struct selection *sel, const struct report_opts *o, const char *board)
+ * benchmarks never hides an earlier full one. -1 an error, -2 no run (each
+ * with sel->err). */
+static int add_store_runs(struct selection *sel, const struct report_opts *o, const char *board, int any_label)
 {
 	struct pg_run_summary *all;
 	int n, rc = 0, added = 0;
@@ -408,7 +436,7 @@ static int add_store_runs(struct selection *sel, const struct report_opts *o, co
 	if (open_store(sel, o->db) < 0 || sel->store->ops->list_runs(sel->store, &all, &n, sel->err, sizeof(sel->err)) < 0)
 		return -1;
 	for (int i = 0; rc == 0 && i < n; i++) {
-		if ((board && strcmp(all[i].board, board) != 0) || !labels_match(o, all[i].labels))
+		if ((board && strcmp(all[i].board, board) != 0) || (!any_label && !labels_match(o, all[i].labels)))
 			continue;
 		struct pg_rrun r;
 		int found = sel->store->ops->load_run(sel->store, all[i].id, &r, sel->err, sizeof(sel->err));
@@ -425,7 +453,41 @@ static int add_store_runs(struct selection *sel, const struct report_opts *o, co
 	else if (rc == 0 && added == 0)
 		snprintf(sel->err, sizeof(sel->err), "the store %s holds no runs%s (%s)", sel->store->path, what,
 			 what[0] ? "see 'perfguide runs'" : "run or import results first");
-	return rc == 0 && added == 0 ? -1 : rc;
+	return rc == 0 && added == 0 ? -2 : rc;
+}
+
+/* --release 09.02 --baseline am62x-sk, where am62x-sk is a board of
+ * another release or a table imported without labels: the baseline is
+ * what the release is measured against, so when none of its runs has the
+ * labels asked for, all of its runs are taken (the latest result of each
+ * benchmark, as for any column), and stderr says so. */
+static int add_baseline_runs(struct selection *sel, const struct report_opts *o)
+{
+	if (!o->baseline || !o->nlabels)
+		return 0;
+	for (int i = 0; i < sel->nruns; i++)
+		if (is_baseline(o, &sel->runs[i]))
+			return 0;
+	int rc = 0, before = sel->nruns;
+	for (int i = 0; i < sel->nheld; i++)
+		if (rc == 0)
+			rc = add_run(sel, &sel->held[i]);
+		else
+			pg_rrun_free(&sel->held[i]);
+	sel->nheld = 0;
+	if (rc == 0 && sel->nruns == before && (o->nboards || (!o->nfiles && !o->nids))) {
+		rc = add_store_runs(sel, o, o->baseline, 1);
+		if (rc == -2)
+			rc = 0;	/* no run of it anywhere: --baseline says so */
+	}
+	if (rc == 0 && sel->nruns > before) {
+		char what[300];
+		asked(o, what, sizeof(what));
+		fputs("perfguide: report: --baseline ", stderr);
+		pg_term_puts(stderr, o->baseline);
+		fprintf(stderr, ": no run of it%s; its runs whatever their labels are the baseline\n", what);
+	}
+	return rc;
 }
 
 static int select_runs(struct selection *sel, const struct report_opts *o)
@@ -437,15 +499,21 @@ static int select_runs(struct selection *sel, const struct report_opts *o)
 		if (pg_select_run(o->ids[i], o->db, &sel->store, &r, sel->err, sizeof(sel->err)) < 0 || add_run(sel, &r) < 0)
 			return -1;
 	}
-	for (int i = 0; i < o->nboards; i++)
-		if (add_store_runs(sel, o, o->boards[i]) < 0)
+	for (int i = 0; i < o->nboards; i++) {
+		int rc = add_store_runs(sel, o, o->boards[i], 0);
+		/* the baseline without the labels: add_baseline_runs' part */
+		if (rc == -2 && o->nlabels && o->baseline && strcmp(o->boards[i], o->baseline) == 0)
+			continue;
+		if (rc < 0)
 			return -1;
+	}
 	if (o->nfiles == 0 && o->nids == 0 && o->nboards == 0) {
-		if (add_store_runs(sel, o, NULL) < 0)
+		if (add_store_runs(sel, o, NULL, 0) < 0 || add_baseline_runs(sel, o) < 0)
 			return -1;
 		/* boards by name, as the seed orders its columns (no run is
 		 * added after: the table of ids is left as it is) */
 		qsort(sel->runs, (size_t)sel->nruns, sizeof(*sel->runs), by_board);
+		return 0;
 	}
 	if (sel->nruns == 0) {
 		char what[300];
@@ -453,7 +521,7 @@ static int select_runs(struct selection *sel, const struct report_opts *o)
 		snprintf(sel->err, sizeof(sel->err), "no run%s in the results files given", what);
 		return -1;
 	}
-	return 0;
+	return add_baseline_runs(sel, o);
 }
 
 /* csv is data and keeps every byte of a field in a file; a console (a
@@ -652,6 +720,9 @@ int pg_cmd_report(int argc, char **argv)
 		pg_history_free(&o.hist[i]);
 	for (int i = 0; i < sel.nruns; i++)
 		pg_rrun_free(&sel.runs[i]);
+	for (int i = 0; i < sel.nheld; i++)
+		pg_rrun_free(&sel.held[i]);
+	free(sel.held);
 	free(sel.runs);
 	free(sel.byid);
 	pg_store_close(sel.store);
