@@ -7,6 +7,9 @@
 #   ("Throughput (Mbit/s)"), never by the label that carries the row's
 #   frame ("...1518-byte frames: THROUGHPUT"); the CPU load after Mbit/s
 #   and kpps, before the packet loss, as the seed's tables;
+# - the intro says each benchmark's trial time with it where they differ
+#   ("1 s per trial (TCP bidirectional throughput); ..."), not "1/2/10 s";
+#   a run recorded with the older "{time} s per sample" reads the same way;
 # - the standard sweep: rows by frame size, charts whose x is the frame
 #   size with human axis titles, on a log axis where the figures span more
 #   than 10x and on a linear one where they do not.
@@ -75,9 +78,18 @@ echo "$one" | grep -q '^| Frame size (bytes) | UDP datagram size (bytes) | vm: T
 echo "$one" | grep '^| Frame' | grep -q -e 'byte frames' -e 'THROUGHPUT' -e 'Per Second' && fail "a label that names the row in a column's heading"
 [ "$(echo "$one" | grep -c '^| 1518 | 1472 |')" -eq 2 ] || fail "the 1518-byte row: $(echo "$one" | grep '^| [0-9]')"
 
+# The intro: each benchmark's trial time said with it.
+echo "$one" | grep -q 'loopback), 1 s per trial (TCP bidirectional throughput); 2 s per trial (UDP throughput at zero loss); 10 s per trial (UDP throughput, offered and received)\.$' ||
+	fail "the intro: $(echo "$one" | sed -n 3p)"
+echo "$one" | grep -q '1/2/10' && fail "times without their benchmarks"
 older=$(et older)
+echo "$older" | grep -q 'loopback), 1 s per sample (TCP bidirectional throughput); 2 s per sample (UDP throughput at zero loss); 10 s per sample (UDP throughput, offered and received)\.$' ||
+	fail "an older run's intro: $(echo "$older" | sed -n 3p)"
 echo "$older" | grep '^| Frame' | grep -q 'byte frames' && fail "an older run's columns named by labels"
+# one time for every benchmark: said once
 sweep=$(et sweep)
+echo "$sweep" | grep -q 'loopback), 1 s per trial (TCP bidirectional throughput); 2 s per trial (UDP throughput at zero loss); 3 s per trial (UDP throughput, offered and received)\.$' ||
+	fail "the sweep's intro: $(echo "$sweep" | sed -n 3p)"
 
 # The sweep: rows by frame size, in order; charts by frame size.
 [ "$(echo "$sweep" | awk '/^### UDP throughput at zero loss/ { on = 1; next } on && /^#/ { exit } on' | sed -n 's/^| \([0-9]*\) | \([0-9]*\) |.*/\1 \2/p' | tr '\n' ' ')" = \
