@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/record_json.h"
+#include "core/registry.h"
 #include "core/text.h"
 #include "table.h"
 
@@ -82,15 +83,19 @@ static void set_add(char *set, size_t len, const char *v)
 /* The values column c's results in section s (those its table shows) had
  * for a placeholder (name, and alt after a '?'); "" when none. Figures
  * first: a skipped result's parameters say what was asked, not what ran. */
-static void column_values(const struct pg_guide *g, int s, int c, const char *name, const char *alt, char *set,
-			  size_t len)
+static void column_values(const struct pg_guide *g, int s, int c, const char *bench, const char *name,
+			  const char *alt, char *set, size_t len)
 {
+	int first, last;
 	set[0] = '\0';
+	if (!pg_section_rows(g, s, &first, &last))
+		return;
 	for (int ok = 1; ok >= 0 && !set[0]; ok--)
-		for (int r = 0; r < g->nrows; r++) {
+		for (int r = first; r <= last; r++) {
 			const struct pg_gcell *cell = &g->rows[r].cells[c];
 			char v[VALUE_MAX], shown[VALUE_MAX];
-			if (g->rows[r].section != s || !pg_row_main(g, &g->rows[r]) || !cell->rec || pg_cell_ok(cell) != ok ||
+			if (g->rows[r].section != s || (bench && strcmp(g->rows[r].bench, bench) != 0) ||
+			    !pg_row_main(g, &g->rows[r]) || !cell->rec || pg_cell_ok(cell) != ok ||
 			    !result_value(cell->rec, name, v, sizeof(v)))
 				continue;
 			if (alt)
@@ -99,16 +104,18 @@ static void column_values(const struct pg_guide *g, int s, int c, const char *na
 		}
 }
 
-/* The placeholder's text: one value, or each board's where they differ
- * ("psync (board-a), io_uring (board-b, board-c)"); "" where no result
- * recorded it. */
-static void fill(const struct pg_guide *g, int s, const char *name, const char *alt, char *out, size_t len)
+/* The placeholder's text for the results of bench (NULL: every one of
+ * the section's): one value, or each board's where they differ ("psync
+ * (board-a), io_uring (board-b, board-c)"); "" where no result recorded
+ * it. */
+static void fill_one(const struct pg_guide *g, int s, const char *bench, const char *name, const char *alt,
+		     char *out, size_t len)
 {
 	char (*sets)[VALUE_MAX] = calloc((size_t)g->ncols + 1, sizeof(*sets));
 	size_t at = 0;
 	out[0] = '\0';
 	for (int c = 0; sets && c < g->ncols; c++)
-		column_values(g, s, c, name, alt, sets[c], sizeof(sets[c]));
+		column_values(g, s, c, bench, name, alt, sets[c], sizeof(sets[c]));
 	int groups = 0;
 	for (int c = 0; sets && c < g->ncols; c++) {
 		int first = sets[c][0] != '\0';
@@ -133,6 +140,80 @@ static void fill(const struct pg_guide *g, int s, const char *name, const char *
 	free(sets);
 }
 
+/* Benchmarks of a section told apart in its intro at most: beyond, a
+ * placeholder's values are one "/"-joined set. */
+#define BENCHES_MAX 16
+
+/* A benchmark as the intro names it: its title (as its result records
+ * it, else as this perfguide's registry has it) up to its bracket ("UDP
+ * throughput at zero loss"); the table's heading names it in full. */
+static void bench_name(const struct pg_grow *row, char *buf, size_t len)
+{
+	const struct pg_bench *b = row->title ? NULL : pg_registry_find(row->bench);
+	const char *t = row->title ? row->title : b && b->title ? b->title : row->bench, *br = strstr(t, " (");
+	snprintf(buf, len, "%.*s", (int)(br && br > t ? (size_t)(br - t) : strlen(t)), t);
+	pg_utf8_trim(buf);
+}
+
+/* The placeholder's text: where the section's benchmarks had different
+ * values, each with the words after it in the template (suffix, slen
+ * bytes) and the benchmarks it is of ("1 s per trial (TCP bidirectional
+ * throughput); 2 s per trial (UDP throughput at zero loss)"), not a set
+ * ("1/2 s") that says which of them none; returns 1 then, the suffix
+ * said. Else as fill_one, 0. */
+static int fill(const struct pg_guide *g, int s, const char *name, const char *alt, const char *suffix,
+		size_t slen, char *out, size_t len)
+{
+	int first = 0, last = -1, nb = 0, distinct = 0;
+	const struct pg_grow *bench[BENCHES_MAX];
+	char (*text)[INTRO_MAX / 4] = calloc(BENCHES_MAX, sizeof(*text));
+	int any = text && pg_section_rows(g, s, &first, &last);
+	for (int r = first; any && r <= last && nb <= BENCHES_MAX; r++) {
+		const struct pg_grow *row = &g->rows[r];
+		int seen = 0;
+		for (int b = 0; b < nb && !seen; b++)
+			seen = strcmp(bench[b]->bench, row->bench) == 0;
+		if (seen || nb == BENCHES_MAX) {
+			nb += !seen;	/* one more than fit: none told apart */
+			continue;
+		}
+		bench[nb] = row;
+		fill_one(g, s, row->bench, name, alt, text[nb], sizeof(text[nb]));
+		int again = !text[nb][0];
+		for (int b = 0; b < nb && !again; b++)
+			again = strcmp(text[b], text[nb]) == 0;
+		distinct += !again;
+		nb++;
+	}
+	if (!text || nb > BENCHES_MAX || distinct < 2) {
+		fill_one(g, s, NULL, name, alt, out, len);
+		free(text);
+		return 0;
+	}
+	size_t at = 0;
+	out[0] = '\0';
+	for (int b = 0; b < nb && at < len; b++) {
+		int again = !text[b][0];
+		for (int o = 0; o < b && !again; o++)
+			again = strcmp(text[o], text[b]) == 0;
+		if (again)
+			continue;
+		at += (size_t)snprintf(out + at, len - at, "%s%s%.*s (", at ? "; " : "", text[b], (int)slen, suffix);
+		for (int o = b, n = 0; o < nb && at < len; o++) {
+			char bn[200];
+			if (strcmp(text[o], text[b]) != 0)
+				continue;
+			bench_name(bench[o], bn, sizeof(bn));
+			at += (size_t)snprintf(out + at, len - at, "%s%s", n++ ? ", " : "", bn);
+		}
+		if (at < len)
+			at += (size_t)snprintf(out + at, len - at, ")");
+	}
+	pg_utf8_trim(out);
+	free(text);
+	return 1;
+}
+
 /* One sentence of the template (up to and with ". ", or the end) into out
  * at *at, its placeholders filled; left out when one of them has no value:
  * a sentence about what the results do not record may be false. Returns
@@ -155,7 +236,11 @@ static const char *sentence(const struct pg_guide *g, int s, const char *t, char
 		size_t n = (size_t)(close - t - 1), q = strcspn(t + 1, "?}");
 		snprintf(name, sizeof(name), "%.*s", (int)(q < n ? q : n), t + 1);
 		snprintf(alt, sizeof(alt), "%.*s", q < n ? (int)(n - q - 1) : 0, q < n ? t + 2 + q : "");
-		fill(g, s, name, q < n ? alt : NULL, text, sizeof(text));
+		/* the words that go with the value: "{time} s per trial" */
+		size_t slen = strcspn(close + 1, ",;.{(");
+		while (slen > 0 && close[slen] == ' ')
+			slen--;
+		int said = fill(g, s, name, q < n ? alt : NULL, close + 1, slen, text, sizeof(text));
 		if (!text[0]) {		/* not recorded: the sentence goes */
 			*at = start;
 			while (*t && !(t[0] == '.' && t[1] == ' '))
@@ -165,7 +250,7 @@ static const char *sentence(const struct pg_guide *g, int s, const char *t, char
 		*at += (size_t)snprintf(out + *at, INTRO_MAX - *at, "%s", text);
 		if (*at >= INTRO_MAX)
 			*at = INTRO_MAX - 1;
-		t = close + 1;
+		t = close + 1 + (said ? slen : 0);
 	}
 	return t;
 }

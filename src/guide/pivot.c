@@ -503,16 +503,35 @@ static void distinguishing(const struct pg_guide *g, const struct pivot *pv, int
 	json_decref(mine);
 }
 
+/* Whether row r's label carries its value as the table's leading columns
+ * show it: the frame in "UDP Throughput 0% loss, 1518-byte frames:
+ * THROUGHPUT". Such a label names a row, not a column, even where the
+ * table has that one row (a quick-suite run of one size). */
+static int label_names_row(const struct pg_guide *g, const struct pivot *pv, int r, int v)
+{
+	const struct pg_grow *row = &g->rows[r];
+	if (pv->vals[v][0] && pg_has_word(row->label, pv->vals[v]))
+		return 1;
+	for (int j = 0; j < pv->nshown; j++) {
+		char tpl[200], text[200];
+		if (list_part(pv->shown, j, tpl, sizeof(tpl)) && pg_template_fill(tpl, row, NULL, text, sizeof(text)) == 0 &&
+		    text[0] && pg_has_word(row->label, text))
+			return 1;
+	}
+	return 0;
+}
+
 /* Labels name the columns when each column's rows share one and no two
  * columns share one (a label that changes with the pivot's parameter, a
- * row name like "4k", does not). */
+ * row name like "4k", does not; nor one that carries the row's value). */
 static int labels_name_columns(const struct pg_guide *g, const struct pivot *pv, int first, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (pv->key_of[i] < 0)
 			continue;
 		const struct pg_grow *row = &g->rows[first + i], *key = &g->rows[pv->keys[pv->key_of[i]]];
-		if (!row->label || !key->label || strcmp(row->label, key->label) != 0)
+		if (!row->label || !key->label || strcmp(row->label, key->label) != 0 ||
+		    label_names_row(g, pv, first + i, pv->val_of[i]))
 			return 0;
 	}
 	for (int k = 0; k < pv->nkeys; k++)

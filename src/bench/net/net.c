@@ -10,8 +10,9 @@
 const struct pg_section pg_net_sec_ethernet = {
 	.title = "Ethernet", .order = 100, .cpu_load = 1,
 	.metrics = "throughput,tx,rx,kpps,ndr,ndr_kpps,loss,transactions,p50,p99",
+	/* each benchmark's time said with it where they differ (intro.c) */
 	.intro = "Network throughput, with the CPU load it costs. Against the peer {peer} (local: a "
-		 "perfguide serve of its own on loopback), {time} s per sample.",
+		 "perfguide serve of its own on loopback), {time} s per trial.",
 	/* The seed's UDP tables: a row per frame size (the datagram plus UDP,
 	 * IPv4 and Ethernet headers and FCS: net_frame_size), per board the
 	 * Mbit/s, the kpps and the CPU load; a table per test and direction.
