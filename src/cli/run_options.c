@@ -31,10 +31,11 @@ static const struct pg_opt run_opts[] = {
 	  "1/N of its time and samples (at least 2 each), and record every process's median: a process's "
 	  "speed is a draw, and the processes show it (default 2; 1: in this process only; at most 64)" },
 	{ "max-processes", 0, O_MAX_PROCESSES, "N",
-	  "while a result's processes disagree (BIMODAL) or spread too wide for compare to judge, or their "
-	  "samples together miss the interval target with time left, run one more at a time, each with the "
-	  "time of one of the first, up to N in all, so that the figure and compare rest on more than two "
-	  "draws (default 6; not with --runs, nor when --budget cut the result's time)" },
+	  "while a result's processes disagree (BIMODAL) or spread too wide for compare to judge, run one "
+	  "more at a time, each with the time of one of the first, up to N in all, so that the figure and "
+	  "compare rest on more than two draws; processes that agree but whose samples together miss the "
+	  "interval target get more samples in the last of them instead, up to the result's most samples "
+	  "and time (default 6; not with --runs, nor when --budget cut the result's time)" },
 	{ "min-time", 0, O_MINTIME, "SECONDS",
 	  "each sample lasts at least this long (quick 0.05, standard 0.1, full 0.5)" },
 	{ "budget", 0, O_BUDGET, "DURATION|none",

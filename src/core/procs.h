@@ -79,6 +79,18 @@ int pg_procs_bimodal(const double *samples, const int *n, int nprocs, char *why,
  * for pg_procs_bimodal. */
 int pg_procs_spread_wide(const double *samples, const int *n, int nprocs);
 
+/* Whether the last of a result's processes asked for (o->prior: the
+ * samples of those before it) has sampled enough, its own n samples in
+ * own, and why (*why): the result's samples together are within
+ * o->ci_target (PG_STOP_INTERVAL); or, at its floor of samples
+ * (floor_runs), it and those before disagree or spread too wide
+ * (PG_STOP_MAX_RUNS): more processes will decide then, not more samples.
+ * 0 without o->prior or below the floor. The runner (enough) asks this
+ * instead of whether the process's own samples are within the target, so
+ * that a result whose processes agree takes samples, not processes, until
+ * its target or its max_runs (pg_run_bench_procs). */
+int pg_procs_last_enough(const double *own, int n, const struct pg_run_opts *o, int floor_runs, enum pg_stop *why);
+
 /* The lowest and highest of r's processes' medians of metric m. */
 void pg_procs_range(const struct pg_result *r, int m, double *lo, double *hi);
 

@@ -6,6 +6,8 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "procs.h"
 #include "stats.h"
@@ -106,4 +108,42 @@ int pg_procs_spread_wide(const double *samples, const int *n, int nprocs)
 		var += (lm[i] - mean) * (lm[i] - mean) / (nprocs - 1);
 	double se = sqrt(2 * (var / nprocs + PG_PROCS_RUN_SD * PG_PROCS_RUN_SD));
 	return pg_student_p(log(3.0) / 2 / se, 2.0 * nprocs - 2) / 2 > 0.05;
+}
+
+/* --- the last process's samples --- */
+
+int pg_procs_last_enough(const double *own, int n, const struct pg_run_opts *o, int floor_runs, enum pg_stop *why)
+{
+	int total = o->nprior + n, np = o->prior_procs + 1;
+	if (!o->prior || n < floor_runs || np > PG_MAX_PROCS)
+		return 0;
+	double *all = malloc((size_t)total * sizeof(double));
+	int *per = malloc((size_t)np * sizeof(int));
+	int stop = 0;
+	if (!all || !per) {
+		free(all);
+		free(per);
+		return 0;	/* sampled as a process alone would be */
+	}
+	memcpy(all, o->prior, (size_t)o->nprior * sizeof(double));
+	memcpy(all + o->nprior, own, (size_t)n * sizeof(double));
+	memcpy(per, o->prior_n, (size_t)o->prior_procs * sizeof(int));
+	per[np - 1] = n;
+	struct pg_stats st;
+	pg_stats_compute(all, (size_t)total, &st);
+	char bimodal_why[PG_MSG_LEN];
+	if (st.ci_level >= PG_CI_LEVEL && st.ci_rel <= o->ci_target) {
+		*why = PG_STOP_INTERVAL;
+		stop = 1;
+	} else if (n == floor_runs && (pg_procs_bimodal(all, per, np, bimodal_why, sizeof(bimodal_why)) ||
+				       pg_procs_spread_wide(all, per, np))) {
+		/* asked once, at the floor: at every sample, a test that a pair
+		 * of agreeing processes fails by chance now and then would stop
+		 * most of them early */
+		*why = PG_STOP_MAX_RUNS;
+		stop = 1;
+	}
+	free(all);
+	free(per);
+	return stop;
 }

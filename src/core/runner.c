@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "hist.h"
+#include "procs.h"
 #include "timer.h"
 
 volatile sig_atomic_t pg_interrupted;
@@ -464,7 +465,10 @@ static int enough(const struct pg_result *r, const struct pg_run_opts *o, double
 		return n >= o->runs;
 	}
 	int floor_runs = o->min_runs > PG_FLOOR_RUNS ? o->min_runs : PG_FLOOR_RUNS;
-	if (n >= floor_runs) {
+	if (o->prior) {
+		if (pg_procs_last_enough(r->values[0], n, o, floor_runs, why))
+			return 1;
+	} else if (n >= floor_runs) {
 		struct pg_stats st;
 		pg_stats_compute(r->values[0], (size_t)n, &st);
 		int together = o->procs > 1 && pg_median_coverage((size_t)(n * o->procs), 1) >= PG_CI_LEVEL;

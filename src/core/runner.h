@@ -85,6 +85,16 @@ struct pg_run_opts {
 	 * samples together are enough for a 95% interval: a process's own
 	 * samples need not be. */
 	int procs;
+	/* The samples (first metric) of the processes measured before this
+	 * one, the last of those asked for: nprior in all, prior_n[i] of
+	 * process i's, prior_procs of them; NULL: none. Such a process stops
+	 * when the result's samples together are within ci_target, not its
+	 * own, and may take the samples the result's max_runs leaves it
+	 * (core/procs.c says why); at its floor, processes that disagree
+	 * stop it, as samples would not decide then. */
+	const double *prior;
+	const int *prior_n;
+	int nprior, prior_procs;
 	/* run --max-processes: while a result's processes disagree (the
 	 * bimodal rule, core/procs.h), more are run, one at a time, up to this
 	 * many in all; at most the asked number when below it. */

@@ -264,31 +264,60 @@ static void more_processes_while_they_disagree(void **state)
 }
 
 /* Processes each within the target, 4.5% apart (less than the bimodal rule
- * sees), so their samples together are not: more processes while there is
- * time, until the median's interval is within the target, else the stop
- * says the processes ran out (never "interval" on a wide interval). */
-static void more_processes_while_short_of_target(void **state)
+ * sees), so their samples together are not: the last of the two asked for
+ * samples on (samples, not processes, where the processes agree), up to
+ * what the result's max_runs leaves it, and no third process runs; the
+ * stop says the samples ran out (never "interval" on a wide interval). */
+static void samples_not_processes_while_short_of_target(void **state)
 {
 	(void)state;
 	struct pg_args a = args_for("ok");
 	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.02, .max_time = 100,
 				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6 };
 	struct pg_result r;
-	sh->factor[1] = 1.045;	/* process 2 at 47.8 MB/s, the others at 50 */
+	sh->factor[1] = 1.045;	/* process 2 at 47.8 MB/s, process 1 at 50 */
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
-	/* 15 samples, 3 of them at 47.8: the median's interval is [50, 50] */
-	assert_int_equal(r.nprocs, 5);
-	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(sh->started, 2);
+	assert_int_equal(r.proc_n[0], 3);
+	assert_int_equal(r.proc_n[1], 7);	/* the result's 10 less the first's 3 */
+	assert_int_equal(r.nsamples, 10);
 	assert_int_equal(r.proc_bimodal[0], 0);
-	assert_true(r.stats[0].ci_rel <= 0.02);
+	if (r.stats[0].ci_rel > 0.02)
+		assert_int_equal(r.stop, PG_STOP_MAX_RUNS);
+	else
+		assert_int_equal(r.stop, PG_STOP_INTERVAL);
 	pg_result_free(&r);
+	/* the same with a tighter target: the result's time ends it first */
 	reset(NULL);
 	sh->factor[1] = 1.045;
-	o.max_procs = 3;
+	/* process 1 takes 3 samples of 0.0105 s after its calibration; the
+	 * virtual clock is each process's own, so the last one has all 0.07 s
+	 * and stops at its sixth sample (0.066 s and one more would pass it) */
+	o.max_time = 0.07;
 	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
-	assert_int_equal(r.nprocs, 3);
-	assert_int_equal(r.stop, PG_STOP_MAX_RUNS);
-	assert_true(r.stats[0].ci_rel > 0.02);
+	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(r.proc_n[0], 3);
+	assert_true(r.proc_n[1] > 3 && r.nsamples < 10);
+	assert_int_equal(r.stop, PG_STOP_TIME);
+	pg_result_free(&r);
+}
+
+/* The last process stops once the result's samples together are within
+ * the target (6 alike: a 95% interval), though its own 3 give no 95%
+ * interval alone and the result's max_runs leaves it 27 more. */
+static void last_process_stops_at_the_results_target(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 30, .ci_target = 0.02, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 6 };
+	struct pg_result r;
+	assert_int_equal(pg_run_bench_procs(&fake, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 2);
+	assert_int_equal(r.proc_n[1], 3);
+	assert_int_equal(r.stop, PG_STOP_INTERVAL);
+	assert_true(r.stats[0].ci_rel <= 0.02);
 	pg_result_free(&r);
 }
 
@@ -570,7 +599,8 @@ int main(void)
 		cmocka_unit_test_setup(shares_runs, reset),
 		cmocka_unit_test_setup(noise_aware_share, reset),
 		cmocka_unit_test_setup(more_processes_while_they_disagree, reset),
-		cmocka_unit_test_setup(more_processes_while_short_of_target, reset),
+		cmocka_unit_test_setup(samples_not_processes_while_short_of_target, reset),
+		cmocka_unit_test_setup(last_process_stops_at_the_results_target, reset),
 		cmocka_unit_test_setup(remote_load_is_kept, reset),
 		cmocka_unit_test_setup(disturbed_process_is_measured_again, reset),
 		cmocka_unit_test_setup(disturbed_in_place_is_measured_again, reset),
