@@ -533,16 +533,20 @@ static void with_unit(char *buf, size_t len, const char *name, const char *unit)
 		pg_utf8_trim(buf);
 }
 
-/* A column's name: its label where labels name the columns, else the
- * benchmark's title (none where the column holds several benchmarks), the
- * parameters that tell the column from its neighbours, and the metric as
- * the section names it (unless the title says it). */
-static void key_name(const struct pg_guide *g, int s, const struct pivot *pv, int k, int labels, char *buf,
-		     size_t len)
+/* A column's name: its label where labels name the columns (less the
+ * words of the table's name it starts with: "Write" in the table "VIRTIO
+ * EXT4", not "VIRTIO EXT4 Write"), else the benchmark's title (none where
+ * the column holds several benchmarks), the parameters that tell the
+ * column from its neighbours, and the metric as the section names it
+ * (unless the title says it). */
+static void key_name(const struct pg_guide *g, int s, const struct pivot *pv, int k, int labels,
+		     const char *table, char *buf, size_t len)
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
 	if (labels) {
-		pg_text_copy(buf, len, row->label);
+		size_t n = strcspn(table, ":");
+		const char *l = row->label;
+		pg_text_copy(buf, len, n && strncmp(l, table, n) == 0 && l[n] == ' ' && l[n + 1] ? l + n + 1 : l);
 		return;
 	}
 	char dist[160], mt[120];
@@ -611,7 +615,7 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 			continue;
 		const char *board = g->cols[c].name;
 		for (int k = 0; k < pv->nkeys; k++) {
-			key_name(g, s, pv, k, labels, name, sizeof(name));
+			key_name(g, s, pv, k, labels, t->sub, name, sizeof(name));
 			key_units(g, pv, k, first, n, unit, sizeof(unit));
 			/* "glmark2 score", not "glmark2 score (score)" */
 			if (strcmp(unit, g->rows[pv->keys[k]].metric) == 0 && pg_has_word(name, unit))

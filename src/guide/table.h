@@ -129,6 +129,8 @@ static inline int pg_sel_has(const struct pg_sel *sel, int r, int c)
  * where the baseline has no figure); in a pivoted table, a column whose
  * every figure was skipped becomes one note; notes no cell refers to go. */
 int pg_table_prune(struct pg_table *t);
+/* Adds text to the table's own lines under it (its legend); -1 out of memory. */
+int pg_table_remark(struct pg_table *t, const char *text);
 /* Notes that differ only in their numbers become one, with each number's
  * range ("12 cells: disturbed: other processes used 55-90% ..."). */
 int pg_table_merge_notes(struct pg_table *t);
