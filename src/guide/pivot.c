@@ -674,13 +674,30 @@ static int row_names(const struct pg_guide *g, const struct pivot *pv, int v, si
 	return rc;
 }
 
+/* Per board and column: whether its figures are once per benchmark, a
+ * table of their own (apart.c); the last of each board's, its CPU load. */
+static char *apart_of(const struct pg_guide *g, int s, const struct pivot *pv)
+{
+	size_t w = (size_t)pv->nkeys + 1;
+	char *a = calloc((size_t)g->ncols * w + 1, 1);
+	for (int c = 0; a && pv->by_bench && c < g->ncols; c++) {
+		for (int k = 0; k < pv->nkeys; k++)
+			a[(size_t)c * w + (size_t)k] = (char)pg_apart(g, s, c, g->rows[pv->keys[k]].metric);
+		a[(size_t)c * w + (size_t)pv->nkeys] = (char)pg_apart(g, s, c, NULL);
+	}
+	return a;
+}
+
 /* Cell (value v, board c, key k): the model row with that value and key
- * (at, by value and key), its CPU load and ratio beside it. */
+ * (at, by value and key), its CPU load and ratio beside it; none of a
+ * figure the board has once per benchmark. */
 static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const struct pg_sel *sel,
 		       const struct pivot *pv, const int *at, struct pg_table *t)
 {
 	struct pg_percol pc;
-	int rc = 0;
+	char *apart = apart_of(g, s, pv);
+	int rc = apart ? 0 : -1;
+	size_t w = (size_t)pv->nkeys + 1;
 	for (int v = 0; rc == 0 && v < pv->nvals; v++)
 		for (int c = 0, h = lead_columns(pv); rc == 0 && c < g->ncols; c++) {
 			if (!pg_table_board_width(g, s, opts, c, &pc))
@@ -691,14 +708,17 @@ static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const str
 				while (r >= 0 && !g->rows[r].cells[c].present && pv->next[r - pv->first] >= 0)
 					r = pv->next[r - pv->first];
 				const struct pg_grow *row = r >= 0 && pg_sel_has(sel, r, c) ? &g->rows[r] : NULL;
+				const struct pg_grow *own = apart[(size_t)c * w + (size_t)k] ? NULL : row;
 				struct pg_tcell *tc = pg_table_cell(t, v, h++);
-				rc = row ? pg_table_value(t, tc, row, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
+				rc = own ? pg_table_value(t, tc, own, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
 				if (rc == 0 && pc.cpu && pv->cpu[k])
-					rc = pg_table_cpu(g, t, pg_table_cell(t, v, h++), row, c);
+					rc = pg_table_cpu(g, t, pg_table_cell(t, v, h++),
+							  apart[(size_t)c * w + (size_t)pv->nkeys] ? NULL : row, c);
 				if (rc == 0 && pc.ratio)
-					rc = pg_table_ratio(t, pg_table_cell(t, v, h++), row, c);
+					rc = pg_table_ratio(t, pg_table_cell(t, v, h++), own, c);
 			}
 		}
+	free(apart);
 	return rc;
 }
 

@@ -102,6 +102,15 @@ int pg_table_section_part(const struct pg_guide *g, int s, unsigned opts, const 
 /* The place parameters' values of table i's figures, each with its board. */
 void pg_parts_place(const struct pg_guide *g, int s, const struct pg_parts *p, int i, char *buf, size_t len);
 
+/* --- apart.c: figures a board has once per benchmark (rows_bench) --- */
+/* Whether board c's figures of metric (NULL: its CPU load beside) in
+ * section s are once per benchmark where its other figures are at more
+ * values: the seed's OpenSSL CPU load, a figure per algorithm. */
+int pg_apart(const struct pg_guide *g, int s, int c, const char *metric);
+/* Those figures as a table, a row per benchmark and a column per board's
+ * figure: 0, 1 when there are none, -1 out of memory. */
+int pg_table_apart(const struct pg_guide *g, int s, struct pg_table *t);
+
 /* --- template.c: what a section's templates say of a figure --- */
 /* Fills template t from a figure's row and result (x may be NULL:
  * parameters only); returns how many placeholders had no value. */
