@@ -48,7 +48,8 @@ static void check_rst_directives(const char *s, size_t n)
 	for (size_t i = 0; i + 3 <= n; i++) {
 		if (!(i == 0 || s[i - 1] == '\n') || memcmp(s + i, ".. ", 3) != 0)
 			continue;
-		if (n - i >= 15 && memcmp(s + i, ".. csv-table:: ", 15) == 0)
+		/* a table, with its caption or without (under a heading that says it) */
+		if (n - i >= 15 && (memcmp(s + i, ".. csv-table:: ", 15) == 0 || memcmp(s + i, ".. csv-table::\n", 15) == 0))
 			continue;
 		if (n - i >= 14 && memcmp(s + i, ".. contents::\n", 14) == 0) {
 			contents++;

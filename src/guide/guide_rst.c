@@ -57,8 +57,12 @@ static void rst_cell(FILE *out, const struct pg_tcell *tc, int header)
 
 static void rst_table(FILE *out, const struct pg_table *t)
 {
-	fputs(".. csv-table:: ", out);
-	pg_rst_text(out, t->caption, 0);
+	fputs(".. csv-table::", out);
+	/* no caption that says again the heading just above it */
+	if (!(t->heading && t->sub[0] && strcmp(t->caption, t->sub) == 0)) {
+		fputc(' ', out);
+		pg_rst_text(out, t->caption, 0);
+	}
 	fputs("\n    :class: " RST_TABLE_CLASS "\n    :header: ", out);
 	for (int c = 0; c < t->ncols; c++) {
 		if (c)

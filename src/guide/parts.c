@@ -101,9 +101,9 @@ static int assign(const struct pg_guide *g, int s, struct pg_parts *p)
 }
 
 /* "name: the parts that tell it from the other tables"; its intro, every
- * part but the name, and where it ran (the place parameters). */
-static void describe(const struct pg_guide *g, int s, struct pg_parts *p, int i, char *head, char *intro,
-		     size_t len)
+ * part but the name. Where it ran (the place parameters: a path) is a line
+ * under the table (table.c), never in these words. */
+static void describe(struct pg_parts *p, int i, char *head, char *intro, size_t len)
 {
 	const char(*mine)[PART_MAX] = &p->parts[i * PARTS_MAX];
 	size_t h = (size_t)snprintf(head, len, "%s", mine[0]), at = 0;
@@ -120,10 +120,6 @@ static void describe(const struct pg_guide *g, int s, struct pg_parts *p, int i,
 		if (at < len)
 			at += (size_t)snprintf(intro + at, len - at, "%s%s", at ? ", " : "Settings: ", mine[j]);
 	}
-	char where[PART_MAX];
-	pg_parts_place(g, s, p, i, where, sizeof(where));
-	if (where[0] && at < len)
-		at += (size_t)snprintf(intro + at, len - at, "%s%s", at ? "; " : "", where);
 	if (at && at < len)
 		snprintf(intro + at, len - at, ".");
 	pg_utf8_trim(head);
@@ -142,7 +138,7 @@ int pg_section_parts(const struct pg_guide *g, int s, struct pg_parts *p)
 		return -1;
 	for (int i = 0; i < p->n; i++) {
 		char head[600], intro[600];
-		describe(g, s, p, i, head, intro, sizeof(head));
+		describe(p, i, head, intro, sizeof(head));
 		if (!(p->name[i] = strdup(head)) || !(p->intro[i] = strdup(intro)))
 			return -1;
 	}

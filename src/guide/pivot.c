@@ -552,16 +552,20 @@ static void with_unit(char *buf, size_t len, const char *name, const char *unit)
 		pg_utf8_trim(buf);
 }
 
-/* A column's name: its label where labels name the columns, else the
- * benchmark's title (none where the column holds several benchmarks), the
- * parameters that tell the column from its neighbours, and the metric as
- * the section names it (unless the title says it). */
-static void key_name(const struct pg_guide *g, int s, const struct pivot *pv, int k, int labels, char *buf,
-		     size_t len)
+/* A column's name: its label where labels name the columns (less the
+ * words of the table's name it starts with: "Write" in the table "VIRTIO
+ * EXT4", not "VIRTIO EXT4 Write"), else the benchmark's title (none where
+ * the column holds several benchmarks), the parameters that tell the
+ * column from its neighbours, and the metric as the section names it
+ * (unless the title says it). */
+static void key_name(const struct pg_guide *g, int s, const struct pivot *pv, int k, int labels,
+		     const char *table, char *buf, size_t len)
 {
 	const struct pg_grow *row = &g->rows[pv->keys[k]];
 	if (labels) {
-		pg_text_copy(buf, len, row->label);
+		size_t n = strcspn(table, ":");
+		const char *l = row->label;
+		pg_text_copy(buf, len, n && strncmp(l, table, n) == 0 && l[n] == ' ' && l[n + 1] ? l + n + 1 : l);
 		return;
 	}
 	char dist[160], mt[120];
@@ -630,7 +634,7 @@ static int pivot_head(const struct pg_guide *g, int s, unsigned opts, const stru
 			continue;
 		const char *board = g->cols[c].name;
 		for (int k = 0; k < pv->nkeys; k++) {
-			key_name(g, s, pv, k, labels, name, sizeof(name));
+			key_name(g, s, pv, k, labels, t->sub, name, sizeof(name));
 			key_units(g, pv, k, first, n, unit, sizeof(unit));
 			/* "glmark2 score", not "glmark2 score (score)" */
 			if (strcmp(unit, g->rows[pv->keys[k]].metric) == 0 && pg_has_word(name, unit))
@@ -689,13 +693,30 @@ static int row_names(const struct pg_guide *g, const struct pivot *pv, int v, si
 	return rc;
 }
 
+/* Per board and column: whether its figures are once per benchmark, a
+ * table of their own (apart.c); the last of each board's, its CPU load. */
+static char *apart_of(const struct pg_guide *g, int s, const struct pivot *pv)
+{
+	size_t w = (size_t)pv->nkeys + 1;
+	char *a = calloc((size_t)g->ncols * w + 1, 1);
+	for (int c = 0; a && pv->by_bench && c < g->ncols; c++) {
+		for (int k = 0; k < pv->nkeys; k++)
+			a[(size_t)c * w + (size_t)k] = (char)pg_apart(g, s, c, g->rows[pv->keys[k]].metric);
+		a[(size_t)c * w + (size_t)pv->nkeys] = (char)pg_apart(g, s, c, NULL);
+	}
+	return a;
+}
+
 /* Cell (value v, board c, key k): the model row with that value and key
- * (at, by value and key), its CPU load and ratio beside it. */
+ * (at, by value and key), its CPU load and ratio beside it; none of a
+ * figure the board has once per benchmark. */
 static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const struct pg_sel *sel,
 		       const struct pivot *pv, const int *at, struct pg_table *t)
 {
 	struct pg_percol pc;
-	int rc = 0;
+	char *apart = apart_of(g, s, pv);
+	int rc = apart ? 0 : -1;
+	size_t w = (size_t)pv->nkeys + 1;
 	for (int v = 0; rc == 0 && v < pv->nvals; v++)
 		for (int c = 0, h = lead_columns(pv); rc == 0 && c < g->ncols; c++) {
 			if (!pg_table_board_width(g, s, opts, c, &pc))
@@ -706,14 +727,17 @@ static int pivot_cells(const struct pg_guide *g, int s, unsigned opts, const str
 				while (r >= 0 && !g->rows[r].cells[c].present && pv->next[r - pv->first] >= 0)
 					r = pv->next[r - pv->first];
 				const struct pg_grow *row = r >= 0 && pg_sel_has(sel, r, c) ? &g->rows[r] : NULL;
+				const struct pg_grow *own = apart[(size_t)c * w + (size_t)k] ? NULL : row;
 				struct pg_tcell *tc = pg_table_cell(t, v, h++);
-				rc = row ? pg_table_value(t, tc, row, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
+				rc = own ? pg_table_value(t, tc, own, c) : pg_table_set(tc, PG_T_VALUE, c, "%s", "");
 				if (rc == 0 && pc.cpu && pv->cpu[k])
-					rc = pg_table_cpu(g, t, pg_table_cell(t, v, h++), row, c);
+					rc = pg_table_cpu(g, t, pg_table_cell(t, v, h++),
+							  apart[(size_t)c * w + (size_t)pv->nkeys] ? NULL : row, c);
 				if (rc == 0 && pc.ratio)
-					rc = pg_table_ratio(t, pg_table_cell(t, v, h++), row, c);
+					rc = pg_table_ratio(t, pg_table_cell(t, v, h++), own, c);
 			}
 		}
+	free(apart);
 	return rc;
 }
 

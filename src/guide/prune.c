@@ -40,8 +40,7 @@ static int column_state(const struct pg_table *t, int c)
 	return skipped ? (t->pivoted ? 2 : 1) : 0;
 }
 
-/* Adds text to the table's own lines under it (its legend). */
-static int add_remark(struct pg_table *t, const char *text)
+int pg_table_remark(struct pg_table *t, const char *text)
 {
 	size_t old = t->legend ? strlen(t->legend) : 0;
 	char *n = malloc(old + strlen(text) + 3);
@@ -70,7 +69,7 @@ static int collapse(struct pg_table *t, int c)
 	size_t before = t->legend ? strlen(t->legend) + 1 : 0;
 	if (!t->pruned_at)	/* where they begin: a split table says them once (split.c) */
 		t->pruned_at = (int)before + 1;
-	return add_remark(t, text);
+	return pg_table_remark(t, text);
 }
 
 /* Keeps the columns keep[] says, in order. */

@@ -275,6 +275,13 @@ int pg_table_section_part(const struct pg_guide *g, int s, unsigned opts, const 
 			pg_text_copy(t->caption_buf, sizeof(t->caption_buf), t->sub);
 	}
 	int rc = i >= 0 ? pg_table_pivot(g, s, opts, &sel, t) : pg_table_flat(g, s, opts, &sel, t);
+	/* the path in a note, never in the words of a heading or its settings */
+	char where[PG_PART_MAX], line[PG_PART_MAX + 32];
+	if (rc == 0 && i >= 0) {
+		pg_parts_place(g, s, p, i, where, sizeof(where));
+		snprintf(line, sizeof(line), "Where it ran: %s.", where);
+		rc = where[0] ? pg_table_remark(t, line) : 0;
+	}
 	return rc == 0 ? pg_table_prune(t) : rc;
 }
 

@@ -102,6 +102,15 @@ int pg_table_section_part(const struct pg_guide *g, int s, unsigned opts, const 
 /* The place parameters' values of table i's figures, each with its board. */
 void pg_parts_place(const struct pg_guide *g, int s, const struct pg_parts *p, int i, char *buf, size_t len);
 
+/* --- apart.c: figures a board has once per benchmark (rows_bench) --- */
+/* Whether board c's figures of metric (NULL: its CPU load beside) in
+ * section s are once per benchmark where its other figures are at more
+ * values: the seed's OpenSSL CPU load, a figure per algorithm. */
+int pg_apart(const struct pg_guide *g, int s, int c, const char *metric);
+/* Those figures as a table, a row per benchmark and a column per board's
+ * figure: 0, 1 when there are none, -1 out of memory. */
+int pg_table_apart(const struct pg_guide *g, int s, struct pg_table *t);
+
 /* --- template.c: what a section's templates say of a figure --- */
 /* Fills template t from a figure's row and result (x may be NULL:
  * parameters only); returns how many placeholders had no value. */
@@ -129,6 +138,8 @@ static inline int pg_sel_has(const struct pg_sel *sel, int r, int c)
  * where the baseline has no figure); in a pivoted table, a column whose
  * every figure was skipped becomes one note; notes no cell refers to go. */
 int pg_table_prune(struct pg_table *t);
+/* Adds text to the table's own lines under it (its legend); -1 out of memory. */
+int pg_table_remark(struct pg_table *t, const char *text);
 /* Notes that differ only in their numbers become one, with each number's
  * range ("12 cells: disturbed: other processes used 55-90% ..."). */
 int pg_table_merge_notes(struct pg_table *t);

@@ -304,7 +304,22 @@ static int section_tables(struct pg_walk *w, const struct pg_writer *wr, int s, 
 		pg_table_free(&t);
 		return rc;
 	}
-	return write_table(w, wr, s, &t);
+	/* figures once per benchmark: a table of their own after it (apart.c) */
+	struct pg_table apart;
+	int more = opts & (PG_TABLE_FLAT | PG_TABLE_OTHER) ? 1 : pg_table_apart(w->g, s, &apart);
+	if (more < 0) {
+		pg_table_free(&t);
+		pg_table_free(&apart);
+		return -1;
+	}
+	t.last = more;
+	rc = write_table(w, wr, s, &t);
+	if (more == 0) {
+		apart.heading = 3;
+		apart.last = 1;
+		rc = rc ? (pg_table_free(&apart), rc) : write_table(w, wr, s, &apart);
+	}
+	return rc;
 }
 
 static int sections(struct pg_walk *w, const struct pg_writer *wr, const int *gone)

@@ -51,7 +51,7 @@ def join(tables, lead):
             rows[key] += r[lead:]
     return head, [rows[k] for k in order]
 
-def md_section(text, title, lead=1):
+def md_section(text, title, lead=1, keep=lambda head: True):
     body = text.split("\n## " + title + "\n", 1)[1].split("\n## ", 1)[0]
     tables, cur = [], None
     for l in body.splitlines():
@@ -61,20 +61,22 @@ def md_section(text, title, lead=1):
         cells = [c.strip() for c in l.strip().strip("|").split(" | ")]
         if cur is None:
             cur = [cells, []]
-            tables.append(cur)
+            if keep(cells):
+                tables.append(cur)
         elif not l.startswith("|---"):
             cur[1].append(cells)
     return join(tables, lead)
 
-def rst_section(text, title, lead=1):
+def rst_section(text, title, lead=1, keep=lambda head: True):
     body = text.split("\n" + title + "\n" + "=" * len(title) + "\n", 1)[1]
     body = re.split(r"\n[^\n]+\n=+\n", body)[0]	# up to the next section
     tables = []
-    for part in body.split("\n.. csv-table:: ")[1:]:
+    for part in re.split(r"\n\.\. csv-table::[^\n]*", body)[1:]:
         blocks = part.split("\n\n")
         hdr = next(csv.reader([blocks[0].split(":header: ", 1)[1]]))
         rows = [next(csv.reader([l.strip()])) for l in blocks[1].splitlines() if l.strip()]
-        tables.append([hdr, rows])
+        if keep(hdr):
+            tables.append([hdr, rows])
     return join(tables, lead)
 
 def check(head, rows, what):
@@ -105,25 +107,34 @@ lm = [r for r in rows[1:] if r[0] == "LMBench"]
 check(["benchmark"] + rows[0][2::2], [[r[1]] + r[2::2] for r in lm], "csv")
 
 # OpenSSL as the seed prints it: a row per algorithm and buffer size, per
-# board the throughput (KBytes/Sec), the seed's CPU load beside the largest.
+# board the throughput (KBytes/Sec); then its CPU load table, a row per
+# algorithm and a column per board (one figure over all the sizes).
 ossl = list(csv.reader(open(f + "/seed-openssl.csv")))
 ob = [h.split(" (")[0] for h in ossl[0][2:]]
 cpu = {r[0]: r[1:] for r in csv.reader(open(f + "/seed-openssl-cpu.csv"))}
-for fmt, (head, rows) in (("md", md_section(md, "Crypto", 2)), ("rst", rst_section(rst, "Crypto", 2))):
+sized = lambda h: h[1] == "Buffer Size (in bytes)"
+for fmt, sec in (("md", md_section), ("rst", rst_section)):
+    text = md if fmt == "md" else rst
+    head, rows = sec(text, "Crypto", 2, sized)
     assert head[:2] == ["Algorithm", "Buffer Size (in bytes)"], (fmt, head)
     # the six boards the seed's table has: j7200-evm has no OpenSSL figures
     names = [h.split(": ", 1) for h in head[2:]]
-    assert [n[0] for n in names] == sum([[b, b] for b in ob], []), (fmt, head)
-    assert [n[1] for n in names[:2]] == ["throughput (KBytes/Sec)", "CPU load (system) %"], (fmt, head)
+    assert [n[0] for n in names] == ob, (fmt, head)
+    assert set(n[1] for n in names) == {"throughput (KBytes/Sec)"}, (fmt, head)
     got = {(r[0], r[1]): r for r in rows}
     # the buffer sizes in bytes, as the seed prints them (1024, not 1k)
     for r in ossl[1:]:
         row = got[(r[0], r[1])]
         for b, v in zip(ob, r[2:]):
-            assert row[2 + 2 * ob.index(b)] == v, (fmt, r[0], r[1], b)
-    for b, v in zip(ob, cpu["sha256"]):
-        assert got[("sha256", "16384")][3 + 2 * ob.index(b)] == ("%.1f" % float(v) if v else ""), b
+            assert row[2 + ob.index(b)] == v, (fmt, r[0], r[1], b)
     assert [k for k in got][:6] == [("aes-128-cbc", s) for s in ("16", "64", "256", "1024", "8192", "16384")], (fmt, list(got)[:6])
+    head, rows = sec(text, "Crypto", 1, lambda h: not sized(h))
+    assert head == ["Algorithm"] + [b + ": CPU load (system) %" for b in ob], (fmt, head)
+    got = {r[0]: r[1:] for r in rows}
+    assert sorted(got) == sorted(k for k in cpu if k != "algorithm"), (fmt, sorted(got))
+    for alg, cells in cpu.items():
+        if alg != "algorithm":
+            assert got[alg] == [("%.1f" % float(v) if v else "") for v in cells], (fmt, alg, got[alg])
 
 g = json.load(open(t + "/guide.json"))
 assert [s["title"] for s in g["sections"]] == ["LMBench", "Crypto"], g["sections"]

@@ -361,6 +361,22 @@ static void fake_tree(void)
 	pg_sysinfo_set_root(dir);
 }
 
+/* A virtio disk's queue/rotational is its driver's default (1 unless the
+ * host says otherwise), not the host's medium: nothing is said of it
+ * (issue 38: the guide printed "rotational" for a guest's disk). */
+static void virtio_rotational_unsaid(void **state)
+{
+	(void)state;
+	fake_tree();
+	put("sys/devices/pci0000:00/0000:00:04.0/virtio2/block/vda/queue/rotational", "1\n");
+	link_dev("254:0", "sys/devices/pci0000:00/0000:00:04.0/virtio2/block/vda");
+	struct st_medium m;
+	st_medium_from(mountinfo, "/dev/vda", 254, 0, 1, &m);
+	assert_string_equal(m.medium, "virtio");
+	assert_string_equal(m.device, "vda");
+	assert_string_equal(m.rotational, "");
+}
+
 /* The seed's media (eMMC, SD card, NVMe, USB, OSPI flash) from sysfs and
  * mountinfo: the mount over the path, its options, sync, the model. */
 static void media_are_recognised(void **state)
@@ -694,6 +710,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(timed_trial_counts_after_the_ramp, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(io_errors_are_named, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(media_are_recognised, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(virtio_rotational_unsaid, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(busy_devices_are_found, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(targets_are_checked, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(opened_is_checked, make_dir, remove_dir),

@@ -272,6 +272,10 @@ static void classify_device(const char *dir, struct st_medium *m)
 				break;
 			}
 	}
+	/* a paravirtual disk's flag is its driver's default (virtio-blk says
+	 * rotational unless the host says otherwise), not the host's medium */
+	if (strcmp(med, "virtio") == 0 || strcmp(med, "xen") == 0)
+		m->rotational[0] = '\0';
 	set_text(m->medium, sizeof(m->medium), med);
 }
 
