@@ -86,10 +86,10 @@ PY
 # --cpu-load process shows instead (and says so at the head).
 sed 's/"cpu":{"busy_pct":20}/"cpu":{"busy_pct":96,"self_pct":8},"env":{"others_pct":88}/' "$T/a.jsonl" >"$T/busy.jsonl"
 "$PG" report "$T/busy.jsonl" >"$T/busy.md" 2>/dev/null || fail "report of a busy run"
-grep -q '^| 4096 | 10.00 | 96.0 '"$DAG"' \[[0-9]\] |' "$T/busy.md" || fail "busy CPU load: $(grep '^| 4096' "$T/busy.md")"
+grep -q '^| 4k | 10.00 | 96.0 '"$DAG"' \[[0-9]\] |' "$T/busy.md" || fail "busy CPU load: $(grep '^| 4k' "$T/busy.md")"
 grep -q 'CPU load counts other processes: they used 88% of the CPUs meanwhile, perfguide 8%' "$T/busy.md" ||
 	fail "busy CPU load's note: $(grep -i 'cpu load' "$T/busy.md")"
-grep -q '^| 65536 | 90.00 | 30.0 |' "$T/busy.md" || fail "a quiet CPU load is marked: $(grep '^| 65536' "$T/busy.md")"
+grep -q '^| 64k | 90.00 | 30.0 |' "$T/busy.md" || fail "a quiet CPU load is marked: $(grep '^| 64k' "$T/busy.md")"
 "$PG" report "$T/busy.jsonl" --format html >"$T/busy.html" 2>/dev/null || fail "report of a busy run, html"
 grep -q '<td class="v cpu doubt" title="CPU load counts other processes: they used 88% of the CPUs meanwhile, perfguide 8%">96.0 '"$DAG"' <sup>' \
 	"$T/busy.html" || fail "busy CPU load, html: $(grep -o '<td class="v cpu[^>]*>[^<]*' "$T/busy.html")"
@@ -98,9 +98,9 @@ grep -q 'CPU load (perfguide) %' "$T/self.md" || fail "--cpu-load process: the h
 grep -q "CPU load columns are perfguide's own share" "$T/self.md" || fail "--cpu-load process: the head says nothing"
 grep -q "Here the CPU load columns are perfguide's own share of all the CPUs" "$T/self.md" ||
 	fail "--cpu-load process: the section's intro says nothing"
-grep -q '^| 4096 | 10.00 | 8.0 '"$DAG"' \[[0-9]\] |' "$T/self.md" || fail "--cpu-load process: $(grep '^| 4096' "$T/self.md")"
+grep -q '^| 4k | 10.00 | 8.0 '"$DAG"' \[[0-9]\] |' "$T/self.md" || fail "--cpu-load process: $(grep '^| 4k' "$T/self.md")"
 grep -q "^- \[[0-9]\] the system's load: the result records no share of perfguide's own" "$T/self.md" ||
-	fail "--cpu-load process without self_pct: $(grep '^| 65536' "$T/self.md")"
+	fail "--cpu-load process without self_pct: $(grep '^| 64k' "$T/self.md")"
 expect_usage_error "bad --cpu-load" report "$T/a.jsonl" --cpu-load all
 
 # --strict: a guide with figures to doubt is written, and exits 3
@@ -120,7 +120,7 @@ grep -q 'lat_p99' "$T/plain.md" && fail "a metric the section does not show is i
 grep -q '^### Storage: other metrics$' "$T/all.md" || fail "--all-metrics: no table of other metrics"
 grep -q 'bs=4k lat_p99 (us) | 5.00 |' "$T/all.md" || fail "--all-metrics: $(grep lat_p99 "$T/all.md")"
 "$PG" report "$T/a.jsonl" --metrics Storage=lat_p99 >"$T/p99.md" 2>/dev/null
-grep -q '^| 4096 | 5.00 |' "$T/p99.md" || fail "--metrics Storage=lat_p99: $(grep '^| 4096' "$T/p99.md")"
+grep -q '^| 4k | 5.00 |' "$T/p99.md" || fail "--metrics Storage=lat_p99: $(grep '^| 4k' "$T/p99.md")"
 expect_usage_error "bad --metrics" report "$T/a.jsonl" --metrics bandwidth
 expect_usage_error "bad --width" report "$T/a.jsonl" --width wide
 

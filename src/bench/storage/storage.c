@@ -549,8 +549,6 @@ static const struct pg_section storage_section = {
 	.cpu_load = 1,
 	.rows_by = "bs",
 	.rows_title = "Buffer size (bytes)",
-	/* in bytes, as the heading says and the seed's UBIFS table prints them */
-	.rows_shown = "{#bs}",
 	.metrics = "bandwidth",
 	.tables = "{^medium} {^fs}; {engine}; queue depth {depth}; {direct?O_DIRECT|buffered}; "
 		  "a {size} file; {jobs} job(s) at once; {time} s per sample; ramp {ramp} s; "
