@@ -7,18 +7,17 @@
  */
 #include "guide.h"
 
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <strings.h>
 
+#include "core/hash.h"
+
 /* Titles are one section whatever their case: the hash folds it. */
 static size_t title_hash(const char *t)
 {
-	uint64_t h = 14695981039346656037u;	/* FNV-1a, 64 bits on every target */
-	for (; *t; t++)
-		h = (h ^ (uint64_t)tolower((unsigned char)*t)) * 1099511628211u;
-	return (size_t)(h ^ (h >> 32));
+	uint64_t h = pg_hash_str(PG_HASH_INIT, t, PG_HASH_FOLD);
+	return (size_t)(h ^ (h >> 32));	/* a 32-bit size_t keeps the high half's bits too */
 }
 
 static void title_put(struct pg_guide *g, int s)

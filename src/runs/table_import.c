@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/hash.h"
 #include "core/params.h"
 #include "core/record_json.h"
 #include "core/registry.h"
@@ -475,10 +476,7 @@ struct names {
 
 static size_t name_hash(const char *s)
 {
-	uint64_t h = 14695981039346656037ULL;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return (size_t)h;
+	return (size_t)pg_hash_str(PG_HASH_INIT, s, 0);
 }
 
 static int names_grow(struct names *ns)

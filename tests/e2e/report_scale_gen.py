@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A large results file for timing and checking `perfguide report`.
 
-report_scale_gen.py OUT.jsonl [--records N] [--boards B] [--runs R]
+report_scale_gen.py OUT.jsonl [--records N] [--boards B] [--runs R] [--own-sections 0|1]
 
 Writes N records (run and end records counted; at most 100000, the
 reader's limit in docs/security.md) as B boards x R runs each. A board's
@@ -15,7 +15,12 @@ parameters every row shares, labels several rows carry), the Crypto
 section's pivot (algorithm x buffer size) and the Storage section's pivot
 with its place parameter (path). A result's figures follow from its key,
 its board and its run (value() below), so a test can say what a cell
-holds. Prints "rows R" (the guide's rows: distinct keys) on stdout.
+holds. With --own-sections 1, every result key is a section of its own
+(issue 40: per-section work that passes over all rows is quadratic then),
+titled "<section> <key>"; every tenth key's title is the one before's in
+lower case with a dash ("scale-000018" after "Scale 000018"): another
+section with the same anchor, which the guide must number apart. Prints "rows R" (the guide's rows:
+distinct keys) on stdout.
 """
 import json
 import sys
@@ -65,12 +70,19 @@ def value(k, board, run):
     return round(1000.0 + k * 0.5 + board * 100.0 + run * 10.0, 2)
 
 
+def section_title(section, k):
+    """Key k's own section: "Scale 000017"; every tenth the anchor of the one before's ("scale-000018")."""
+    if k % 10 == 9:
+        return "%s-%06d" % (section.lower(), k - 1)
+    return "%s %06d" % (section, k)
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0].startswith("-"):
         sys.exit(__doc__)
     out = args.pop(0)
-    opts = {"--records": 100000, "--boards": 4, "--runs": 2}
+    opts = {"--records": 100000, "--boards": 4, "--runs": 2, "--own-sections": 0}
     while args:
         name = args.pop(0)
         if name not in opts or not args:
@@ -104,6 +116,8 @@ def main():
                            "cpu": {"busy_pct": 50.0, "self_pct": 25.0}, "status": "ok", "section": section}
                     if label:
                         rec["label"] = label
+                    if opts["--own-sections"]:
+                        rec["section"] = section_title(section, k)
                     f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 f.write('{"type":"end","finished":"2026-01-01T01:00:00Z","status":"complete"}\n')
     print("rows %d" % len(ks))
