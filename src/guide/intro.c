@@ -87,10 +87,10 @@ static void column_values(const struct pg_guide *g, int s, int c, const char *na
 {
 	set[0] = '\0';
 	for (int ok = 1; ok >= 0 && !set[0]; ok--)
-		for (int r = 0; r < g->nrows; r++) {
+		for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++) {
 			const struct pg_gcell *cell = &g->rows[r].cells[c];
 			char v[VALUE_MAX], shown[VALUE_MAX];
-			if (g->rows[r].section != s || !pg_row_main(g, &g->rows[r]) || !cell->rec || pg_cell_ok(cell) != ok ||
+			if (!pg_row_main(g, &g->rows[r]) || !cell->rec || pg_cell_ok(cell) != ok ||
 			    !result_value(cell->rec, name, v, sizeof(v)))
 				continue;
 			if (alt)

@@ -84,9 +84,12 @@ int pg_column_in_section(const struct pg_guide *g, int s, int c)
 
 int pg_guide_note_sections(struct pg_guide *g)
 {
-	free(g->titles);	/* the sections have moved since */
-	g->titles = NULL;
-	g->title_cap = 0;
+	/* the sections have moved since they were indexed: again, in their
+	 * places in the guide, for pg_guide_find_section while it is written */
+	for (size_t i = 0; i < g->title_cap; i++)
+		g->titles[i] = -1;
+	for (int s = 0; s < g->nsections; s++)
+		title_put(g, s);
 	g->has = calloc((size_t)g->nsections * (size_t)g->ncols + 1, 1);
 	g->sec_start = calloc((size_t)g->nsections + 1, sizeof(int));
 	if (!g->has || !g->sec_start)
