@@ -7,7 +7,11 @@
 # plain, Crypto and Storage rows, parameters every row of a benchmark
 # shares), then times report in each format: csv, json, html, md and rst
 # to -o FILE (md and rst write their charts beside it), and md on standard
-# output (no charts). A format slower than LIMIT seconds fails.
+# output (no charts). A format slower than LIMIT seconds fails. With
+# --own-sections 1 every result key is a section of its own (per-section
+# work that passes over all rows or all anchors is quadratic then:
+# 100,000 sections took 52 s): bench/report-scale.sh --boards 1 --runs 1
+# --own-sections 1 times 99,998 sections.
 # A benchmark script, not a test (e2e.report_scale checks the guide's
 # content at 5,000 records, with no time limit): it prints the times and
 # exits 0, 1 when a report failed or took longer than LIMIT, 2 on a usage
@@ -24,6 +28,7 @@ usage: bench/report-scale.sh [options]
   --records N        records in the results file, at most 100000 (default 100000)
   --boards N         boards (default 4); --boards 1 --runs 1: every record a row
   --runs N           runs per board (default 2)
+  --own-sections 0|1 1: every result key a section of its own (default 0)
   --limit SECONDS    the longest a format may take (default 30)
   --keep DIR         generate into DIR and keep it (default: a temporary directory)
   -h, --help         this text
@@ -34,6 +39,7 @@ PGB=./build/perfguide
 RECORDS=100000
 BOARDS=4
 RUNS=2
+OWN=0
 LIMIT=30
 KEEP=""
 while [ $# -gt 0 ]; do
@@ -43,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--records) RECORDS=$2; shift 2 ;;
 	--boards) BOARDS=$2; shift 2 ;;
 	--runs) RUNS=$2; shift 2 ;;
+	--own-sections) OWN=$2; shift 2 ;;
 	--limit) LIMIT=$2; shift 2 ;;
 	--keep) KEEP=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
@@ -50,7 +57,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -x "$PGB" ] || { echo "report-scale.sh: no perfguide at $PGB (--perfguide PATH)" >&2; exit 2; }
-case "$RECORDS$BOARDS$RUNS$LIMIT" in *[!0-9]*) usage >&2; exit 2 ;; esac
+case "$RECORDS$BOARDS$RUNS$OWN$LIMIT" in *[!0-9]*) usage >&2; exit 2 ;; esac
 
 if [ -n "$KEEP" ]; then
 	D=$KEEP
@@ -61,8 +68,10 @@ else
 fi
 
 rows=$(python3 "$top/tests/e2e/report_scale_gen.py" "$D/scale.jsonl" --records "$RECORDS" \
-	--boards "$BOARDS" --runs "$RUNS") || exit 2
-echo "$RECORDS records, $BOARDS boards x $RUNS runs, ${rows#rows } rows; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	--boards "$BOARDS" --runs "$RUNS" --own-sections "$OWN") || exit 2
+what="${rows#rows } rows"
+[ "$OWN" = 0 ] || what="$what, each its own section"
+echo "$RECORDS records, $BOARDS boards x $RUNS runs, $what; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 rc=0
 printf '%-22s %9s %12s\n' "format" "seconds" "bytes"

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "help.h"
 #include "output.h"
+#include "core/hash.h"
 #include "core/text.h"
 #include "history/history.h"
 #include "store/select.h"
@@ -264,13 +265,9 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	return -1;
 }
 
-/* FNV-1a of a run id. */
 static size_t id_hash(const char *id)
 {
-	uint64_t h = 14695981039346656037ULL;
-	for (const unsigned char *p = (const unsigned char *)id; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return (size_t)h;
+	return (size_t)pg_hash_str(PG_HASH_INIT, id, 0);
 }
 
 /* The slot of id in the table: where it is, else the empty one it goes in. */

@@ -112,15 +112,15 @@ static void row_bars(const struct pg_guide *g, const struct pg_grow *row, struct
  * their change points. */
 static void trend_charts(const struct pg_guide *g, int s, struct sink *k)
 {
-	int *rows = calloc((size_t)g->nrows + 1, sizeof(int));
+	int first = pg_section_first(g, s), end = pg_section_end(g, s);
+	int *rows = g->opts.ntrends ? calloc((size_t)(end - first) + 1, sizeof(int)) : NULL;
 	for (int i = 0; rows && i < g->opts.ntrends; i++) {
 		const struct pg_history *h = g->opts.trends[i];
 		int n = 0;
 		struct pg_hist_chart c;
-		for (int r = 0; h->nruns > 1 && r < g->nrows; r++) {	/* one run is no trend */
+		for (int r = first; h->nruns > 1 && r < end; r++) {	/* one run is no trend */
 			const struct pg_grow *row = &g->rows[r];
-			int at = row->section == s && pg_row_main(g, row) ?
-					 pg_history_row(h, row->bench, row->params, row->metric) : -1;
+			int at = pg_row_main(g, row) ? pg_history_row(h, row->bench, row->params, row->metric) : -1;
 			if (at >= 0)
 				rows[n++] = at;
 		}
@@ -138,14 +138,15 @@ static void trend_charts(const struct pg_guide *g, int s, struct sink *k)
 
 static void section_charts(const struct pg_guide *g, int s, struct sink *k)
 {
-	char *used = calloc((size_t)g->nrows + 1, 1);
+	int first = pg_section_first(g, s), end = pg_section_end(g, s);
+	char *used = calloc((size_t)(end - first) + 1, 1);	/* per row of the section */
 	struct pg_plot *plots = NULL;
 	int n = 0;
 	if (!used)
 		return;
 	/* what the section's tables leave out, its charts do too */
-	for (int r = 0; r < g->nrows; r++)
-		used[r] = !pg_row_main(g, &g->rows[r]);
+	for (int r = first; r < end; r++)
+		used[r - first] = !pg_row_main(g, &g->rows[r]);
 	pg_section_plots(g, s, used, &plots, &n);
 	for (int i = 0; i < n; i++) {
 		FILE *f = k->open(k, plots[i].title);
@@ -155,8 +156,8 @@ static void section_charts(const struct pg_guide *g, int s, struct sink *k)
 		}
 	}
 	pg_plots_free(plots, n);
-	for (int r = 0; r < g->nrows && g->ncols > 1; r++)
-		if (g->rows[r].section == s && !used[r])
+	for (int r = first; r < end && g->ncols > 1; r++)
+		if (!used[r - first])
 			row_bars(g, &g->rows[r], k);
 	free(used);
 	trend_charts(g, s, k);

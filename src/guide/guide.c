@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/record_json.h"
 #include "core/registry.h"
 #include "core/stats.h"
@@ -129,13 +130,10 @@ static int same_key(const struct pg_grow *r, const struct pg_record *x)
  * of many results is built in time linear in them. */
 static size_t key_hash(const char *bench, const char *params, const char *metric)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = PG_HASH_INIT;
 	const char *parts[] = { bench, params, metric };
-	for (int i = 0; i < 3; i++) {
-		for (const unsigned char *p = (const unsigned char *)parts[i]; *p; p++)
-			h = (h ^ *p) * 1099511628211ULL;
-		h = (h ^ 0xff) * 1099511628211ULL;
-	}
+	for (int i = 0; i < 3; i++)
+		h = pg_hash_byte(pg_hash_str(h, parts[i], 0), 0xff);
 	return (size_t)h;
 }
 

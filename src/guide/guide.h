@@ -156,8 +156,8 @@ struct pg_guide {
 	int *index;
 	size_t index_cap;
 	/* Sections by title, case aside (sections.c): a hash table of
-	 * indices into sections as they were read, -1 empty; only while
-	 * building (sort_sections reorders the sections). */
+	 * indices into sections, -1 empty (pg_guide_note_sections indexes
+	 * them again once sort_sections has reordered them). */
 	int *titles;
 	size_t title_cap;
 	/* The rows of section s are sec_start[s] .. sec_start[s + 1] - 1. */
@@ -217,6 +217,17 @@ const char *pg_metric_title(const struct pg_guide *g, int section, const char *m
 int pg_place_param(const struct pg_guide *g, int s, const char *name);
 /* Rows of section s: [*first, *last]; 0 when it has none. */
 int pg_section_rows(const struct pg_guide *g, int s, int *first, int *last);
+/* The same as a range, for (r = pg_section_first(g, s); r < pg_section_end(g, s); r++):
+ * what is done per section passes over its own rows, never over all of
+ * them (a file may give every result a section of its own: issue 40). */
+static inline int pg_section_first(const struct pg_guide *g, int s)
+{
+	return g->sec_start[s];
+}
+static inline int pg_section_end(const struct pg_guide *g, int s)
+{
+	return g->sec_start[s + 1];
+}
 /* A cell with a result to draw or compare. */
 int pg_cell_ok(const struct pg_gcell *c);
 /* Whether the section's tables, plots and summary show the row: its

@@ -140,9 +140,8 @@ static void json_section(struct pg_walk *w, int s, const struct pg_table *t)
 	else
 		json_object_del(so, "intro");
 	free(intro);
-	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == s)
-			json_array_append_new(rows, row_json(g, &g->rows[r]));
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++)
+		json_array_append_new(rows, row_json(g, &g->rows[r]));
 	json_object_set_new(so, "rows", rows);
 	json_array_append_new(secs, so);
 }

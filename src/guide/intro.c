@@ -86,16 +86,13 @@ static void set_add(char *set, size_t len, const char *v)
 static void column_values(const struct pg_guide *g, int s, int c, const char *bench, const char *name,
 			  const char *alt, char *set, size_t len)
 {
-	int first, last;
 	set[0] = '\0';
-	if (!pg_section_rows(g, s, &first, &last))
-		return;
 	for (int ok = 1; ok >= 0 && !set[0]; ok--)
-		for (int r = first; r <= last; r++) {
+		for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++) {
 			const struct pg_gcell *cell = &g->rows[r].cells[c];
 			char v[VALUE_MAX], shown[VALUE_MAX];
-			if (g->rows[r].section != s || (bench && strcmp(g->rows[r].bench, bench) != 0) ||
-			    !pg_row_main(g, &g->rows[r]) || !cell->rec || pg_cell_ok(cell) != ok ||
+			if ((bench && strcmp(g->rows[r].bench, bench) != 0) || !pg_row_main(g, &g->rows[r]) || !cell->rec ||
+			    pg_cell_ok(cell) != ok ||
 			    !result_value(cell->rec, name, v, sizeof(v)))
 				continue;
 			if (alt)

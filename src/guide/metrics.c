@@ -24,8 +24,8 @@ static int in_list(const char *list, const char *metric)
 /* Whether a row of section s has metric (n bytes of it). */
 static int section_has(const struct pg_guide *g, int s, const char *metric, size_t n)
 {
-	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == s && strlen(g->rows[r].metric) == n && strncmp(g->rows[r].metric, metric, n) == 0)
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++)
+		if (strlen(g->rows[r].metric) == n && strncmp(g->rows[r].metric, metric, n) == 0)
 			return 1;
 	return 0;
 }
@@ -36,9 +36,9 @@ static void section_metric_list(const struct pg_guide *g, int s, char *buf, size
 	char seen[300] = "";
 	size_t at = 0, sat = 0;
 	buf[0] = '\0';
-	for (int r = 0; r < g->nrows && at + 1 < len && sat + 1 < sizeof(seen); r++) {
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s) && at + 1 < len && sat + 1 < sizeof(seen); r++) {
 		const char *m = g->rows[r].metric;
-		if (g->rows[r].section != s || in_list(seen, m))
+		if (in_list(seen, m))
 			continue;
 		sat += (size_t)snprintf(seen + sat, sizeof(seen) - sat, "%s%s", sat ? "," : "", m);
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", m);

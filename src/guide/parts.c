@@ -80,12 +80,12 @@ static int assign(const struct pg_guide *g, int s, struct pg_parts *p)
 	const char *tpl = g->sections[s].tables;
 	char parts[PARTS_MAX][PART_MAX] = { { 0 } };
 	p->nparts = tpl ? fill_parts(tpl, &g->rows[0], NULL, parts) : 0;
-	for (int r = 0; r < g->nrows; r++) {
+	for (int r = p->first; r < pg_section_end(g, s); r++) {
 		const struct pg_grow *row = &g->rows[r];
 		for (int c = 0; c < g->ncols; c++) {
-			int *at = &p->of[(size_t)r * (size_t)g->ncols + (size_t)c];
+			int *at = &p->of[(size_t)(r - p->first) * (size_t)g->ncols + (size_t)c];
 			*at = -2;
-			if (row->section != s || !pg_row_main(g, row) || !row->cells[c].present)
+			if (!pg_row_main(g, row) || !row->cells[c].present)
 				continue;
 			if (!pivoted(g, s, r)) {
 				*at = -1;
@@ -129,7 +129,8 @@ static void describe(struct pg_parts *p, int i, char *head, char *intro, size_t 
 int pg_section_parts(const struct pg_guide *g, int s, struct pg_parts *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->of = malloc(sizeof(int) * ((size_t)g->nrows * (size_t)g->ncols + 1));
+	p->first = pg_section_first(g, s);
+	p->of = malloc(sizeof(int) * ((size_t)(pg_section_end(g, s) - p->first) * (size_t)g->ncols + 1));
 	if (!p->of || assign(g, s, p) < 0)
 		return -1;
 	p->name = calloc((size_t)p->n + 1, sizeof(char *));
@@ -164,9 +165,9 @@ void pg_parts_place(const struct pg_guide *g, int s, const struct pg_parts *p, i
 {
 	size_t at = 0;
 	buf[0] = '\0';
-	for (int r = 0; r < g->nrows && at < len; r++)
+	for (int r = p->first; r < pg_section_end(g, s) && at < len; r++)
 		for (int c = 0; c < g->ncols && at < len; c++) {
-			if (p->of[(size_t)r * (size_t)g->ncols + (size_t)c] != i)
+			if (p->of[(size_t)(r - p->first) * (size_t)g->ncols + (size_t)c] != i)
 				continue;
 			json_t *o = json_loads(g->rows[r].params, 0, NULL), *v;
 			const char *k;

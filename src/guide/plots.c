@@ -143,10 +143,11 @@ static double row_x(const struct pg_guide *g, int s, int r, const char *param, d
  * count each candidate, then give each row to the first that has three. */
 static int find_sweeps(const struct pg_guide *g, int s, char *used, struct groups *gs)
 {
+	int first = pg_section_first(g, s);
 	for (int pass = 0; pass < 2; pass++)
-		for (int r = 0; r < g->nrows; r++) {
+		for (int r = first; r < pg_section_end(g, s); r++) {
 			const struct pg_grow *row = &g->rows[r];
-			if (row->section != s || used[r])
+			if (used[r - first])
 				continue;
 			json_t *p = json_loads(row->params, 0, NULL), *v;
 			const char *k;
@@ -161,7 +162,7 @@ static int find_sweeps(const struct pg_guide *g, int s, char *used, struct group
 				if (pass == 1 && grp && grp->count >= 3) {
 					if (add_point(grp, r, row_x(g, s, r, k, (double)json_integer_value(v), grp), "", 0) < 0)
 						break;
-					used[r] = 1;
+					used[r - first] = 1;
 					break;
 				}
 			}
@@ -192,8 +193,8 @@ static void keep_only(json_t *p, json_t *keep, const char *x)
 static json_t *common_params(const struct pg_guide *g, int s, const char *used)
 {
 	json_t *common = NULL;
-	for (int r = 0; r < g->nrows; r++) {
-		if (g->rows[r].section != s || used[r])
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++) {
+		if (used[r - pg_section_first(g, s)])
 			continue;
 		json_t *p = json_loads(g->rows[r].params, 0, NULL);
 		if (!common) {
@@ -288,15 +289,16 @@ static int find_declared(const struct pg_guide *g, int s, char *used, struct gro
 {
 	const struct pg_section *sec = &g->sections[s];
 	int across = sec->rows_bench && g->ncols == 1, most = 0;
+	int first = pg_section_first(g, s), end = pg_section_end(g, s);
 	json_t *common = across ? common_params(g, s, used) : NULL;
-	for (int r = 0; !across && r < g->nrows; r++)	/* across: one plot, lines as the rows come */
-		if (g->rows[r].section == s && !used[r] && nparams_of(&g->rows[r]) > most)
+	for (int r = first; !across && r < end; r++)	/* across: one plot, lines as the rows come */
+		if (!used[r - first] && nparams_of(&g->rows[r]) > most)
 			most = nparams_of(&g->rows[r]);
 	for (int level = most; level >= 0; level--)
-		for (int r = 0; r < g->nrows; r++)
-			if (g->rows[r].section == s && !used[r] && (across || nparams_of(&g->rows[r]) == level) &&
+		for (int r = first; r < end; r++)
+			if (!used[r - first] && (across || nparams_of(&g->rows[r]) == level) &&
 			    declared_row(g, s, r, common, across, gs))
-				used[r] = 1;
+				used[r - first] = 1;
 	json_decref(common);
 	return across;
 }
@@ -423,9 +425,9 @@ static void rest_shown(const struct pg_guide *g, int s, const struct group *grp,
 		int differs = 0;
 		if (pg_place_param(g, s, k) || pg_template_names(g->sections[s].tables, k))
 			continue;
-		for (int r = 0; r < g->nrows && !differs; r++) {
+		for (int r = pg_section_first(g, s); r < pg_section_end(g, s) && !differs; r++) {
 			const struct pg_grow *o = &g->rows[r];
-			if (o->section != s || (!across && strcmp(o->bench, grp->first->bench) != 0) || !row_drawn(g, o))
+			if ((!across && strcmp(o->bench, grp->first->bench) != 0) || !row_drawn(g, o))
 				continue;
 			json_t *p = json_loads(o->params, 0, NULL), *w = json_object_get(p, k);
 			/* a published table's row, without it, says nothing of it */
@@ -521,7 +523,7 @@ static const char *group_table(const struct pg_guide *g, const struct pg_parts *
 {
 	for (int i = 0; p->n > 1 && i < grp->n; i++)
 		for (int c = 0; c < g->ncols; c++) {
-			int t = p->of[(size_t)grp->pts[i].row * (size_t)g->ncols + (size_t)c];
+			int t = p->of[(size_t)(grp->pts[i].row - p->first) * (size_t)g->ncols + (size_t)c];
 			const char *colon = t >= 0 ? strstr(p->name[t], ": ") : NULL;
 			if (t >= 0)
 				return colon ? colon + 2 : NULL;

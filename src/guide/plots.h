@@ -13,8 +13,9 @@
 #include "guide.h"
 #include "svg.h"
 
-/* The plots of section s, of rows not yet used; used[r] is set for each
- * row they draw. */
+/* The plots of section s, of rows not yet used; used[r - first] is set
+ * for each row r they draw (first: the section's first row,
+ * pg_section_first). */
 int pg_section_plots(const struct pg_guide *g, int s, char *used, struct pg_plot **out, int *n);
 void pg_plots_free(struct pg_plot *p, int n);
 

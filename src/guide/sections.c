@@ -7,18 +7,17 @@
  */
 #include "guide.h"
 
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <strings.h>
 
+#include "core/hash.h"
+
 /* Titles are one section whatever their case: the hash folds it. */
 static size_t title_hash(const char *t)
 {
-	uint64_t h = 14695981039346656037u;	/* FNV-1a, 64 bits on every target */
-	for (; *t; t++)
-		h = (h ^ (uint64_t)tolower((unsigned char)*t)) * 1099511628211u;
-	return (size_t)(h ^ (h >> 32));
+	uint64_t h = pg_hash_str(PG_HASH_INIT, t, PG_HASH_FOLD);
+	return (size_t)(h ^ (h >> 32));	/* a 32-bit size_t keeps the high half's bits too */
 }
 
 static void title_put(struct pg_guide *g, int s)
@@ -85,9 +84,12 @@ int pg_column_in_section(const struct pg_guide *g, int s, int c)
 
 int pg_guide_note_sections(struct pg_guide *g)
 {
-	free(g->titles);	/* the sections have moved since */
-	g->titles = NULL;
-	g->title_cap = 0;
+	/* the sections have moved since they were indexed: again, in their
+	 * places in the guide, for pg_guide_find_section while it is written */
+	for (size_t i = 0; i < g->title_cap; i++)
+		g->titles[i] = -1;
+	for (int s = 0; s < g->nsections; s++)
+		title_put(g, s);
 	g->has = calloc((size_t)g->nsections * (size_t)g->ncols + 1, 1);
 	g->sec_start = calloc((size_t)g->nsections + 1, sizeof(int));
 	if (!g->has || !g->sec_start)

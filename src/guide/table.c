@@ -265,7 +265,7 @@ static void section_texts(const struct pg_guide *g, int s, unsigned opts, struct
 int pg_table_section_part(const struct pg_guide *g, int s, unsigned opts, const struct pg_parts *p, int i,
 			  struct pg_table *t)
 {
-	struct pg_sel sel = { p->of, i, g->ncols };
+	struct pg_sel sel = { p->of, i, g->ncols, p->first };
 	section_texts(g, s, opts, t);
 	if (i >= 0) {
 		pg_text_copy(t->sub, sizeof(t->sub), p->name[i]);
@@ -317,8 +317,8 @@ int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_t
 /* Whether section s has rows its table leaves out. */
 int pg_section_has_other(const struct pg_guide *g, int s)
 {
-	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == s && !pg_row_main(g, &g->rows[r]))
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++)
+		if (!pg_row_main(g, &g->rows[r]))
 			return 1;
 	return 0;
 }

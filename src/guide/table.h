@@ -86,7 +86,9 @@ int pg_table_section(const struct pg_guide *g, int s, unsigned opts, struct pg_t
 struct pg_parts {
 	int n;			/* the pivot's tables, one per value of the section's tables template */
 	int flat;		/* figures of benchmarks the pivot leaves out (rows_of): a table first */
-	int *of;		/* per row and column (r * ncols + c): its table; -1 the flat one; -2 none */
+	int first;		/* the section's first row */
+	int *of;		/* per row of the section and column ((r - first) * ncols + c): its table;
+				 * -1 the flat one; -2 none */
 	int nparts;		/* the template's parts */
 	char (*parts)[PG_PART_MAX];	/* per table, its parts filled (PG_PARTS_MAX each) */
 	char **name, **intro;	/* per table: its heading ("": none), its intro */
@@ -122,15 +124,15 @@ int pg_template_names(const char *t, const char *name);
 /* The value of key in a note of "key=value; key=value" pairs. */
 int pg_note_value(const char *note, const char *key, char *buf, size_t len);
 
-/* Which figures a table holds: those of the guide whose of[r * ncols + c]
- * is part; NULL: every one. */
+/* Which figures a table holds: those of the section whose
+ * of[(r - first) * ncols + c] is part; NULL: every one. */
 struct pg_sel {
 	const int *of;
-	int part, ncols;
+	int part, ncols, first;
 };
 static inline int pg_sel_has(const struct pg_sel *sel, int r, int c)
 {
-	return !sel || sel->of[(size_t)r * (size_t)sel->ncols + (size_t)c] == sel->part;
+	return !sel || sel->of[(size_t)(r - sel->first) * (size_t)sel->ncols + (size_t)c] == sel->part;
 }
 
 /* --- prune.c: what a table need not say --- */

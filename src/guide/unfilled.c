@@ -90,10 +90,7 @@ static const struct seed_section seeds[] = {
 
 static int section_of(const struct pg_guide *g, const char *title)
 {
-	for (int s = 0; title && s < g->nsections; s++)
-		if (strcasecmp(g->sections[s].title, title) == 0)
-			return s;
-	return -1;
+	return title ? pg_guide_find_section(g, title) : -1;
 }
 
 /* Whether the guide has a figure of section title (of the medium where
@@ -101,10 +98,8 @@ static int section_of(const struct pg_guide *g, const char *title)
 static int filled(const struct pg_guide *g, const struct seed_section *e)
 {
 	int s = section_of(g, e->section);
-	for (int r = 0; s >= 0 && r < g->nrows; r++) {
+	for (int r = s >= 0 ? pg_section_first(g, s) : 0; s >= 0 && r < pg_section_end(g, s); r++) {
 		const struct pg_grow *row = &g->rows[r];
-		if (row->section != s)
-			continue;
 		if (e->media && !e->media[0])
 			return -1;
 		if (!e->media || (row->label && strncasecmp(row->label, e->media, strlen(e->media)) == 0))
@@ -210,8 +205,8 @@ static void why_skipped(const struct pg_guide *g, int s, char *buf, size_t len)
 	size_t at = 0;
 	int n = 0, more = 0;
 	buf[0] = '\0';
-	for (int r = 0; r < g->nrows; r++)
-		for (int c = 0; g->rows[r].section == s && c < g->ncols; c++) {
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++)
+		for (int c = 0; c < g->ncols; c++) {
 			const char *why = g->rows[r].cells[c].reason;
 			if (!why || strstr(buf, why))
 				continue;

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "core/env.h"
+#include "core/hash.h"
 #include "core/text.h"
 #include "pg_build.h"
 
@@ -48,8 +49,8 @@ void pg_anchor(const char *title, char *buf, size_t len)
  * section keeps its table. */
 static int collapsed(const struct pg_guide *g, int s)
 {
-	for (int r = 0; r < g->nrows; r++)
-		for (int c = 0; g->rows[r].section == s && c < g->ncols; c++) {
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++)
+		for (int c = 0; c < g->ncols; c++) {
 			const struct pg_gcell *cell = &g->rows[r].cells[c];
 			if (cell->present && cell->status != PG_SKIP)
 				return 0;
@@ -57,44 +58,49 @@ static int collapsed(const struct pg_guide *g, int s)
 	return 1;
 }
 
-/* Whether an anchor is taken: by a heading, or by the summary's charts'
- * files ("summary"), whose names are made of the same slugs. */
-static int anchor_taken(const struct pg_walk *w, const char *a)
+/* title's anchor, unique in the guide by construction: the second heading
+ * whose words make the same anchor gets "-1" after it (as GitHub numbers
+ * them), the third "-2". Taken are the headings' anchors so far, the
+ * summary's charts' files' slug ("summary": their names are made of the
+ * same slugs) and "" (a title of no word: "-1"). A set of them, and per
+ * anchor the last number it was given: a guide of many sections whose
+ * titles make one anchor is numbered in linear time (issue 40). -1 when
+ * out of memory. */
+static int unique_anchor(struct pg_walk *w, const char *title, char *buf, size_t len)
 {
-	if (strcmp(a, CHARTS_SUMMARY) == 0)
-		return 1;
-	for (int i = 0; i < w->ntoc; i++)
-		if (strcmp(w->toc[i].anchor, a) == 0)
-			return 1;
-	for (int s = 0; w->slugs && s < w->g->nsections; s++)
-		if (strcmp(w->slugs[s], a) == 0)
-			return 1;
+	char base[180], a[200];
+	int *last, *n;
+	if (!w->taken.cap && (!pg_strmap_put(&w->taken, CHARTS_SUMMARY) || !pg_strmap_put(&w->taken, "")))
+		return -1;
+	pg_anchor(title, base, sizeof(base));
+	pg_text_copy(a, sizeof(a), base);
+	if ((last = pg_strmap_get(&w->taken, a))) {
+		/* base-1 .. base-last were taken when base-last was given, and still are */
+		int k = *last;
+		do
+			snprintf(a, sizeof(a), "%s-%d", base, ++k);
+		while (pg_strmap_get(&w->taken, a));
+		/* the map may move as it grows: base's value found again */
+		if (!pg_strmap_put(&w->taken, a) || !(n = pg_strmap_get(&w->taken, base)))
+			return -1;
+		*n = k;
+	} else if (!pg_strmap_put(&w->taken, a)) {
+		return -1;
+	}
+	pg_text_copy(buf, len, a);
 	return 0;
 }
 
-/* title's anchor, unique in the guide by construction: the second heading
- * whose words make the same anchor gets "-1" after it (as GitHub numbers
- * them), the third "-2". */
-static void unique_anchor(const struct pg_walk *w, const char *title, char *buf, size_t len)
-{
-	char base[180], a[200];
-	pg_anchor(title, base, sizeof(base));
-	pg_text_copy(a, sizeof(a), base);
-	buf[0] = '\0';		/* buf may be a slug anchor_taken reads */
-	for (int n = 1; anchor_taken(w, a); n++)
-		snprintf(a, sizeof(a), "%s-%d", base, n);
-	pg_text_copy(buf, len, a);
-}
-
-static void toc_add(struct pg_walk *w, const char *title, int s)
+static int toc_add(struct pg_walk *w, const char *title, int s)
 {
 	struct pg_toc_entry *e = &w->toc[w->ntoc];
 	pg_text_copy(e->title, sizeof(e->title), title);
 	if (s >= 0)
 		pg_text_copy(e->anchor, sizeof(e->anchor), w->slugs[s]);
-	else
-		unique_anchor(w, title, e->anchor, sizeof(e->anchor));
+	else if (unique_anchor(w, title, e->anchor, sizeof(e->anchor)) < 0)
+		return -1;
 	w->ntoc++;
+	return 0;
 }
 
 const char *pg_walk_anchor(const struct pg_walk *w, const char *title)
@@ -122,7 +128,7 @@ static void releases(const struct pg_guide *g, char *buf, size_t len)
 		}
 }
 
-static void head(struct pg_walk *w, const struct pg_doubts *d, int nunfilled)
+static int head(struct pg_walk *w, const struct pg_doubts *d, int nunfilled)
 {
 	const struct pg_guide *g = w->g;
 	char date[32] = "", rel[300];
@@ -149,22 +155,23 @@ static void head(struct pg_walk *w, const struct pg_doubts *d, int nunfilled)
 			 "the CPUs, other processes' included: marked " PG_DOUBT_MARK " where they used %.0f%% or more.",
 			 100 * PG_ENV_SHARE);
 	pg_utf8_trim(w->about);
-	toc_add(w, "Machines", -1);
-	if (d->doubtful)
-		toc_add(w, DOUBTS, -1);
-	if (g->baseline >= 0) {
+	int rc = toc_add(w, "Machines", -1);
+	if (rc == 0 && d->doubtful)
+		rc = toc_add(w, DOUBTS, -1);
+	if (rc == 0 && g->baseline >= 0) {
 		char t[300];
 		snprintf(t, sizeof(t), "Against %s", g->cols[g->baseline].name);
-		toc_add(w, t, -1);
+		rc = toc_add(w, t, -1);
 	}
 	/* each section's anchor, also the name of its charts' files */
-	for (int s = 0; s < g->nsections; s++)
-		unique_anchor(w, g->sections[s].title, w->slugs[s], sizeof(w->slugs[s]));
-	for (int s = 0; s < g->nsections; s++)
+	for (int s = 0; rc == 0 && s < g->nsections; s++)
+		rc = unique_anchor(w, g->sections[s].title, w->slugs[s], sizeof(w->slugs[s]));
+	for (int s = 0; rc == 0 && s < g->nsections; s++)
 		if (!collapsed(g, s))
-			toc_add(w, g->sections[s].title, s);
-	if (nunfilled)
-		toc_add(w, NOT_MEASURED, -1);
+			rc = toc_add(w, g->sections[s].title, s);
+	if (rc == 0 && nunfilled)
+		rc = toc_add(w, NOT_MEASURED, -1);
+	return rc;
 }
 
 /* What each kind of doubt is, and what to do about it: the commands are
@@ -260,8 +267,8 @@ static int in_parts(const struct pg_guide *g, int s, unsigned opts)
 /* Whether a table of its parts has a figure the section shows. */
 static int has_parts(const struct pg_guide *g, int s)
 {
-	for (int r = 0; r < g->nrows; r++)
-		if (g->rows[r].section == s && pg_row_main(g, &g->rows[r]))
+	for (int r = pg_section_first(g, s); r < pg_section_end(g, s); r++)
+		if (pg_row_main(g, &g->rows[r]))
 			return 1;
 	return 0;
 }
@@ -359,8 +366,7 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	int nunfilled = 0;
 	int rc = !(wr->table_opts & PG_TABLE_FLAT) ? pg_unfilled(g, gone, &unfilled, &nunfilled) : 0;
 	w.slugs = slugs;
-	head(&w, &d, nunfilled);
-	rc = rc || (wr->begin && wr->begin(&w) < 0) ? -1 : pg_table_machines(g, &t);
+	rc = rc || head(&w, &d, nunfilled) < 0 || (wr->begin && wr->begin(&w) < 0) ? -1 : pg_table_machines(g, &t);
 	if (rc == 0 && wr->machines)
 		wr->machines(&w, &t);
 	pg_table_free(&t);
@@ -378,6 +384,7 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	int end = wr->end ? wr->end(&w) : 0;
 	pg_charts_done(&w);
 	pg_unfilled_free(unfilled, nunfilled);
+	pg_strmap_free(&w.taken);
 	free(gone);
 	free(w.toc);
 	free(slugs);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "core/escape.h"
+#include "core/hash.h"
 #include "guide.h"
 #include "table.h"
 
@@ -33,6 +34,7 @@ struct pg_walk {
 	 * charts' files, so that no two headings share an html id and no two
 	 * sections a chart's file. */
 	char (*slugs)[200];
+	struct pg_strmap taken;		/* the anchors given so far (walk.c) */
 	int failed;			/* something beside the guide (a chart's file) could not be written */
 	struct pg_chart_files *chart_files;	/* charts.c's, while charts are written to files */
 };

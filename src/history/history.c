@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/hash.h"
 #include "core/registry.h"
 #include "core/text.h"
 #include "history.h"
@@ -22,13 +23,10 @@
 
 static uint64_t key_hash(const char *bench, const char *params, const char *metric)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = PG_HASH_INIT;
 	const char *parts[] = { bench, params, metric };
-	for (int i = 0; i < 3; i++) {
-		for (const char *p = parts[i]; p && *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		h = (h ^ 0xff) * 1099511628211ULL;
-	}
+	for (int i = 0; i < 3; i++)
+		h = pg_hash_byte(pg_hash_str(h, parts[i], 0), 0xff);
 	return h;
 }
 

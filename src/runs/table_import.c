@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/hash.h"
 #include "core/params.h"
 #include "core/record_json.h"
 #include "core/registry.h"
@@ -465,73 +466,19 @@ static void place_unmapped(struct board_col *cols, int ncols, const char *sectio
 	}
 }
 
-/* The row names a table has used, each with its line: a name is one row
- * (two rows of one name would be one result twice). Open addressing. */
-struct names {
-	char **name;
-	int *line;
-	size_t cap, n;
-};
-
-static size_t name_hash(const char *s)
+/* The row names a table has used, each with its line (core/hash.h's
+ * map): a name is one row (two rows of one name would be one result
+ * twice). Adds name at line; *first is the line that had it already, else 0. */
+static int names_add(struct pg_strmap *ns, const char *name, int line, int *first)
 {
-	uint64_t h = 14695981039346656037ULL;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return (size_t)h;
-}
-
-static int names_grow(struct names *ns)
-{
-	struct names bigger = { .cap = ns->cap ? ns->cap * 2 : 256 };
-	bigger.name = calloc(bigger.cap, sizeof(char *));
-	bigger.line = calloc(bigger.cap, sizeof(int));
-	if (!bigger.name || !bigger.line) {
-		free(bigger.name);
-		free(bigger.line);
+	int *at = pg_strmap_get(ns, name);
+	*first = at ? *at : 0;
+	if (at)
+		return 0;
+	if (!(at = pg_strmap_put(ns, name)))
 		return -1;
-	}
-	for (size_t i = 0; i < ns->cap; i++)
-		if (ns->name[i]) {
-			size_t j = name_hash(ns->name[i]) & (bigger.cap - 1);
-			while (bigger.name[j])
-				j = (j + 1) & (bigger.cap - 1);
-			bigger.name[j] = ns->name[i];
-			bigger.line[j] = ns->line[i];
-		}
-	bigger.n = ns->n;
-	free(ns->name);
-	free(ns->line);
-	*ns = bigger;
+	*at = line;
 	return 0;
-}
-
-/* Adds name at line; *first is the line that had it already, else 0. */
-static int names_add(struct names *ns, const char *name, int line, int *first)
-{
-	*first = 0;
-	if ((ns->n + 1) * 2 > ns->cap && names_grow(ns) < 0)
-		return -1;
-	size_t i = name_hash(name) & (ns->cap - 1);
-	for (; ns->name[i]; i = (i + 1) & (ns->cap - 1))
-		if (strcmp(ns->name[i], name) == 0) {
-			*first = ns->line[i];
-			return 0;
-		}
-	if (!(ns->name[i] = strdup(name)))
-		return -1;
-	ns->line[i] = line;
-	ns->n++;
-	return 0;
-}
-
-static void names_free(struct names *ns)
-{
-	for (size_t i = 0; i < ns->cap; i++)
-		free(ns->name[i]);
-	free(ns->name);
-	free(ns->line);
-	memset(ns, 0, sizeof(*ns));
 }
 
 /* The key a row maps onto: its whole name's ("aes-128-cbc 1024"), else
@@ -566,7 +513,7 @@ static const struct key *map_row(struct keys *ks, const char *row, const char *n
 }
 
 /* One data line into each board's results. */
-static int read_row(char *line, int lineno, const struct pg_table_import *o, struct keys *ks, struct names *seen,
+static int read_row(char *line, int lineno, const struct pg_table_import *o, struct keys *ks, struct pg_strmap *seen,
 		    struct board_col *cols, int ncols, const char *stem, struct pg_table_stats *st, char *err, size_t errlen)
 {
 	char *f[MAX_COLS], row[512] = "", name[512], unit[64];
@@ -687,7 +634,7 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 	}
 	stem_of(path, stem, sizeof(stem));
 	struct keys *ks = map->priv;
-	struct names seen = { 0 };
+	struct pg_strmap seen = { 0 };
 	for (int i = 0; i < ks->n; i++)
 		ks->k[i].used_line = 0;
 	ssize_t len = 0;
@@ -704,7 +651,7 @@ int pg_table_import(const char *path, const struct pg_table_map *map, const stru
 			    ferror(f) ? strerror(errno) : "longer than 1 MiB, or out of memory");
 	fclose(f);
 	free(line);
-	names_free(&seen);
+	pg_strmap_free(&seen);
 	if (rc == 0 && lineno < 2)
 		snprintf(why, sizeof(why), "no rows"), rc = -1;
 	if (rc == 0 && !o->section)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A large results file for timing and checking `perfguide report`.
 
-report_scale_gen.py OUT.jsonl [--records N] [--boards B] [--runs R]
+report_scale_gen.py OUT.jsonl [--records N] [--boards B] [--runs R] [--own-sections 0|1]
 
 Writes N records (run and end records counted; at most 100000, the
 reader's limit in docs/security.md) as B boards x R runs each. A board's
@@ -15,7 +15,15 @@ parameters every row shares, labels several rows carry), the Crypto
 section's pivot (algorithm x buffer size) and the Storage section's pivot
 with its place parameter (path). A result's figures follow from its key,
 its board and its run (value() below), so a test can say what a cell
-holds. Prints "rows R" (the guide's rows: distinct keys) on stdout.
+holds. With --own-sections 1, every result key is a section of its own
+(issue 40: per-section work that passes over all rows is quadratic then),
+titled "<section> <key>", with titles whose anchors collide, which the
+guide must number apart: every tenth key's title is the one before's in
+lower case with a dash ("scale-000018" after "Scale 000018": a second
+"scale-000018", numbered "scale-000018-1"), every hundredth's the number
+that gives ("Scale 000048 1": "scale-000048-1" is taken), and every
+thousandth's has no word at all ("...": its anchor "" numbered "-1", "-2"). Prints "rows R" (the guide's rows:
+distinct keys) on stdout.
 """
 import json
 import sys
@@ -65,12 +73,27 @@ def value(k, board, run):
     return round(1000.0 + k * 0.5 + board * 100.0 + run * 10.0, 2)
 
 
+def section_titles(ks):
+    """Each key's own section: "Scale 000017", or a title whose anchor another's takes (see above)."""
+    titles = []
+    for k, key in enumerate(ks):
+        if k % 1000 == 999:
+            titles.append("." * (1 + k // 1000))
+        elif k % 100 == 99:
+            titles.append(titles[k - 51] + " 1")
+        elif k % 10 == 9:
+            titles.append(titles[k - 1].lower().replace(" ", "-"))
+        else:
+            titles.append("%s %06d" % (key[5], k))
+    return titles
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0].startswith("-"):
         sys.exit(__doc__)
     out = args.pop(0)
-    opts = {"--records": 100000, "--boards": 4, "--runs": 2}
+    opts = {"--records": 100000, "--boards": 4, "--runs": 2, "--own-sections": 0}
     while args:
         name = args.pop(0)
         if name not in opts or not args:
@@ -85,6 +108,7 @@ def main():
     step = max(per_run // 2, 1)
     gen = keys()
     ks = [next(gen) for _ in range(step * (boards - 1) + per_run)]
+    titles = section_titles(ks) if opts["--own-sections"] else None
     with open(out, "w") as f:
         for b in range(boards):
             board = "board-%02d" % b
@@ -104,6 +128,8 @@ def main():
                            "cpu": {"busy_pct": 50.0, "self_pct": 25.0}, "status": "ok", "section": section}
                     if label:
                         rec["label"] = label
+                    if opts["--own-sections"]:
+                        rec["section"] = titles[k]
                     f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 f.write('{"type":"end","finished":"2026-01-01T01:00:00Z","status":"complete"}\n')
     print("rows %d" % len(ks))
