@@ -58,7 +58,7 @@ def unique_links(fmt, toc, ids):
     check(all(a in have for _, a in toc), "%s: a link of the contents to no heading" % fmt)
     for t, a in (("Scale 000048", "scale-000048"), ("scale-000048", "scale-000048-1"),
                  ("Scale 000048 1", "scale-000048-1-1"), (".", "-1"), ("..", "-2"),
-                 ("scale-004988", "scale-004988-1")):
+                 ("storage-004988", "storage-004988-1")):
         check(got.get(t) == a, "%s: %s's anchor is %s, expected %s" % (fmt, t, got.get(t), a))
 
 
