@@ -217,6 +217,21 @@ static void doubts(struct pg_walk *w, const struct pg_writer *wr, const struct p
 		wr->notice(w, &no);
 }
 
+/* The summary against the baseline when no board shares a row with it
+ * (a quick suite's run beside a published guide's tables): words, not a
+ * table of no rows (which Sphinx refuses). */
+static void no_ratios(struct pg_walk *w, const struct pg_writer *wr, const char *title)
+{
+	struct pg_notice no = {
+		.title = title,
+		.intro = "No board has a figure in a row the baseline has: their results were measured with other "
+			 "parameters, so there is no ratio to show. A published guide's tables hold the standard "
+			 "suite's parameters: `perfguide run --suite standard` measures those.",
+	};
+	if (wr->notice)
+		wr->notice(w, &no);
+}
+
 static void not_measured(struct pg_walk *w, const struct pg_writer *wr, char **items, int n)
 {
 	struct pg_notice no = {
@@ -374,7 +389,9 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 		doubts(&w, wr, &d);
 	if (rc == 0 && g->baseline >= 0) {
 		rc = pg_table_summary(g, &t);
-		if (rc == 0 && wr->summary)
+		if (rc == 0 && t.nrows == 0)
+			no_ratios(&w, wr, t.title);
+		else if (rc == 0 && wr->summary)
 			wr->summary(&w, &t);
 		pg_table_free(&t);
 	}

@@ -4,7 +4,8 @@
 # table (issue 38): `report --release 09.02 --baseline seed` keeps the
 # baseline board though none of its runs has that label (an imported
 # table has none), says so on stderr, and takes the baseline's run of the
-# release when it has one; from the store and from files.
+# release when it has one; from the store and from files. A baseline that
+# shares no row with the release: the summary says so in words.
 . "$(dirname "$0")/lib.sh"
 need_python
 
@@ -47,6 +48,18 @@ grep -q -- "--baseline seed: no run of it with release=09.02" "$T/f.err" || fail
 	2>"$T/f2.err" || fail "report with the seed's run of 09.02"
 [ "$(cells "$T/f2.md")" = "2000 1500" ] || fail "the seed's run of 09.02 is its column: '$(cells "$T/f2.md")'"
 ! grep -q "no run of it" "$T/f2.err" || fail "said the seed has no run of 09.02: $(cat "$T/f2.err")"
+
+# A baseline that shares no row with the release (a quick suite's run
+# beside a published table of the standard suite's parameters): the
+# summary says so in words; rst has no table of no rows (Sphinx refuses it).
+sed 's/"copies":1/"copies":4/; s/"seed"/"other"/; s/"s1"/"o1"/' "$T/seed.jsonl" >"$T/other.jsonl"
+for fmt in md rst html; do
+	"$PG" report "$T/a.jsonl" "$T/other.jsonl" --release 09.02 --baseline other --format $fmt -o "$T/o.$fmt" \
+		2>/dev/null || fail "report --format $fmt against a baseline with no shared row"
+	grep -q "No board has a figure in a row the baseline has" "$T/o.$fmt" || fail "$fmt: the empty summary unsaid"
+done
+! grep -q "csv-table:: Against" "$T/o.rst" || fail "rst: a summary table of no rows"
+grep -q '^## Against other$' "$T/o.md" || fail "md: no summary heading: $(grep '^## ' "$T/o.md")"
 
 # From the store: every board, and the boards named.
 [ "${PG_HAVE_STORE:-ON}" = ON ] || { echo "the store part skipped: built without SQLite"; exit 0; }
