@@ -362,8 +362,8 @@ int pg_table_summary(const struct pg_guide *g, struct pg_table *t)
 			if (c == b)
 				continue;
 			size_t at = (size_t)s * (size_t)g->ncols + (size_t)c;
-			int rc = g->ngeo[at] ? pg_table_set(pg_table_cell(t, i, h), PG_T_RATIO, c, "%.2f (%d rows)",
-							    g->geomean[at], g->ngeo[at])
+			int rc = g->ngeo[at] ? pg_table_set(pg_table_cell(t, i, h), PG_T_RATIO, c, "%.2f (%d row%s)",
+							    g->geomean[at], g->ngeo[at], g->ngeo[at] == 1 ? "" : "s")
 					     : pg_table_set(pg_table_cell(t, i, h), PG_T_RATIO, c, "%s", "- (0 rows)");
 			if (rc < 0)
 				return -1;

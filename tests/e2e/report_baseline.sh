@@ -58,7 +58,7 @@ line = [l for l in summary.splitlines() if l.startswith("| Crypto |")][0]
 cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
 others = [b for b in ["am68_sk-fs", "am69_sk-fs", "j7200-evm", "j721s2-evm", "j722s_evm-fs", "j784s4-evm"]]
 for b, c in zip(others, cells[1:]):
-    assert c == ("%.2f (%d rows)" % want[b] if b in want else "- (0 rows)"), (b, c)
+    assert c == ("%.2f (%d row%s)" % (want[b] + ("" if want[b][1] == 1 else "s",)) if b in want else "- (0 rows)"), (b, c)
 lm = md.split("\n## LMBench\n", 1)[1].split("\n## ", 1)[0]
 head = [c.strip() for c in [l for l in lm.splitlines() if l.startswith("| Benchmarks")][0].strip().strip("|").split(" | ")]
 row = lambda name: [c.strip() for c in [l for l in lm.splitlines() if l.startswith("| " + name + " ")][0].strip().strip("|").split(" | ")]
