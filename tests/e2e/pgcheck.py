@@ -46,3 +46,21 @@ def one(rs, bench, metric, **params):
 def close(a, b, rel=1e-6):
     """a and b equal but for rounding (relative difference rel)."""
     return abs(a - b) <= rel * max(abs(a), abs(b))
+
+
+def md_tables(text, title):
+    """The tables of a md guide's section "## title", in order: each
+    [head, rows], a row its cells' texts."""
+    body = text.split("\n## " + title + "\n", 1)[1].split("\n## ", 1)[0]
+    tables, cur = [], None
+    for l in body.splitlines():
+        if not l.startswith("|"):
+            cur = None
+            continue
+        cells = [c.strip() for c in l.strip().strip("|").split(" | ")]
+        if cur is None:
+            cur = [cells, []]
+            tables.append(cur)
+        elif not l.startswith("|---"):
+            cur[1].append(cells)
+    return tables

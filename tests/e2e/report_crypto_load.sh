@@ -50,25 +50,11 @@ fi
 
 python3 - "$T" "$F" <<'PY' || fail "crypto's CPU load"
 import csv, os, re, sys
+from pgcheck import md_tables
 t, f = sys.argv[1], sys.argv[2]
 cpu = list(csv.reader(open(f + "/seed-openssl-cpu.csv")))
 boards = [h.split(" (")[0] for h in cpu[0][1:]]
 want = {r[0]: r[1:] for r in cpu[1:]}
-
-def md_tables(text, title):
-    sec = text.split("\n## " + title + "\n", 1)[1].split("\n## ", 1)[0]
-    tables, cur = [], None
-    for l in sec.splitlines():
-        if not l.startswith("|"):
-            cur = None
-            continue
-        cells = [c.strip() for c in l.strip().strip("|").split(" | ")]
-        if cur is None:
-            cur = [cells, []]
-            tables.append(cur)
-        elif not l.startswith("|---"):
-            cur[1].append(cells)
-    return tables
 
 def rst_tables(text, title):
     sec = text.split("\n" + title + "\n" + "=" * len(title) + "\n", 1)[1]

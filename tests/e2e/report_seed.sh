@@ -32,6 +32,7 @@ sed 's/byext-/guide-/' "$T/byext.txt" | cmp -s - "$T/guide.md" || fail "report -
 
 python3 - "$T" "$F" <<'PY' || fail "the rendered tables do not reproduce the seed"
 import csv, json, re, sys
+from pgcheck import md_tables
 t, f = sys.argv[1], sys.argv[2]
 seed = list(csv.reader(open(f + "/seed-lmbench.csv")))
 boards = seed[0][1:]
@@ -52,20 +53,7 @@ def join(tables, lead):
     return head, [rows[k] for k in order]
 
 def md_section(text, title, lead=1, keep=lambda head: True):
-    body = text.split("\n## " + title + "\n", 1)[1].split("\n## ", 1)[0]
-    tables, cur = [], None
-    for l in body.splitlines():
-        if not l.startswith("|"):
-            cur = None
-            continue
-        cells = [c.strip() for c in l.strip().strip("|").split(" | ")]
-        if cur is None:
-            cur = [cells, []]
-            if keep(cells):
-                tables.append(cur)
-        elif not l.startswith("|---"):
-            cur[1].append(cells)
-    return join(tables, lead)
+    return join([tb for tb in md_tables(text, title) if keep(tb[0])], lead)
 
 def rst_section(text, title, lead=1, keep=lambda head: True):
     body = text.split("\n" + title + "\n" + "=" * len(title) + "\n", 1)[1]
