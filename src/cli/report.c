@@ -563,6 +563,13 @@ static int write_guide(const struct pg_guide *g, const struct report_opts *o)
 		wrc = pg_output_close("report", &out, wrc, o->outpath);
 	if (wrc == -2)
 		return PG_EXIT_FAIL;
+	if (wrc == PG_GUIDE_CHART_FAILED) {
+		/* the chart's own message said why; errno is no longer its */
+		fputs("perfguide: report: ", stderr);
+		pg_term_puts(stderr, o->outpath ? o->outpath : "the guide");
+		fputs(" not written: a chart beside it could not be\n", stderr);
+		return PG_EXIT_FAIL;
+	}
 	if (wrc < 0) {
 		if (o->outpath && out.f != stdout)
 			fprintf(stderr, "perfguide: report: writing %s: %s\n", o->outpath, strerror(errno));

@@ -405,5 +405,7 @@ int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *o
 	free(gone);
 	free(w.toc);
 	free(slugs);
-	return rc < 0 || end < 0 || w.failed || ferror(out) ? -1 : 0;
+	if (rc < 0 || end < 0 || ferror(out))
+		return -1;
+	return w.failed ? PG_GUIDE_CHART_FAILED : 0;
 }

@@ -91,7 +91,9 @@ void pg_charts_done(struct pg_walk *w);
 void pg_charts_inline(struct pg_walk *w, int s);
 
 /* Every table of the guide through writer wr; -1 when out of memory or
- * writing failed. */
+ * writing failed, PG_GUIDE_CHART_FAILED when the guide was written but a
+ * chart beside it was not (its own message said why). */
+#define PG_GUIDE_CHART_FAILED (-3)
 int pg_guide_write(const struct pg_guide *g, const struct pg_writer *wr, FILE *out);
 
 #endif

@@ -112,6 +112,8 @@ if want 3; then
 		[ $RC -ne 124 ] || fail "3: a $kind at a chart's name blocked the report"
 		[ $RC -ne 0 ] || fail "3: a $kind at a chart's name: the report said nothing"
 		grep -q 'guide-crypto-1.svg is a' "$T/err" || fail "3: $kind: $(cat "$T/err")"
+		grep -q 'guide.md not written: a chart beside it could not be' "$T/err" ||
+			fail "3: $kind: the guide's own line: $(cat "$T/err")"
 		[ "$(cksum <"$T/victim")" = "$sum" ] || fail "3: a link at a chart's name was written through"
 		case $kind in
 		link) [ -L "$T/c/guide-crypto-1.svg" ] ;;
