@@ -130,8 +130,38 @@ static void skipped(const struct run_item *item, struct pg_result *r)
 	r->started = r->finished = pg_wall_time();
 }
 
+/* The results later in the plan that item i's samples measured too
+ * (pg_bench.siblings: STREAM's four kernels from one rotation), each the
+ * first one of that benchmark with the same arguments, into pre[] by plan
+ * index. Out of memory: they are measured themselves. */
+static void keep_siblings(const struct run_plan *p, int i, const struct pg_result *r, struct pg_result **pre)
+{
+	char own[512], other[512];
+	pg_args_format(&p->items[i].args, own, sizeof(own));
+	for (int j = 0; r->status == PG_OK && j < r->nsib; j++) {
+		const char *id = r->bench->siblings[j];
+		if (!id || strcmp(id, r->bench->id) == 0)
+			continue;
+		for (int k = i + 1; k < p->n; k++) {
+			const struct run_item *it = &p->items[k];
+			if (pre[k] || it->skip[0] || strcmp(it->bench->id, id) != 0)
+				continue;
+			pg_args_format(&it->args, other, sizeof(other));
+			if (strcmp(own, other) != 0)
+				continue;
+			if ((pre[k] = malloc(sizeof(*pre[k]))) &&
+			    pg_result_sibling(r, j, it->bench, &it->args, pre[k]) < 0) {
+				free(pre[k]);
+				pre[k] = NULL;
+			}
+			break;
+		}
+	}
+}
+
 static void run_plan(const struct run_config *c, const struct run_plan *p, struct run_sinks *s)
 {
+	struct pg_result **pre = calloc((size_t)p->n + 1, sizeof(*pre));
 	struct pg_run_opts ro;
 	struct pg_budget shared;
 	static struct watch w;	/* large, and a run has one */
@@ -169,13 +199,28 @@ static void run_plan(const struct run_config *c, const struct run_plan *p, struc
 		}
 		run_quiet_wait(&w.quiet);
 		run_sinks_before(s, &p->items[i], i, p->n, left);
-		pg_run_bench_procs(p->items[i].bench, &p->items[i].args, &ro, c->processes, &r);
+		if (pre && pre[i]) {
+			r = *pre[i];
+			free(pre[i]);
+			pre[i] = NULL;
+			pg_run_bench_procs_more(p->items[i].bench, &p->items[i].args, &ro, c->processes, &r);
+		} else {
+			pg_run_bench_procs(p->items[i].bench, &p->items[i].args, &ro, c->processes, &r);
+		}
+		if (pre)
+			keep_siblings(p, i, &r, pre);
 		run_quiet_after(&w.quiet, &r);
 		/* A benchmark stopped by Ctrl-C did not fail: it is left out. */
 		if (!(pg_interrupted && r.status == PG_ERROR))
 			run_sinks_result(s, &r);
 		pg_result_free(&r);
 	}
+	for (int i = 0; pre && i < p->n; i++)
+		if (pre[i]) {
+			pg_result_free(pre[i]);
+			free(pre[i]);
+		}
+	free(pre);
 	pg_env_close(&w.env);
 }
 

@@ -14,6 +14,9 @@
 
 #define PG_MAX_PARAMS 12
 #define PG_MAX_METRICS 12
+/* Benchmarks whose figure one step can measure besides its own
+ * (pg_bench.siblings). */
+#define PG_MAX_SIBLINGS 4
 #define PG_MSG_LEN 256
 
 enum pg_ptype {
@@ -128,6 +131,11 @@ struct pg_ctx {
 	 * divides by them instead of the step's wall time. Cleared before
 	 * every step; 0: the step's time. */
 	double counted_s;
+	/* A step that measured its siblings' figures too (pg_bench.siblings)
+	 * sets how many (in that list's order) and each one's counts and the
+	 * seconds they took. Cleared before every step; 0: none this time. */
+	int nsib;
+	double sib_counts[PG_MAX_SIBLINGS], sib_s[PG_MAX_SIBLINGS];
 	/* A .once benchmark whose one figure is derived from other results
 	 * (a ratio or a geometric mean of their medians) knows how well it is
 	 * known: pg_state_se. Cleared before every step; 0: not stated. */
@@ -256,6 +264,14 @@ struct pg_bench {
 	 * fix (a network test's `time`): one step of one iteration per sample,
 	 * --runs samples, no calibration and no warm-up step. */
 	int trial;
+	/* The ids of benchmarks whose primary figure (a metric of the same
+	 * kind as this one's first) every step may measure as well, NULL at
+	 * the end; the list may name this benchmark itself, which is left
+	 * out. STREAM's rotation times copy, scale, add and triad in every
+	 * pass: the run takes the other three from the passes of the first
+	 * one it measures (core/siblings.c) instead of running them again.
+	 * NULL: none. */
+	const char *const *siblings;
 	/* The standard deviation of a run's log figure between runs of one
 	 * build that the samples of one run do not show, where it is known to
 	 * be larger than a process's (compare allows it for each run with one

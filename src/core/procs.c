@@ -123,6 +123,12 @@ static void send_result(FILE *f, const struct pg_result *r)
 		for (int m = 0; m < r->nmetrics; m++)
 			fprintf(f, " %a", r->values[m][s]);
 		fputc('\n', f);
+		if (r->nsib) {
+			fprintf(f, "sib %d", r->nsib);
+			for (int j = 0; j < r->nsib; j++)
+				fprintf(f, " %a %a", r->sib_elapsed[j][s], r->sib_values[j][s]);
+			fputc('\n', f);
+		}
 	}
 	if (r->status == PG_OK && r->hist) {
 		fprintf(f, "hist %llu %llu %llu %a\n", (unsigned long long)r->hist->count,
@@ -276,6 +282,29 @@ static int parse_sample(char *s, struct pg_result *c, int *cap)
 	return 0;
 }
 
+/* The siblings' figures of the sample just read (pg_bench.siblings). */
+static int parse_sibs(char *s, struct pg_result *c)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+	int at = c->nsamples - 1;
+	if (end == s || n < 1 || n > PG_MAX_SIBLINGS || !c->bench->siblings || at < 0 || !c->sib_values[0] ||
+	    (at > 0 && n != c->nsib))
+		return -1;
+	for (int j = 0; j < n; j++) {
+		s = end;
+		c->sib_elapsed[j][at] = strtod(s, &end);
+		if (end == s)
+			return -1;
+		s = end;
+		c->sib_values[j][at] = strtod(s, &end);
+		if (end == s)
+			return -1;
+	}
+	c->nsib = (int)n;
+	return 0;
+}
+
 static int parse_hist(const char *key, char *s, struct pg_result *c)
 {
 	if (!c->hist && !(c->hist = calloc(1, sizeof(*c->hist))))
@@ -331,6 +360,8 @@ static int parse_line(char *line, struct pg_result *c, int *cap, int *ended)
 	} else if (strcmp(line, "disturbed") == 0 && sscanf(rest, "%d", &c->disturbed) == 1) {
 	} else if (strcmp(line, "s") == 0) {
 		return parse_sample(rest, c, cap);
+	} else if (strcmp(line, "sib") == 0) {
+		return parse_sibs(rest, c);
 	} else if (strcmp(line, "hist") == 0 || strcmp(line, "hb") == 0) {
 		return parse_hist(line, rest, c);
 	} else if (strcmp(line, "end") == 0) {
@@ -364,6 +395,28 @@ static void merge_env(struct pg_env_seen *r, const struct pg_env_seen *c)
 	r->dropped = dropped;
 }
 
+/* The siblings' figures of process k's samples appended to r's, when
+ * every process so far measured as many (n: the samples then). */
+static int merge_sibs(struct pg_result *r, const struct pg_result *c, int k, int n)
+{
+	if (k > 0 && c->nsib != r->nsib)
+		r->nsib = 0;
+	else if (k == 0)
+		r->nsib = c->nsib;
+	for (int j = 0; j < r->nsib; j++) {
+		double *v = realloc(r->sib_values[j], (size_t)n * sizeof(double));
+		if (!v)
+			return -1;
+		r->sib_values[j] = v;
+		memcpy(v + r->nsamples, c->sib_values[j], (size_t)c->nsamples * sizeof(double));
+		if (!(v = realloc(r->sib_elapsed[j], (size_t)n * sizeof(double))))
+			return -1;
+		r->sib_elapsed[j] = v;
+		memcpy(v + r->nsamples, c->sib_elapsed[j], (size_t)c->nsamples * sizeof(double));
+	}
+	return 0;
+}
+
 /* Process k's result c (ok) appended to r. */
 static int merge(struct pg_result *r, const struct pg_result *c, int k)
 {
@@ -380,6 +433,8 @@ static int merge(struct pg_result *r, const struct pg_result *c, int k)
 		memcpy(v + r->nsamples, c->values[m], (size_t)c->nsamples * sizeof(double));
 	}
 	memcpy(e + r->nsamples, c->elapsed, (size_t)c->nsamples * sizeof(double));
+	if (merge_sibs(r, c, k, n) < 0)
+		return -1;
 	double was = 0, adds = 0;
 	for (int s = 0; s < r->nsamples; s++)
 		was += r->elapsed[s];
@@ -699,27 +754,20 @@ static int run_in_place(const struct pg_bench *b, const struct pg_args *a, const
 	return rc;
 }
 
-int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
-		       int nprocs, struct pg_result *r)
+/* The processes of pg_run_bench_procs into r: none yet, or those a
+ * sibling's samples gave it (then more only while they disagree). */
+static int run_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+		     int nprocs, struct pg_result *r)
 {
-	if (nprocs <= 1 || !pg_procs_apply(b))
-		return run_in_place(b, a, o, r);
-	if (nprocs > PG_MAX_PROCS)
-		nprocs = PG_MAX_PROCS;
 	double (*now)(void) = o->clock ? o->clock : pg_now;
 	double t0 = now();
 	int by_budget;
 	double cap = pg_result_time(b, a, o, t0, &by_budget);
 	int most = most_procs(o, nprocs, by_budget);
-	memset(r, 0, sizeof(*r));
-	r->bench = b;
-	r->args = a;
-	r->nmetrics = pg_metric_count(b);
-	r->started = pg_wall_time();
 	struct pg_result aside[PG_MAX_PROCS];
 	int naside = 0, last_aside = 0, lasting = 0;
-	uint64_t iters = 0;	/* the first process's calibration, whoever keeps it */
-	for (int k = 0; k < most && r->status == PG_OK &&
+	uint64_t iters = r->iters;	/* the first process's calibration, whoever keeps it */
+	for (int k = r->nprocs; k < most && r->status == PG_OK &&
 			(counted(r, naside, lasting) < nprocs || want_more(r)); k++) {
 		struct pg_run_opts co;
 		struct pg_result c;
@@ -762,4 +810,69 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 		r->stop = PG_STOP_BUDGET;
 	r->finished = pg_wall_time();
 	return r->status;
+}
+
+int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+		       int nprocs, struct pg_result *r)
+{
+	if (nprocs <= 1 || !pg_procs_apply(b))
+		return run_in_place(b, a, o, r);
+	memset(r, 0, sizeof(*r));
+	r->bench = b;
+	r->args = a;
+	r->nmetrics = pg_metric_count(b);
+	r->started = pg_wall_time();
+	return run_procs(b, a, o, nprocs < PG_MAX_PROCS ? nprocs : PG_MAX_PROCS, r);
+}
+
+int pg_run_bench_procs_more(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+			    int nprocs, struct pg_result *r)
+{
+	if (nprocs <= 1 || !pg_procs_apply(b) || r->nprocs == 0 || r->status != PG_OK) {
+		int by_budget;
+		pg_result_time(b, a, o, o->clock ? o->clock() : pg_now(), &by_budget);
+		return r->status;
+	}
+	return run_procs(b, a, o, nprocs < PG_MAX_PROCS ? nprocs : PG_MAX_PROCS, r);
+}
+
+int pg_result_sibling(const struct pg_result *r, int j, const struct pg_bench *sb, const struct pg_args *sa,
+		      struct pg_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (r->status != PG_OK || j < 0 || j >= r->nsib || r->nsamples < 1 || pg_metric_count(sb) != 1)
+		return -1;
+	size_t bytes = (size_t)r->nsamples * sizeof(double);
+	out->elapsed = malloc(bytes);
+	out->values[0] = malloc(bytes);
+	if (!out->elapsed || !out->values[0]) {
+		pg_result_free(out);
+		return -1;
+	}
+	memcpy(out->elapsed, r->sib_elapsed[j], bytes);
+	memcpy(out->values[0], r->sib_values[j], bytes);
+	out->bench = sb;
+	out->args = sa;
+	out->status = PG_OK;
+	out->nmetrics = 1;
+	out->nsamples = r->nsamples;
+	out->copies = r->copies;
+	out->iters = r->iters;
+	out->stop = r->stop;
+	out->cap = r->cap;
+	out->cpu = r->cpu;
+	out->started = r->started;
+	out->finished = r->finished;
+	out->have_env = r->have_env;
+	out->env = r->env;
+	out->disturbed = r->disturbed;
+	out->nprocs = r->nprocs;
+	memcpy(out->proc_n, r->proc_n, sizeof(out->proc_n));
+	snprintf(out->note, sizeof(out->note), "%.*s%smeasured in the passes of %s", PG_MSG_LEN - 80, r->note,
+		 r->note[0] ? "; " : "", r->bench->id);
+	if (out->nprocs > 0)
+		finish(out);
+	else
+		pg_stats_compute(out->values[0], (size_t)out->nsamples, &out->stats[0]);
+	return 0;
 }

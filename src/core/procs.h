@@ -50,6 +50,21 @@ int pg_procs_apply(const struct pg_bench *b);
 int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 		       int nprocs, struct pg_result *r);
 
+/* A result measured with another's samples (pg_result_sibling) taken on:
+ * more processes while its own figures disagree or spread too wide, as
+ * pg_run_bench_procs would after its first nprocs; the result's time is
+ * counted off the budget. Returns r->status. */
+int pg_run_bench_procs_more(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
+			    int nprocs, struct pg_result *r);
+
+/* The result of benchmark sb with args sa that r's samples measured too
+ * (sibling j of r->bench, pg_bench.siblings): the same processes, samples,
+ * conditions and stop, the sibling's figure and seconds per sample, and
+ * the statistics over them. -1 (out zeroed) when r has no such figure or
+ * sb has more than one metric. */
+int pg_result_sibling(const struct pg_result *r, int j, const struct pg_bench *sb, const struct pg_args *sa,
+		      struct pg_result *out);
+
 /* Processes that disagree beyond their noise: two of them whose medians
  * differ by more than PG_PROCS_BIMODAL_PCT percent and by more than
  * PG_PROCS_BIMODAL_SE standard errors of their difference (each median's

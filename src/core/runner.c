@@ -113,6 +113,7 @@ static void do_cmd(struct worker *w)
 	case CMD_STEP:
 		memset(w->counts, 0, sizeof(w->counts));
 		w->ctx.counted_s = 0;
+		w->ctx.nsib = 0;
 		memset(w->ctx.log_se, 0, sizeof(w->ctx.log_se));
 		if (w->ctx.hist)
 			pg_hist_reset(w->ctx.hist);
@@ -402,8 +403,39 @@ int pg_result_grow(struct pg_result *r, int *cap)
 			return -1;
 		r->values[m] = v;
 	}
+	for (int j = 0; r->bench && r->bench->siblings && j < PG_MAX_SIBLINGS; j++) {
+		double *v = realloc(r->sib_values[j], (size_t)n * sizeof(double));
+		if (!v)
+			return -1;
+		r->sib_values[j] = v;
+		if (!(v = realloc(r->sib_elapsed[j], (size_t)n * sizeof(double))))
+			return -1;
+		r->sib_elapsed[j] = v;
+	}
 	*cap = n;
 	return 0;
+}
+
+/* The siblings' figures of sample s (pg_bench.siblings), as the primary
+ * metric's: the copies' counts over the longest copy's seconds. A sample
+ * that measured none, or not as many as the first, ends them: r->nsib 0. */
+static void sibling_values(struct team *t, struct pg_result *r, int s)
+{
+	int n = t->w[0].ctx.nsib;
+	if (!r->bench->siblings || n <= 0 || n > PG_MAX_SIBLINGS || (s > 0 && n != r->nsib)) {
+		r->nsib = 0;
+		return;
+	}
+	for (int j = 0; j < n; j++) {
+		double sum = 0, el = 0;
+		for (int i = 0; i < t->n; i++) {
+			sum += t->w[i].ctx.sib_counts[j];
+			el = fmax(el, t->w[i].ctx.sib_s[j]);
+		}
+		r->sib_elapsed[j][s] = el;
+		r->sib_values[j][s] = pg_metric_value(&r->bench->metrics[0], el > 0 ? el : 1e-9, sum, r->copies);
+	}
+	r->nsib = n;
 }
 
 /* Each metric's value for sample s from its elapsed time and the copies'
@@ -448,6 +480,8 @@ static int sample_values(struct team *t, struct pg_result *r, int s, double el,
 			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
 		}
 	}
+	if (b->siblings)
+		sibling_values(t, r, s);
 	return 0;
 }
 
@@ -783,4 +817,10 @@ void pg_result_free(struct pg_result *r)
 		free(r->values[m]);
 		r->values[m] = NULL;
 	}
+	for (int j = 0; j < PG_MAX_SIBLINGS; j++) {
+		free(r->sib_values[j]);
+		free(r->sib_elapsed[j]);
+		r->sib_values[j] = r->sib_elapsed[j] = NULL;
+	}
+	r->nsib = 0;
 }

@@ -147,6 +147,10 @@ struct pg_result {
 	int nprocs;
 	int proc_n[PG_MAX_PROCS];
 	int proc_bimodal[PG_MAX_METRICS];
+	/* The siblings' figures the samples measured too (pg_bench.siblings,
+	 * in its order; 0: none): each one's value and seconds per sample. */
+	int nsib;
+	double *sib_values[PG_MAX_SIBLINGS], *sib_elapsed[PG_MAX_SIBLINGS];
 };
 
 /* Set from a signal handler, to the signal's number: the runner stops at

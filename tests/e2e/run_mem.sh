@@ -22,10 +22,17 @@ grep -q 'unroll must be 1, 32 or 100' "$T/err" || fail "unroll=50: $(cat "$T/err
 	|| fail "stream over 70 passes failed: $(cat "$T/err")"
 "$PG" run mem.stream.scale -p size=64k -p order=alone $FAST --out "$T/sa.jsonl" >>"$T/table" 2>>"$T/err" \
 	|| fail "stream order=alone failed: $(cat "$T/err")"
+# Each kernel alone, and in this process (--processes 1): the first of
+# the rotated ones measured in its own passes, the others taken from them.
+"$PG" run 'mem.stream.*' -p size=64k -p order=alone $FAST --out "$T/sal.jsonl" >>"$T/table" 2>>"$T/err" \
+	|| fail "stream order=alone, four kernels, failed: $(cat "$T/err")"
+"$PG" run mem.stream.triad mem.stream.add -p size=64k --processes 1 $FAST --out "$T/sp1.jsonl" \
+	>>"$T/table" 2>>"$T/err" || fail "stream in this process failed: $(cat "$T/err")"
 expect_usage_error "stream below a chunk a thread" run mem.stream.add -p size=8k -p threads=2 --out "$T/bad.jsonl"
 grep -q 'mem.bw.fcp' "$T/table" || fail "no table line for mem.bw.fcp"
 
-python3 - "$T/r.jsonl" "$T/s.jsonl" "$T/l.jsonl" "$T/u.jsonl" "$T/s70.jsonl" "$T/sa.jsonl" <<'PY'
+python3 - "$T/r.jsonl" "$T/s.jsonl" "$T/l.jsonl" "$T/u.jsonl" "$T/s70.jsonl" "$T/sa.jsonl" "$T/sal.jsonl" \
+	"$T/sp1.jsonl" <<'PY'
 import sys
 from pgcheck import check, records
 
@@ -82,6 +89,18 @@ for r in results:
         # STREAM counts every byte read and written; both threads' halves add up.
         counted = r["iterations"] * n * per_elem[k] / t / 1e6
         check(abs(v - counted) <= 1e-6 * counted, "stream %s counts %d bytes per element" % (k, per_elem[k]))
+# One rotation measures all four, as STREAM prints four figures from one
+# run: scale, add and triad come from copy's passes (its processes, its
+# samples, each kernel timed on its own within them), not from three
+# rotations more.
+copy = results[0]
+for r in results[1:]:
+    check(r["note"].endswith("; measured in the passes of mem.stream.copy"), "from copy's passes: %s" % r["note"])
+    check(r["processes"] and [p["n"] for p in r["processes"]] == [p["n"] for p in copy["processes"]],
+          "%s has copy's processes" % r["bench"])
+    check(len(r["samples"]) == len(copy["samples"]), "%s: one sample a pass of copy's" % r["bench"])
+    check(all(a != b for a, b in zip(r["sample_s"], copy["sample_s"])), "%s timed on its own" % r["bench"])
+check("passes of" not in copy["note"], "copy measured itself")
 
 recs = records(sys.argv[3])
 results = [r for r in recs if r["type"] == "result"]
@@ -108,6 +127,14 @@ check(len(r70) == 1 and r70[0]["status"] == "ok" and len(r70[0]["samples"]) == 7
 ra = [r for r in records(sys.argv[6]) if r["type"] == "result"]
 check(len(ra) == 1 and ra[0]["status"] == "ok" and "alone" in ra[0]["note"], "order=alone ran")
 check(not ra[0].get("label"), "order=alone is not STREAM's row")
+ral = [r for r in records(sys.argv[7]) if r["type"] == "result"]
+check(len(ral) == 4 and all(r["status"] == "ok" and "passes of" not in r["note"] for r in ral),
+      "order=alone: each kernel in passes of its own")
+rp1 = [r for r in records(sys.argv[8]) if r["type"] == "result"]
+check([r["bench"] for r in rp1] == ["mem.stream.triad", "mem.stream.add"] and
+      all(r["status"] == "ok" and not r.get("processes") for r in rp1), "in this process: %s" % rp1)
+check(rp1[1]["note"].endswith("measured in the passes of mem.stream.triad") and
+      len(rp1[1]["samples"]) == len(rp1[0]["samples"]) == 2, "add from triad's passes in this process")
 
 recs = records(sys.argv[4])
 results = [r for r in recs if r["type"] == "result"]
