@@ -112,6 +112,37 @@ static const struct pg_bench fake_io = {
 	.setup = fake_setup, .step = fake_step,
 };
 
+/* A step that measures a sibling's figure too, as STREAM's rotation does:
+ * twice the bytes in the same time, except that the sibling runs at 0.8
+ * of that in process 2 with mode=sib-slow. */
+static int sib_step(struct pg_ctx *ctx, uint64_t iters, double *counts)
+{
+	double took = ITER_S * (double)iters * sh->factor[my_index % 8];
+	virtual_now += took;
+	counts[0] = 1000.0 * (double)iters;
+	int slow = strcmp(pg_arg_str(ctx->args, "mode"), "sib-slow") == 0 && my_index == 1;
+	ctx->nsib = 2;
+	ctx->sib_counts[0] = counts[0];
+	ctx->sib_s[0] = took;
+	ctx->sib_counts[1] = 2 * counts[0];
+	ctx->sib_s[1] = slow ? took * 1.25 : took;
+	return PG_OK;
+}
+
+static const struct pg_metric sib_metrics[] = {
+	{ "bandwidth", "MB/s", PG_RATE, 1e-6, 1, 0 },
+	{ 0 },
+};
+static const char *const sib_ids[] = { "cpu.sib", "cpu.sib2", NULL };
+static const struct pg_bench fake_sib = {
+	.id = "cpu.sib", .title = "sib", .params = fake_params, .metrics = sib_metrics,
+	.setup = fake_setup, .step = sib_step, .siblings = sib_ids,
+};
+static const struct pg_bench fake_sib2 = {
+	.id = "cpu.sib2", .title = "sib2", .params = fake_params, .metrics = sib_metrics,
+	.setup = fake_setup, .step = sib_step, .siblings = sib_ids,
+};
+
 static struct pg_args args_for(const char *mode)
 {
 	struct pg_args a;
@@ -500,6 +531,61 @@ static void one_process_is_in_process(void **state)
 	assert_int_equal(pg_procs_apply(&fake_io), 0);
 }
 
+/* A sibling's figure comes through the processes with the samples:
+ * its own seconds and counts each sample, the processes' counts, the
+ * note; in this process as well. */
+static void sibling_from_the_same_samples(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("ok");
+	struct pg_run_opts o = { .runs = 4, .min_time = 0.01, .clock = virtual_clock, .max_procs = 6 };
+	struct pg_result r, s2;
+	sh->factor[1] = 1.25;
+	for (int nprocs = 2; nprocs >= 1; nprocs--) {
+		assert_int_equal(pg_run_bench_procs(&fake_sib, &a, &o, nprocs, &r), PG_OK);
+		assert_int_equal(r.nsib, 2);
+		assert_int_equal(pg_result_sibling(&r, 1, &fake_sib2, &a, &s2), 0);
+		assert_int_equal(s2.nsamples, r.nsamples);
+		assert_int_equal(s2.nprocs, r.nprocs);
+		for (int k = 0; k < r.nprocs; k++)
+			assert_int_equal(s2.proc_n[k], r.proc_n[k]);
+		for (int i = 0; i < r.nsamples; i++) {
+			assert_float_equal(s2.values[0][i], 2 * r.values[0][i], 1e-9);
+			assert_float_equal(s2.elapsed[i], r.elapsed[i], 1e-12);
+		}
+		assert_float_equal(s2.stats[0].median, 2 * r.stats[0].median, 1e-9);
+		assert_non_null(strstr(s2.note, "measured in the passes of cpu.sib"));
+		assert_int_equal(pg_result_sibling(&r, 2, &fake_sib2, &a, &s2), -1);	/* no such figure */
+		pg_result_free(&r);
+	}
+}
+
+/* A sibling whose own processes disagree takes more processes of its own,
+ * as any result does; one whose processes agree takes none. */
+static void sibling_takes_more_processes_while_they_disagree(void **state)
+{
+	(void)state;
+	struct pg_args a = args_for("sib-slow");
+	struct pg_run_opts o = { .min_runs = 6, .max_runs = 10, .ci_target = 0.02, .max_time = 100,
+				 .min_time = 0.01, .clock = virtual_clock, .max_procs = 4 };
+	struct pg_result r, s2, s1;
+	assert_int_equal(pg_run_bench_procs(&fake_sib, &a, &o, 2, &r), PG_OK);
+	assert_int_equal(r.nprocs, 2);	/* its own figure agrees */
+	assert_int_equal(pg_result_sibling(&r, 1, &fake_sib2, &a, &s2), 0);
+	assert_int_equal(pg_result_sibling(&r, 0, &fake_sib, &a, &s1), 0);
+	int started = sh->started;
+	assert_int_equal(pg_run_bench_procs_more(&fake_sib, &a, &o, 2, &s1), PG_OK);
+	assert_int_equal(s1.nprocs, 2);
+	assert_int_equal(sh->started, started);
+	assert_int_equal(pg_run_bench_procs_more(&fake_sib2, &a, &o, 2, &s2), PG_OK);
+	assert_true(s2.nprocs > 2);
+	assert_int_equal(sh->started, started + s2.nprocs - 2);
+	assert_int_equal(s2.nsib, 0);	/* what it measured itself has no siblings to give */
+	pg_result_free(&r);
+	pg_result_free(&s1);
+	pg_result_free(&s2);
+}
+
 /* A skip is the skip's reason; a failure in a later process names it. */
 static void skip_and_error(void **state)
 {
@@ -605,6 +691,8 @@ int main(void)
 		cmocka_unit_test_setup(disturbed_process_is_measured_again, reset),
 		cmocka_unit_test_setup(disturbed_in_place_is_measured_again, reset),
 		cmocka_unit_test_setup(one_process_is_in_process, reset),
+		cmocka_unit_test_setup(sibling_from_the_same_samples, reset),
+		cmocka_unit_test_setup(sibling_takes_more_processes_while_they_disagree, reset),
 		cmocka_unit_test_setup(skip_and_error, reset),
 		cmocka_unit_test_setup(killed_process, reset),
 		cmocka_unit_test_setup(bimodal_rule, reset),
