@@ -531,18 +531,25 @@ static int enough(const struct pg_result *r, const struct pg_run_opts *o, double
  * Whether the sample just taken (index r->nsamples) is kept, from what the
  * machine did since *e0 (which becomes now). Within a result's time (the
  * noise-aware runner's), a disturbed sample is taken again while there is
- * time and room (PG_MAX_RETAKES); with no time left it is dropped when the
- * result has its floor of samples (*stop: sampling ends), else kept and
- * counted as disturbed. --runs N keeps its N samples, disturbed or not.
+ * time and room (PG_MAX_RETAKES), until PG_DISTURBED_IN_ROW of them in a
+ * row (*in_row) say the disturbance outlasts a sample: then it is kept and
+ * counted as disturbed, as a retake would be disturbed too. With no time
+ * left it is dropped when the result has its floor of samples (*stop:
+ * sampling ends), else kept and counted as disturbed. --runs N keeps its N
+ * samples, disturbed or not.
  */
 static int keep_sample(struct pg_result *r, const struct pg_run_opts *o, struct pg_env_mark *e0, double used,
-		       int by_budget, int *stop)
+		       int by_budget, int *in_row, int *stop)
 {
 	struct pg_env_mark e1;
 	struct pg_env_seen seen;
 	pg_env_mark(o->env, &e1);
 	pg_env_diff(o->env, e0, &e1, o->env_base, &seen);
 	*e0 = e1;
+	if (!seen.why)
+		*in_row = 0;
+	else
+		++*in_row;
 	if (!seen.why || r->bench->once || o->runs > 0) {
 		pg_env_add(&r->env, &seen);
 		return 1;
@@ -552,7 +559,7 @@ static int keep_sample(struct pg_result *r, const struct pg_run_opts *o, struct 
 	for (int s = 0; s <= r->nsamples; s++)
 		longest = fmax(longest, r->elapsed[s]);
 	int time_left = !(r->cap > 0 && used + longest > r->cap);
-	if (r->env.dropped < PG_MAX_RETAKES * needed && time_left) {
+	if (r->env.dropped < PG_MAX_RETAKES * needed && time_left && *in_row <= PG_DISTURBED_IN_ROW) {
 		r->env.dropped++;
 		return 0;
 	}
@@ -661,6 +668,7 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 {
 	struct pg_cpu_mark c0, c1;
 	struct pg_env_mark e0;
+	int in_row = 0;	/* disturbed samples in a row (keep_sample) */
 	pg_cpu_mark(&c0);
 	if (o->env) {
 		r->have_env = 1;
@@ -670,7 +678,7 @@ static int take_samples(struct sampling *sp, const struct pg_run_opts *o, struct
 		if (take_sample(sp, r, busy_setup) < 0)
 			return -1;
 		int stop = 0;
-		if (o->env && !keep_sample(r, o, &e0, run_clock(o) - t0, by_budget, &stop)) {
+		if (o->env && !keep_sample(r, o, &e0, run_clock(o) - t0, by_budget, &in_row, &stop)) {
 			if (stop)
 				break;
 			continue;

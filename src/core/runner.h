@@ -114,6 +114,12 @@ struct pg_run_opts {
 /* The most disturbed samples a result takes again, over the samples it
  * needs (--runs, or the suite's least). */
 #define PG_MAX_RETAKES 2
+/* Disturbed samples in a row that the noise-aware runner takes again;
+ * the next one is kept (and counted as disturbed): a disturbance that
+ * lasts this long lasts past a retake. Beside one busy loop on a 2-CPU
+ * machine every sample is disturbed, and taking each again until the
+ * result's time ran out made the quick suite take 180 s instead of 90. */
+#define PG_DISTURBED_IN_ROW 3
 
 struct pg_result {
 	const struct pg_bench *bench;

@@ -764,9 +764,10 @@ static void busy_setup_is_measured_again(void **state)
 	pg_result_free(&r);
 }
 
-/* With time to spare, disturbed samples are dropped and taken again; --runs
- * N keeps its N and says they were disturbed; with no time left the
- * floor of samples is kept, disturbed. */
+/* With time to spare, disturbed samples are dropped and taken again, up
+ * to PG_DISTURBED_IN_ROW in a row; --runs N keeps its N and says they
+ * were disturbed; with no time left the floor of samples is kept,
+ * disturbed. */
 static void disturbed_samples_are_taken_again(void **state)
 {
 	(void)state;
@@ -798,6 +799,17 @@ static void disturbed_samples_are_taken_again(void **state)
 	assert_int_equal(r.env.why, PG_ENV_OTHERS);
 	assert_int_equal(r.env.disturbed, 4);
 	assert_int_equal(r.env.dropped, 0);
+	pg_result_free(&r);
+
+	/* every sample disturbed: the disturbance lasts, so after
+	 * PG_DISTURBED_IN_ROW retakes the samples are kept, disturbed, with
+	 * the result's time to spare */
+	assert_int_equal(pg_run_bench(&fake, &all, &o, &r), PG_OK);
+	assert_true(r.disturbed);
+	assert_int_equal(r.env.dropped, PG_DISTURBED_IN_ROW);
+	assert_int_equal(r.env.disturbed, r.nsamples);
+	assert_true(r.nsamples >= 3);
+	assert_true(r.stop != PG_STOP_TIME);
 	pg_result_free(&r);
 
 	o.max_time = 0.1;
