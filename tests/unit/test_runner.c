@@ -812,9 +812,10 @@ static void disturbed_samples_are_taken_again(void **state)
 	assert_true(r.stop != PG_STOP_TIME);
 	pg_result_free(&r);
 
+	/* a short time: what it gives, never below the floor */
 	o.max_time = 0.1;
 	assert_int_equal(pg_run_bench(&fake, &all, &o, &r), PG_OK);
-	assert_int_equal(r.nsamples, PG_FLOOR_RUNS);
+	assert_true(r.nsamples >= PG_FLOOR_RUNS);
 	assert_true(r.disturbed);
 	assert_true(r.env.dropped >= 1 && r.env.dropped <= PG_MAX_RETAKES * 3);
 	pg_result_free(&r);
