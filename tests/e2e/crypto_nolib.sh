@@ -3,15 +3,11 @@
 # backend says `skipped` and what to install, the kernel backend (AF_ALG,
 # libc alone) runs or skips on its own terms, and the run succeeds.
 . "$(dirname "$0")/lib.sh"
-: "${PG_SOURCE_DIR:?}"
-CMAKE=${CMAKE_COMMAND:-cmake}
-"$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" $BUILD_UNOPT -DPG_WITH_CRYPTO=OFF -DPG_WITH_JANSSON=OFF -DBUILD_TESTING=OFF \
-	>"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
-grep -q 'crypto group: kernel backend only' "$T/cfg.log" || fail "configure does not say the openssl backend is off"
-"$CMAKE" --build "$T/b" -j 2 >"$T/build.log" 2>&1 || fail "build without libcrypto failed: $(tail -n 20 "$T/build.log")"
-ldd "$T/b/perfguide" 2>/dev/null | grep -q libcrypto && fail "linked libcrypto anyway"
+nolib_tree
+grep -q 'crypto group: kernel backend only' "$NB/cfg.log" || fail "configure does not say the openssl backend is off"
+ldd "$NB/perfguide" 2>/dev/null | grep -q libcrypto && fail "linked libcrypto anyway"
 cd "$T"
-"$T/b/perfguide" run crypto.sha256 crypto.aes-128-cbc -p size=16 -p backend=openssl,kernel \
+"$NB/perfguide" run crypto.sha256 crypto.aes-128-cbc -p size=16 -p backend=openssl,kernel \
 	--runs 2 --min-time 0.01 >"$T/out" 2>"$T/err" || fail "run failed: $(cat "$T/err")"
 [ "$(grep -c 'skipped: built without libcrypto: install libssl-dev and rebuild' "$T/out")" -eq 2 ] ||
 	fail "the openssl backend does not say what to install: $(cat "$T/out")"

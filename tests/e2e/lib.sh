@@ -40,6 +40,29 @@ need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
 		skip "$(deps_why "$2" || echo "$1 is not installed (Debian's $2; scripts/deps.sh check installs it)")"
 }
+# nolib_tree: the tree built without the optional libraries that
+# e2e.libc_only, e2e.crypto_nolib and e2e.storage_nolib are about (jansson,
+# libcrypto, liburing, libaio; unoptimised). Under ctest the three share one
+# build, e2e.nolib_build (a fixture: three builds of the tree were a minute of
+# make check's CPU); by hand, a test builds its own in $T. Sets NB to the
+# build directory; its configure output is $NB/cfg.log.
+nolib_tree() {
+	if [ -n "${PG_NOLIB_BUILD:-}" ] && [ -x "$PG_NOLIB_BUILD/perfguide" ]; then
+		NB=$PG_NOLIB_BUILD
+	else
+		NB=$T/b
+		nolib_build "$NB"
+	fi
+}
+nolib_build() {
+	: "${PG_SOURCE_DIR:?}"
+	"${CMAKE_COMMAND:-cmake}" -S "$PG_SOURCE_DIR" -B "$1" $BUILD_UNOPT -DPG_WITH_JANSSON=OFF -DPG_WITH_CRYPTO=OFF \
+		-DPG_WITH_LIBURING=OFF -DPG_WITH_LIBAIO=OFF -DBUILD_TESTING=OFF >"$1.cfg.log" 2>&1 ||
+		fail "configure failed: $(tail -n 5 "$1.cfg.log")"
+	mv "$1.cfg.log" "$1/cfg.log"
+	"${CMAKE_COMMAND:-cmake}" --build "$1" -j 2 >"$1/build.log" 2>&1 ||
+		fail "build without jansson, libcrypto, liburing and libaio failed: $(tail -n 20 "$1/build.log")"
+}
 need_json() { [ "${PG_HAVE_JANSSON:-ON}" = ON ] || skip "built without jansson"; }
 need_python() { command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read results"; }
 

@@ -2,18 +2,14 @@
 # The core builds with libc alone: without jansson the binary still lists,
 # runs and shows results, and says why it writes no results file.
 . "$(dirname "$0")/lib.sh"
-: "${PG_SOURCE_DIR:?}"
-CMAKE=${CMAKE_COMMAND:-cmake}
-"$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" $BUILD_UNOPT -DPG_WITH_JANSSON=OFF -DBUILD_TESTING=OFF \
-	>"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
-"$CMAKE" --build "$T/b" -j 2 >"$T/build.log" 2>&1 || fail "libc-only build failed: $(tail -n 20 "$T/build.log")"
-ldd "$T/b/perfguide" 2>/dev/null | grep -q jansson && fail "linked jansson anyway"
+nolib_tree
+ldd "$NB/perfguide" 2>/dev/null | grep -q jansson && fail "linked jansson anyway"
 cd "$T"
-"$T/b/perfguide" run mem.bw.rd -p size=64k --runs 2 --min-time 0.01 >"$T/out" 2>"$T/err" || fail "run failed"
+"$NB/perfguide" run mem.bw.rd -p size=64k --runs 2 --min-time 0.01 >"$T/out" 2>"$T/err" || fail "run failed"
 grep -q '^mem.bw.rd .*MB/s' "$T/out" || fail "no result line"
 grep -q 'without jansson' "$T/err" || fail "no word on the missing results file"
 set +e
-"$T/b/perfguide" run mem.bw.rd --out x.jsonl >/dev/null 2>"$T/err"
+"$NB/perfguide" run mem.bw.rd --out x.jsonl >/dev/null 2>"$T/err"
 rc=$?
 set -e
 [ $rc -eq 2 ] || fail "--out without jansson: exit $rc"

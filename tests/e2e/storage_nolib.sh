@@ -3,15 +3,11 @@
 # io_uring and libaio engines say `skipped` and what to install, psync runs,
 # and the default engine (auto) falls back on it.
 . "$(dirname "$0")/lib.sh"
-: "${PG_SOURCE_DIR:?}"
-CMAKE=${CMAKE_COMMAND:-cmake}
-"$CMAKE" -S "$PG_SOURCE_DIR" -B "$T/b" $BUILD_UNOPT -DPG_WITH_LIBURING=OFF -DPG_WITH_LIBAIO=OFF -DPG_WITH_JANSSON=OFF \
-	-DBUILD_TESTING=OFF >"$T/cfg.log" 2>&1 || fail "configure failed: $(tail -n 5 "$T/cfg.log")"
-"$CMAKE" --build "$T/b" -j 2 >"$T/build.log" 2>&1 || fail "build without liburing and libaio failed: $(tail -n 20 "$T/build.log")"
-ldd "$T/b/perfguide" 2>/dev/null | grep -E -q 'liburing|libaio' && fail "linked liburing or libaio anyway"
+nolib_tree
+ldd "$NB/perfguide" 2>/dev/null | grep -E -q 'liburing|libaio' && fail "linked liburing or libaio anyway"
 mkdir "$T/d"
 cd "$T"
-"$T/b/perfguide" run storage.read -p path="$T/d" -p size=1m -p direct=0 -p time=1 -p ramp=0 \
+"$NB/perfguide" run storage.read -p path="$T/d" -p size=1m -p direct=0 -p time=1 -p ramp=0 \
 	-p engine=io_uring,libaio,psync,auto --runs 1 >"$T/out" 2>"$T/err" || fail "run failed: $(cat "$T/err")"
 grep -q 'engine=io_uring .*skipped: built without liburing: install liburing-dev and rebuild' "$T/out" ||
 	fail "io_uring does not say what to install: $(cat "$T/out")"
