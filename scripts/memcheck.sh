@@ -84,9 +84,10 @@ e2e() {
 	mc run-quick "0 1" "$PG" run --suite quick --iterations 1 --runs 1 --processes 1 --db "$W/run.db" \
 		--out "$W/quick.jsonl"
 	# a result in two forked processes (run --processes, at least 2
-	# samples each: the quick suite so would take 4 times as long here)
-	mc run-procs "0" "$PG" run cpu.dhrystone mem.bw.rd os.syscall.null crypto.sha256 --iterations 1 --runs 2 \
-		--processes 2 --no-db --out "$W/procs.jsonl"
+	# samples each: the quick suite so would take 4 times as long here),
+	# and STREAM's add from copy's processes' passes (the siblings' lines)
+	mc run-procs "0" "$PG" run cpu.dhrystone mem.bw.rd os.syscall.null crypto.sha256 mem.stream.copy \
+		mem.stream.add -p size=64k --iterations 1 --runs 2 --processes 2 --no-db --out "$W/procs.jsonl"
 	mc import "0" "$PG" import --db "$W/s.db" "$F"/seed-*.jsonl "$W/quick.jsonl"
 	for f in md rst csv json html; do
 		mc "report-$f" "0" "$PG" report --db "$W/s.db" --format $f -o "$W/guide.$f"
