@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "core/procs.h"
+#include "core/result.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "run.h"

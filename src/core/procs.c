@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "hist.h"
+#include "result.h"
 #include "stats.h"
 #include "timer.h"
 
@@ -123,12 +124,7 @@ static void send_result(FILE *f, const struct pg_result *r)
 		for (int m = 0; m < r->nmetrics; m++)
 			fprintf(f, " %a", r->values[m][s]);
 		fputc('\n', f);
-		if (r->nsib) {
-			fprintf(f, "sib %d", r->nsib);
-			for (int j = 0; j < r->nsib; j++)
-				fprintf(f, " %a %a", r->sib_elapsed[j][s], r->sib_values[j][s]);
-			fputc('\n', f);
-		}
+		pg_sib_send(f, r, s);
 	}
 	if (r->status == PG_OK && r->hist) {
 		fprintf(f, "hist %llu %llu %llu %a\n", (unsigned long long)r->hist->count,
@@ -282,29 +278,6 @@ static int parse_sample(char *s, struct pg_result *c, int *cap)
 	return 0;
 }
 
-/* The siblings' figures of the sample just read (pg_bench.siblings). */
-static int parse_sibs(char *s, struct pg_result *c)
-{
-	char *end;
-	long n = strtol(s, &end, 10);
-	int at = c->nsamples - 1;
-	if (end == s || n < 1 || n > PG_MAX_SIBLINGS || !c->bench->siblings || at < 0 || !c->sib_values[0] ||
-	    (at > 0 && n != c->nsib))
-		return -1;
-	for (int j = 0; j < n; j++) {
-		s = end;
-		c->sib_elapsed[j][at] = strtod(s, &end);
-		if (end == s)
-			return -1;
-		s = end;
-		c->sib_values[j][at] = strtod(s, &end);
-		if (end == s)
-			return -1;
-	}
-	c->nsib = (int)n;
-	return 0;
-}
-
 static int parse_hist(const char *key, char *s, struct pg_result *c)
 {
 	if (!c->hist && !(c->hist = calloc(1, sizeof(*c->hist))))
@@ -361,7 +334,7 @@ static int parse_line(char *line, struct pg_result *c, int *cap, int *ended)
 	} else if (strcmp(line, "s") == 0) {
 		return parse_sample(rest, c, cap);
 	} else if (strcmp(line, "sib") == 0) {
-		return parse_sibs(rest, c);
+		return pg_sib_parse(rest, c);
 	} else if (strcmp(line, "hist") == 0 || strcmp(line, "hb") == 0) {
 		return parse_hist(line, rest, c);
 	} else if (strcmp(line, "end") == 0) {
@@ -395,28 +368,6 @@ static void merge_env(struct pg_env_seen *r, const struct pg_env_seen *c)
 	r->dropped = dropped;
 }
 
-/* The siblings' figures of process k's samples appended to r's, when
- * every process so far measured as many (n: the samples then). */
-static int merge_sibs(struct pg_result *r, const struct pg_result *c, int k, int n)
-{
-	if (k > 0 && c->nsib != r->nsib)
-		r->nsib = 0;
-	else if (k == 0)
-		r->nsib = c->nsib;
-	for (int j = 0; j < r->nsib; j++) {
-		double *v = realloc(r->sib_values[j], (size_t)n * sizeof(double));
-		if (!v)
-			return -1;
-		r->sib_values[j] = v;
-		memcpy(v + r->nsamples, c->sib_values[j], (size_t)c->nsamples * sizeof(double));
-		if (!(v = realloc(r->sib_elapsed[j], (size_t)n * sizeof(double))))
-			return -1;
-		r->sib_elapsed[j] = v;
-		memcpy(v + r->nsamples, c->sib_elapsed[j], (size_t)c->nsamples * sizeof(double));
-	}
-	return 0;
-}
-
 /* Process k's result c (ok) appended to r. */
 static int merge(struct pg_result *r, const struct pg_result *c, int k)
 {
@@ -433,7 +384,7 @@ static int merge(struct pg_result *r, const struct pg_result *c, int k)
 		memcpy(v + r->nsamples, c->values[m], (size_t)c->nsamples * sizeof(double));
 	}
 	memcpy(e + r->nsamples, c->elapsed, (size_t)c->nsamples * sizeof(double));
-	if (merge_sibs(r, c, k, n) < 0)
+	if (pg_sib_merge(r, c, k, n) < 0)
 		return -1;
 	double was = 0, adds = 0;
 	for (int s = 0; s < r->nsamples; s++)
@@ -481,7 +432,7 @@ static int merge(struct pg_result *r, const struct pg_result *c, int k)
 
 /* The statistics over every process's samples, and whether the processes
  * disagree, per metric. */
-static void finish(struct pg_result *r)
+void pg_procs_finish(struct pg_result *r)
 {
 	for (int m = 0; m < r->nmetrics; m++) {
 		char why[PG_MSG_LEN];
@@ -805,7 +756,7 @@ static int run_procs(const struct pg_bench *b, const struct pg_args *a, const st
 		 within_target(r, o))
 		r->stop = PG_STOP_INTERVAL;
 	if (r->status == PG_OK)
-		finish(r);
+		pg_procs_finish(r);
 	if (by_budget && r->stop == PG_STOP_TIME)
 		r->stop = PG_STOP_BUDGET;
 	r->finished = pg_wall_time();
@@ -836,43 +787,3 @@ int pg_run_bench_procs_more(const struct pg_bench *b, const struct pg_args *a, c
 	return run_procs(b, a, o, nprocs < PG_MAX_PROCS ? nprocs : PG_MAX_PROCS, r);
 }
 
-int pg_result_sibling(const struct pg_result *r, int j, const struct pg_bench *sb, const struct pg_args *sa,
-		      struct pg_result *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (r->status != PG_OK || j < 0 || j >= r->nsib || r->nsamples < 1 || pg_metric_count(sb) != 1)
-		return -1;
-	size_t bytes = (size_t)r->nsamples * sizeof(double);
-	out->elapsed = malloc(bytes);
-	out->values[0] = malloc(bytes);
-	if (!out->elapsed || !out->values[0]) {
-		pg_result_free(out);
-		return -1;
-	}
-	memcpy(out->elapsed, r->sib_elapsed[j], bytes);
-	memcpy(out->values[0], r->sib_values[j], bytes);
-	out->bench = sb;
-	out->args = sa;
-	out->status = PG_OK;
-	out->nmetrics = 1;
-	out->nsamples = r->nsamples;
-	out->copies = r->copies;
-	out->iters = r->iters;
-	out->stop = r->stop;
-	out->cap = r->cap;
-	out->cpu = r->cpu;
-	out->started = r->started;
-	out->finished = r->finished;
-	out->have_env = r->have_env;
-	out->env = r->env;
-	out->disturbed = r->disturbed;
-	out->nprocs = r->nprocs;
-	memcpy(out->proc_n, r->proc_n, sizeof(out->proc_n));
-	snprintf(out->note, sizeof(out->note), "%.*s%smeasured in the passes of %s", PG_MSG_LEN - 80, r->note,
-		 r->note[0] ? "; " : "", r->bench->id);
-	if (out->nprocs > 0)
-		finish(out);
-	else
-		pg_stats_compute(out->values[0], (size_t)out->nsamples, &out->stats[0]);
-	return 0;
-}

@@ -57,13 +57,10 @@ int pg_run_bench_procs(const struct pg_bench *b, const struct pg_args *a, const 
 int pg_run_bench_procs_more(const struct pg_bench *b, const struct pg_args *a, const struct pg_run_opts *o,
 			    int nprocs, struct pg_result *r);
 
-/* The result of benchmark sb with args sa that r's samples measured too
- * (sibling j of r->bench, pg_bench.siblings): the same processes, samples,
- * conditions and stop, the sibling's figure and seconds per sample, and
- * the statistics over them. -1 (out zeroed) when r has no such figure or
- * sb has more than one metric. */
-int pg_result_sibling(const struct pg_result *r, int j, const struct pg_bench *sb, const struct pg_args *sa,
-		      struct pg_result *out);
+/* The statistics over every process's samples in r, whether the processes
+ * disagree (per metric), and whether they were disturbed. */
+void pg_procs_finish(struct pg_result *r);
+
 
 /* Processes that disagree beyond their noise: two of them whose medians
  * differ by more than PG_PROCS_BIMODAL_PCT percent and by more than

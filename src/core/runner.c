@@ -12,6 +12,7 @@
 
 #include "hist.h"
 #include "procs.h"
+#include "result.h"
 #include "timer.h"
 
 volatile sig_atomic_t pg_interrupted;
@@ -387,57 +388,6 @@ static double run_clock(const struct pg_run_opts *o)
 	return o->clock ? o->clock() : pg_now();
 }
 
-/* Room for one more sample in every per-sample array. */
-int pg_result_grow(struct pg_result *r, int *cap)
-{
-	if (r->nsamples < *cap)
-		return 0;
-	int n = *cap ? 2 * *cap : 16;
-	double *e = realloc(r->elapsed, (size_t)n * sizeof(double));
-	if (!e)
-		return -1;
-	r->elapsed = e;
-	for (int m = 0; m < r->nmetrics; m++) {
-		double *v = realloc(r->values[m], (size_t)n * sizeof(double));
-		if (!v)
-			return -1;
-		r->values[m] = v;
-	}
-	for (int j = 0; r->bench && r->bench->siblings && j < PG_MAX_SIBLINGS; j++) {
-		double *v = realloc(r->sib_values[j], (size_t)n * sizeof(double));
-		if (!v)
-			return -1;
-		r->sib_values[j] = v;
-		if (!(v = realloc(r->sib_elapsed[j], (size_t)n * sizeof(double))))
-			return -1;
-		r->sib_elapsed[j] = v;
-	}
-	*cap = n;
-	return 0;
-}
-
-/* The siblings' figures of sample s (pg_bench.siblings), as the primary
- * metric's: the copies' counts over the longest copy's seconds. A sample
- * that measured none, or not as many as the first, ends them: r->nsib 0. */
-static void sibling_values(struct team *t, struct pg_result *r, int s)
-{
-	int n = t->w[0].ctx.nsib;
-	if (!r->bench->siblings || n <= 0 || n > PG_MAX_SIBLINGS || (s > 0 && n != r->nsib)) {
-		r->nsib = 0;
-		return;
-	}
-	for (int j = 0; j < n; j++) {
-		double sum = 0, el = 0;
-		for (int i = 0; i < t->n; i++) {
-			sum += t->w[i].ctx.sib_counts[j];
-			el = fmax(el, t->w[i].ctx.sib_s[j]);
-		}
-		r->sib_elapsed[j][s] = el;
-		r->sib_values[j][s] = pg_metric_value(&r->bench->metrics[0], el > 0 ? el : 1e-9, sum, r->copies);
-	}
-	r->nsib = n;
-}
-
 /* Each metric's value for sample s from its elapsed time and the copies'
  * counts; -1 with r failed when the overhead to subtract was more than the
  * sample. */
@@ -480,8 +430,17 @@ static int sample_values(struct team *t, struct pg_result *r, int s, double el,
 			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
 		}
 	}
+	/* the siblings' figures as the primary metric's: the copies' counts
+	 * over the longest copy's seconds */
+	int n = t->w[0].ctx.nsib;
+	double sum[PG_MAX_SIBLINGS] = { 0 }, took[PG_MAX_SIBLINGS] = { 0 };
+	for (int i = 0; b->siblings && i < t->n; i++)
+		for (int j = 0; j < n && j < PG_MAX_SIBLINGS; j++) {
+			sum[j] += t->w[i].ctx.sib_counts[j];
+			took[j] = fmax(took[j], t->w[i].ctx.sib_s[j]);
+		}
 	if (b->siblings)
-		sibling_values(t, r, s);
+		pg_sib_sample(r, s, n, sum, took);
 	return 0;
 }
 
@@ -815,20 +774,3 @@ int pg_run_bench(const struct pg_bench *b, const struct pg_args *a,
 	}
 }
 
-void pg_result_free(struct pg_result *r)
-{
-	free(r->hist);
-	r->hist = NULL;
-	free(r->elapsed);
-	r->elapsed = NULL;
-	for (int m = 0; m < PG_MAX_METRICS; m++) {
-		free(r->values[m]);
-		r->values[m] = NULL;
-	}
-	for (int j = 0; j < PG_MAX_SIBLINGS; j++) {
-		free(r->sib_values[j]);
-		free(r->sib_elapsed[j]);
-		r->sib_values[j] = r->sib_elapsed[j] = NULL;
-	}
-	r->nsib = 0;
-}

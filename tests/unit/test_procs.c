@@ -20,6 +20,7 @@
 #include "core/hist.h"
 #include "core/params.h"
 #include "core/procs.h"
+#include "core/result.h"
 #include "core/runner.h"
 #include "fake_root.h"
 
