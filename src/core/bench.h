@@ -269,7 +269,7 @@ struct pg_bench {
 	 * the end; the list may name this benchmark itself, which is left
 	 * out. STREAM's rotation times copy, scale, add and triad in every
 	 * pass: the run takes the other three from the passes of the first
-	 * one it measures (core/siblings.c) instead of running them again.
+	 * one it measures (core/result.c) instead of running them again.
 	 * NULL: none. */
 	const char *const *siblings;
 	/* The standard deviation of a run's log figure between runs of one
