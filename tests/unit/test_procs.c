@@ -556,6 +556,7 @@ static void sibling_from_the_same_samples(void **state)
 		}
 		assert_float_equal(s2.stats[0].median, 2 * r.stats[0].median, 1e-9);
 		assert_non_null(strstr(s2.note, "measured in the passes of cpu.sib"));
+		pg_result_free(&s2);
 		assert_int_equal(pg_result_sibling(&r, 2, &fake_sib2, &a, &s2), -1);	/* no such figure */
 		pg_result_free(&r);
 	}
