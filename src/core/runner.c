@@ -430,17 +430,18 @@ static int sample_values(struct team *t, struct pg_result *r, int s, double el,
 			r->values[m][s] = pg_metric_value(&b->metrics[m], net, sum, copies);
 		}
 	}
+	if (!b->siblings)
+		return 0;
 	/* the siblings' figures as the primary metric's: the copies' counts
 	 * over the longest copy's seconds */
 	int n = t->w[0].ctx.nsib;
 	double sum[PG_MAX_SIBLINGS] = { 0 }, took[PG_MAX_SIBLINGS] = { 0 };
-	for (int i = 0; b->siblings && i < t->n; i++)
+	for (int i = 0; i < t->n; i++)
 		for (int j = 0; j < n && j < PG_MAX_SIBLINGS; j++) {
 			sum[j] += t->w[i].ctx.sib_counts[j];
 			took[j] = fmax(took[j], t->w[i].ctx.sib_s[j]);
 		}
-	if (b->siblings)
-		pg_sib_sample(r, s, n, sum, took);
+	pg_sib_sample(r, s, n, sum, took);
 	return 0;
 }
 
